@@ -1,0 +1,92 @@
+# libcudwarf + cudwarf.  `make` builds build/; `make check` runs every test
+# in the normal build and again under ASan+UBSan (build-asan/).
+PREFIX ?= /usr/local
+DESTDIR ?=
+BUILD ?= build
+CC ?= cc
+VERSION = 0.1.0
+SOVERSION = 0
+
+PKG_CFLAGS := $(shell pkg-config --cflags libelf 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs libelf 2>/dev/null || echo -lelf)
+
+WARN = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-missing-field-initializers
+OPT ?= -O2 -g
+SAN ?=
+CFLAGS_ALL = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) $(OPT) $(SAN) -fPIC \
+             -Iinclude -Isrc $(PKG_CFLAGS) $(CFLAGS)
+LDFLAGS_ALL = $(SAN) $(LDFLAGS)
+
+LIB_SRC := $(wildcard src/*.c src/*/*.c)
+TOOL_SRC := $(wildcard tools/*.c)
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+TOOL_OBJ := $(TOOL_SRC:%.c=$(BUILD)/%.o)
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+all: $(BUILD)/libcudwarf.a $(BUILD)/libcudwarf.so $(BUILD)/cudwarf $(BUILD)/cudwarf.pc
+
+$(BUILD)/%.o: %.c include/cudwarf.h src/internal.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -c -o $@ $<
+
+$(BUILD)/libcudwarf.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/libcudwarf.so: $(LIB_OBJ)
+	$(CC) -shared -Wl,-soname,libcudwarf.so.$(SOVERSION) -o $@ $^ $(LDFLAGS_ALL) $(PKG_LIBS)
+
+$(BUILD)/cudwarf: $(TOOL_OBJ) $(BUILD)/libcudwarf.a
+	$(CC) -o $@ $(TOOL_OBJ) $(BUILD)/libcudwarf.a $(LDFLAGS_ALL) $(PKG_LIBS)
+
+$(BUILD)/cudwarf.pc: cudwarf.pc.in
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libcudwarf.a tests/unit/testutil.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Itests/unit -o $@ $< $(BUILD)/libcudwarf.a $(LDFLAGS_ALL) $(PKG_LIBS) -lcmocka
+
+$(BUILD)/tests/mkfixture: tests/tools/mkfixture.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(LDFLAGS_ALL) $(PKG_LIBS)
+
+$(BUILD)/tests/cubin_prep: tests/oracles/cubin_prep.c tests/oracles/cubin_prep_main.c tests/oracles/cubin_prep.h
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -std=c99 -D_DEFAULT_SOURCE -o $@ tests/oracles/cubin_prep.c tests/oracles/cubin_prep_main.c
+
+tests: all $(UNIT_BIN) $(BUILD)/tests/mkfixture $(BUILD)/tests/cubin_prep
+
+# Every test, normal build then sanitizers.
+check: deps
+	$(MAKE) tests
+	tests/run.sh $(BUILD)
+	$(MAKE) BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
+	    SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" tests
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/run.sh build-asan
+
+deps:
+	scripts/install-deps.sh
+
+# Build and run the main job on the bundled example.
+demo: deps
+	$(MAKE) all
+	$(BUILD)/cudwarf sections --debug examples/tiny_sm90_G.cubin
+	$(BUILD)/cudwarf dump --info examples/tiny_sm90_G.cubin
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin \
+	    $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 644 include/cudwarf.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 $(BUILD)/libcudwarf.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(BUILD)/libcudwarf.so $(DESTDIR)$(PREFIX)/lib/libcudwarf.so.$(VERSION)
+	ln -sf libcudwarf.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libcudwarf.so.$(SOVERSION)
+	ln -sf libcudwarf.so.$(SOVERSION) $(DESTDIR)$(PREFIX)/lib/libcudwarf.so
+	install -m 755 $(BUILD)/cudwarf $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(BUILD)/cudwarf.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	install -m 644 man/cudwarf.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+
+clean:
+	rm -rf build build-asan
+
+.PHONY: all tests check deps demo install clean

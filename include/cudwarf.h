@@ -1,0 +1,440 @@
+/*
+ * cudwarf.h - the debug information of CUDA device ELF objects ("cubins").
+ *
+ * libcudwarf reads the DWARF 2/3 sections and NVIDIA's own debug sections
+ * (.nv_debug_*, and the .nv.merc.* twins of sm_100+ objects) that ptxas and
+ * nvlink write.  It never prints and never exits.
+ *
+ * Conventions
+ *  - Every call that can fail returns an int: CUDW_OK (0) on success,
+ *    CUDW_DONE (1) when an iteration has no more items, a negative
+ *    CUDW_E_* code on error.  The details of the last error -- what was
+ *    being decoded, in which section, at which offset -- are kept on the
+ *    cudw_file handle: cudw_last_error().
+ *  - The file is mapped and parsed in place.  Pointers the library hands
+ *    out (names, section bytes, strings, tables) stay valid until
+ *    cudw_close(); the caller frees nothing else.
+ *  - Values read from a field that carries a relocation are the relocated
+ *    value (symbol value + addend), never the stale bytes: cubins keep their
+ *    relocations even after nvlink, and every function's code sits in its
+ *    own section at address 0, so the field's symbol and addend are
+ *    reported too (cudw_attr.reloc).
+ *  - Offsets are section offsets unless stated otherwise.
+ *
+ * Thread safety: one cudw_file may be used by one thread at a time.
+ */
+#ifndef CUDWARF_H
+#define CUDWARF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CUDW_VERSION_STRING "0.1.0"
+
+/* ------------------------------------------------------------------ */
+/* Status codes and errors                                             */
+/* ------------------------------------------------------------------ */
+
+enum {
+    CUDW_OK = 0,
+    CUDW_DONE = 1,              /* iteration finished; not an error */
+    CUDW_E_NOMEM = -1,          /* allocation failed */
+    CUDW_E_IO = -2,             /* open/stat/mmap failed (detail has errno text) */
+    CUDW_E_NOT_ELF = -3,        /* no ELF magic */
+    CUDW_E_ELF_CLASS = -4,      /* not ELF64 little-endian */
+    CUDW_E_BAD_ELF = -5,        /* headers, section table or symbols inconsistent */
+    CUDW_E_TRUNCATED = -6,      /* a read ran past the end of its unit or section */
+    CUDW_E_LEB_OVERFLOW = -7,   /* LEB128 value does not fit 64 bits */
+    CUDW_E_UNSUPPORTED = -8,    /* DWARF 4/5, 64-bit DWARF, unknown address size */
+    CUDW_E_BAD_ABBREV = -9,     /* malformed abbreviation entry */
+    CUDW_E_NO_ABBREV = -10,     /* .debug_info without .debug_abbrev */
+    CUDW_E_BAD_CODE = -11,      /* DIE abbreviation code not in its table */
+    CUDW_E_BAD_FORM = -12,      /* unknown DW_FORM */
+    CUDW_E_BAD_OFFSET = -13,    /* an offset points outside its target */
+    CUDW_E_BAD_RELOC = -14,     /* relocation section malformed */
+    CUDW_E_LIMIT = -15,         /* a resource bound was hit (nesting depth, ...) */
+    CUDW_E_NOT_FOUND = -16,     /* no such section/symbol/attribute */
+    CUDW_E_ARG = -17,           /* invalid argument from the caller */
+    CUDW_E_BAD_EXPR = -18       /* malformed DW_OP expression */
+};
+
+typedef struct cudw_error {
+    int code;           /* CUDW_E_* */
+    char section[64];   /* section being decoded; "" for the file itself */
+    uint64_t offset;    /* offset inside that section (or the file) */
+    const char *what;   /* what was being decoded: "CU header", "DIE", ... */
+    char detail[224];   /* what was expected and what was found */
+} cudw_error;
+
+/* Short fixed name of a status code ("truncated", "bad abbreviation code"). */
+const char *cudw_status_name(int code);
+
+/* "SECTION+0xOFF: WHAT: DETAIL" into buf (always NUL-terminated);
+ * returns the length it needed. */
+size_t cudw_error_format(const cudw_error *e, char *buf, size_t n);
+
+/* ------------------------------------------------------------------ */
+/* Files                                                               */
+/* ------------------------------------------------------------------ */
+
+typedef struct cudw_file cudw_file;
+
+/* Open and map a device ELF.  On success *out is the handle.  On failure
+ * the return is negative and *out is still a handle holding the error (so
+ * cudw_last_error works), except for CUDW_E_NOMEM where *out is NULL.
+ * Either way, close it. */
+int cudw_open(cudw_file **out, const char *path);
+
+/* Same, over bytes the caller keeps alive until cudw_close.  name labels
+ * errors (may be NULL). */
+int cudw_open_mem(cudw_file **out, const void *data, size_t size, const char *name);
+
+void cudw_close(cudw_file *f);
+
+const char *cudw_file_name(const cudw_file *f);
+const cudw_error *cudw_last_error(const cudw_file *f);
+
+typedef struct cudw_elf_header {
+    uint16_t type;        /* ET_REL 1, ET_EXEC 2 */
+    uint16_t machine;     /* EM_CUDA 190 */
+    uint8_t osabi;        /* 0x41 for cubins */
+    uint8_t abiversion;
+    uint32_t flags;       /* e_flags; bits 8-15 = SM number */
+    unsigned sm;          /* (flags >> 8) & 0xff */
+    uint64_t size;        /* file size */
+} cudw_elf_header;
+
+const cudw_elf_header *cudw_header(const cudw_file *f);
+
+/* ------------------------------------------------------------------ */
+/* Sections and symbols                                                */
+/* ------------------------------------------------------------------ */
+
+#define CUDW_SHF_MERCURY 0x10000000u   /* sh_flags bit of .nv.merc.* sections */
+#define CUDW_SHT_MERC_RELA 0x70000082u /* .nv.merc.rela.* */
+#define CUDW_SHT_MERC_SYMTAB 0x70000085u
+
+typedef struct cudw_section {
+    unsigned index;
+    const char *name;
+    uint32_t type;
+    uint64_t flags, addr, offset, size;
+    uint32_t link, info;
+    uint64_t align, entsize;
+    const uint8_t *data;   /* the bytes, or NULL when the section has none in
+                              the file (SHT_NOBITS, or .nv_debug.shared whose
+                              sh_offset + sh_size may lie past the end) */
+    uint64_t data_size;    /* bytes available at data (0 when data is NULL) */
+} cudw_section;
+
+unsigned cudw_section_count(const cudw_file *f);
+const cudw_section *cudw_section_get(const cudw_file *f, unsigned index);   /* NULL if out of range */
+const cudw_section *cudw_section_find(const cudw_file *f, const char *name); /* first with that name */
+
+typedef struct cudw_symbol {
+    const char *name;
+    uint64_t value, size;
+    uint16_t shndx;
+    uint8_t type, bind;   /* STT_*, STB_* */
+} cudw_symbol;
+
+/* Symbol number sym of the symbol table in section symtab (.symtab, or
+ * .nv.merc.symtab).  A section symbol gets its section's name. */
+int cudw_symbol_get(cudw_file *f, unsigned symtab, uint32_t sym, cudw_symbol *out);
+
+/* ------------------------------------------------------------------ */
+/* Relocations                                                         */
+/* ------------------------------------------------------------------ */
+
+typedef struct cudw_reloc {
+    uint64_t offset;        /* in the target section */
+    uint32_t type;          /* R_CUDA_* (Mercury: 0x10000 + n) */
+    uint32_t sym_index;
+    int64_t addend;         /* RELA: explicit; REL: read from the target bytes */
+    uint8_t width;          /* bytes written: 4 or 8; 0 = writes nothing (UNUSED_CLEAR) or unknown type */
+    uint8_t rela;           /* 1: from a RELA section, 0: REL */
+    unsigned reloc_section; /* index of the .rel/.rela section it came from */
+    const char *sym_name;   /* symbol name, the section name for STT_SECTION */
+    uint64_t sym_value;
+    uint8_t sym_type;
+    uint16_t sym_shndx;
+    uint64_t value;         /* sym_value + addend: the field after relocation */
+} cudw_reloc;
+
+/* All relocations aimed at section target, from every REL/RELA/Mercury
+ * relocation section whose sh_info names it, sorted by offset.  Built on
+ * first use and cached. */
+int cudw_relocs(cudw_file *f, unsigned target, const cudw_reloc **relocs, size_t *count);
+
+/* The relocation at exactly this offset of target, or NULL. */
+const cudw_reloc *cudw_reloc_at(cudw_file *f, unsigned target, uint64_t offset);
+
+/* "R_CUDA_64", "R_CUDA_32", ...; NULL when unknown. */
+const char *cudw_reloc_type_name(uint32_t type);
+
+/* Bytes a relocation type writes (4, 8), 0 for none or unknown. */
+unsigned cudw_reloc_type_width(uint32_t type);
+
+/* ------------------------------------------------------------------ */
+/* Section classes (what a debug section is, and what nvlink does)     */
+/* ------------------------------------------------------------------ */
+
+enum cudw_kind {
+    CUDW_SEC_NONE = 0,
+    CUDW_SEC_ABBREV, CUDW_SEC_ARANGES, CUDW_SEC_FRAME, CUDW_SEC_INFO, CUDW_SEC_LOC,
+    CUDW_SEC_MACINFO, CUDW_SEC_PUBNAMES, CUDW_SEC_PUBTYPES, CUDW_SEC_RANGES, CUDW_SEC_STR,
+    CUDW_SEC_LINE,
+    CUDW_SEC_NV_LINE_SASS, CUDW_SEC_NV_REG_SASS, CUDW_SEC_NV_REG_TYPE,
+    CUDW_SEC_NV_PTX_TXT, CUDW_SEC_NV_INFO_PTX, CUDW_SEC_NV_SHARED
+};
+
+enum cudw_family { CUDW_FAMILY_OTHER = 0, CUDW_FAMILY_DWARF, CUDW_FAMILY_NV };
+
+/* What nvlink does with a section of this class when it links. */
+enum cudw_link_action {
+    CUDW_LINK_NONE = 0,     /* not a debug section */
+    CUDW_LINK_PARSE,        /* read by the DWARF parser (info, abbrev) */
+    CUDW_LINK_CONCAT,       /* concatenated in input order, offsets patched */
+    CUDW_LINK_MERGE_LINE,   /* line table merger */
+    CUDW_LINK_PASS,         /* carried through unchanged */
+    CUDW_LINK_DROP          /* filtered out of the output */
+};
+
+typedef struct cudw_secclass {
+    int kind;              /* enum cudw_kind */
+    int family;            /* enum cudw_family */
+    int mercury;           /* 1: a .nv.merc.* twin with the Mercury flag */
+    int type_id;           /* nvlink's classifier id 1..6, 0 for the others */
+    int link_action;       /* enum cudw_link_action */
+    const char *base_name; /* the bare name: ".debug_info", ".nv_debug_ptx_txt" */
+} cudw_secclass;
+
+/* Classify by name and sh_flags alone (the rules of nvlink's classifier
+ * and Mercury dispatcher).  Returns CUDW_OK, or CUDW_DONE when the name is
+ * not a debug section (out->kind == CUDW_SEC_NONE). */
+int cudw_classify_name(const char *name, uint64_t flags, cudw_secclass *out);
+
+/* For section index: its class, the index of its twin on the other side
+ * (bare <-> .nv.merc.) or -1, and whether the two share the same file bytes
+ * (same sh_offset and sh_size). */
+int cudw_section_class(cudw_file *f, unsigned index, cudw_secclass *out, int *twin, int *aliased);
+
+const char *cudw_kind_name(int kind);          /* "debug_info", ... */
+const char *cudw_link_action_name(int action); /* "parse", "concatenate", ... */
+
+/* ------------------------------------------------------------------ */
+/* LEB128                                                              */
+/* ------------------------------------------------------------------ */
+
+/* Decode at *p (not past end), advance *p.  CUDW_E_TRUNCATED when the
+ * last byte still has its continuation bit; CUDW_E_LEB_OVERFLOW when
+ * significant bits fall beyond 64. */
+int cudw_uleb128_read(const uint8_t **p, const uint8_t *end, uint64_t *out);
+int cudw_sleb128_read(const uint8_t **p, const uint8_t *end, int64_t *out);
+
+/* Encode into buf if it has room; returns the length of the encoding
+ * (1..10) either way, so a NULL/short buffer asks for the size. */
+size_t cudw_uleb128_write(uint64_t v, uint8_t *buf, size_t cap);
+size_t cudw_sleb128_write(int64_t v, uint8_t *buf, size_t cap);
+
+/* ------------------------------------------------------------------ */
+/* .debug_abbrev                                                       */
+/* ------------------------------------------------------------------ */
+
+#define CUDW_MAX_ABBREV_ATTRS 256  /* nvlink's limit; more is an error */
+
+typedef struct cudw_abbrev_spec {
+    uint32_t name;  /* DW_AT_* */
+    uint32_t form;  /* DW_FORM_* */
+} cudw_abbrev_spec;
+
+typedef struct cudw_abbrev {
+    uint64_t code;
+    uint32_t tag;
+    uint8_t has_children;
+    uint32_t nattrs;
+    uint64_t offset;                 /* of the entry in the abbrev section */
+    const cudw_abbrev_spec *attrs;
+    /* For skipping a DIE without decoding it: when no form has a variable
+     * size, its values take fixed_size + n_addr * address size +
+     * n_ref_addr * (ref_addr size) bytes; fixed_size is -1 otherwise. */
+    int32_t fixed_size;
+    uint16_t n_addr, n_ref_addr;
+} cudw_abbrev;
+
+typedef struct cudw_abbrev_table {
+    const cudw_section *section;
+    uint64_t offset;   /* where the table starts */
+    uint64_t end;      /* just past its terminating 0 */
+    size_t count;
+    const cudw_abbrev *entries;  /* in section order */
+} cudw_abbrev_table;
+
+/* The table at offset of the abbreviation section sec, parsed on first use
+ * and cached on the handle.  Lookup by code is O(1) for the dense codes
+ * producers write, a binary search otherwise. */
+int cudw_abbrev_table_get(cudw_file *f, const cudw_section *sec, uint64_t offset,
+                          const cudw_abbrev_table **out);
+const cudw_abbrev *cudw_abbrev_find(const cudw_abbrev_table *t, uint64_t code);
+
+/* ------------------------------------------------------------------ */
+/* .debug_info, .nv_debug_info_ptx, .nv.merc.debug_info                */
+/* ------------------------------------------------------------------ */
+
+typedef struct cudw_unit {
+    cudw_file *file;
+    const cudw_section *section;
+    uint64_t offset;          /* of the unit header */
+    uint64_t length;          /* unit_length */
+    uint64_t end;             /* offset just past the unit */
+    uint16_t version;         /* 2 or 3 */
+    uint8_t addr_size;        /* 4 or 8 */
+    uint8_t offset_size;      /* 4 (32-bit DWARF) */
+    uint64_t abbrev_offset;   /* relocated */
+    const cudw_reloc *abbrev_reloc;
+    uint64_t die_offset;      /* first DIE */
+    const cudw_abbrev_table *abbrevs;
+    const cudw_section *abbrev_section;
+    const cudw_section *str_section;  /* NULL if the file has none */
+} cudw_unit;
+
+/* Next unit of an info-like section.  *cursor starts at 0 and is advanced
+ * past the unit.  CUDW_DONE at the end of the section. */
+int cudw_unit_next(cudw_file *f, const cudw_section *info, uint64_t *cursor, cudw_unit *out);
+
+typedef struct cudw_die {
+    const cudw_unit *unit;
+    uint64_t offset;          /* section offset of the DIE */
+    unsigned depth;           /* 0 for the unit DIE */
+    uint64_t code;
+    uint32_t tag;
+    uint8_t has_children;
+    const cudw_abbrev *abbrev;
+    uint64_t attr_offset;     /* where its attribute values start */
+} cudw_die;
+
+#define CUDW_MAX_DIE_DEPTH 4096
+
+typedef struct cudw_die_iter {
+    const cudw_unit *unit;
+    uint64_t pos;       /* next byte to read */
+    unsigned depth;
+    const cudw_abbrev *pending_abbrev;  /* last DIE, values not yet skipped */
+} cudw_die_iter;
+
+/* Walk a unit's DIEs in section order (a preorder of the tree); null
+ * entries only move depth.  Nesting deeper than CUDW_MAX_DIE_DEPTH is
+ * CUDW_E_LIMIT. */
+void cudw_die_iter_init(const cudw_unit *u, cudw_die_iter *it);
+int cudw_die_next(cudw_die_iter *it, cudw_die *out);
+
+/* Value classes of attributes. */
+enum cudw_vclass {
+    CUDW_V_ADDRESS = 1,  /* u: (relocated) address */
+    CUDW_V_UNSIGNED,     /* u: dataN, udata */
+    CUDW_V_SIGNED,       /* s: sdata */
+    CUDW_V_FLAG,         /* u: 0/1 */
+    CUDW_V_STRING,       /* str; for strp, u is the .debug_str offset */
+    CUDW_V_BLOCK,        /* block, block_len */
+    CUDW_V_REF,          /* u: section offset of the referenced DIE */
+    CUDW_V_SECOFFSET     /* u: offset into another section (sec_offset) */
+};
+
+typedef struct cudw_attr {
+    uint32_t name;         /* DW_AT_* */
+    uint32_t form;         /* DW_FORM_* after resolving DW_FORM_indirect */
+    uint8_t indirect;      /* 1: the form came through DW_FORM_indirect */
+    uint8_t vclass;        /* enum cudw_vclass */
+    uint64_t offset;       /* section offset of the value */
+    uint64_t size;         /* bytes of the value (with its length prefix) */
+    uint64_t u;
+    int64_t s;
+    const char *str;
+    const uint8_t *block;
+    uint64_t block_len;
+    const cudw_reloc *reloc;  /* the relocation applied to the value, or NULL */
+} cudw_attr;
+
+typedef struct cudw_attr_iter {
+    const cudw_die *die;
+    uint64_t pos;
+    uint32_t index;
+} cudw_attr_iter;
+
+void cudw_attr_iter_init(const cudw_die *d, cudw_attr_iter *it);
+int cudw_attr_next(cudw_attr_iter *it, cudw_attr *out);
+
+/* After reading every attribute of the DIE cudw_die_next returned last,
+ * let the walk go on from where the attribute iterator stopped instead of
+ * skipping the values a second time.  A no-op unless ai reached CUDW_DONE
+ * on that DIE. */
+void cudw_die_iter_resume(cudw_die_iter *it, const cudw_attr_iter *ai);
+
+/* The attribute name of d, or CUDW_DONE if absent. */
+int cudw_die_attr(const cudw_die *d, uint32_t name, cudw_attr *out);
+
+/* The DIE's canonical name: DW_AT_MIPS_linkage_name when present, else
+ * DW_AT_name (nvlink's priority).  *name = NULL and CUDW_DONE if neither. */
+int cudw_die_name(const cudw_die *d, const char **name);
+
+/* Decode one value of form at section offset *pos of unit u (bounded by
+ * the unit's end) and advance *pos: the primitive the DIE reader uses.
+ * out->name is left to the caller. */
+int cudw_form_read(const cudw_unit *u, uint32_t form, uint64_t *pos, cudw_attr *out);
+
+/* ------------------------------------------------------------------ */
+/* DW_OP expressions                                                   */
+/* ------------------------------------------------------------------ */
+
+typedef struct cudw_op {
+    uint64_t offset;      /* within the expression */
+    uint8_t op;           /* DW_OP_* */
+    uint8_t nargs;        /* 0..2 */
+    uint64_t arg[2];      /* unsigned operands, or signed ones as int64 bits */
+    uint64_t size;        /* bytes of the operation */
+} cudw_op;
+
+/* Next operation of expr[0..len) at *pos; CUDW_DONE at the end,
+ * CUDW_E_BAD_EXPR / CUDW_E_TRUNCATED on malformed bytes. */
+int cudw_op_next(const uint8_t *expr, uint64_t len, uint8_t addr_size, uint64_t *pos, cudw_op *out);
+
+/* Is operand i of op signed (SLEB128 / signed fixed size)? */
+int cudw_op_arg_signed(uint8_t op, unsigned i);
+
+/* Is this attribute's block value a DW_OP expression (location-like:
+ * location, frame_base, data_member_location, the PGI triplet, ...)? */
+int cudw_attr_is_expr(uint32_t name);
+
+/* ------------------------------------------------------------------ */
+/* Names                                                               */
+/* ------------------------------------------------------------------ */
+
+/* NULL when unknown. */
+const char *cudw_tag_name(uint32_t tag);
+const char *cudw_at_name(uint32_t at);
+const char *cudw_form_name(uint32_t form);
+const char *cudw_op_name(uint8_t op);
+const char *cudw_lang_name(uint64_t lang);
+const char *cudw_ate_name(uint64_t enc);
+const char *cudw_inline_name(uint64_t v);
+const char *cudw_access_name(uint64_t v);
+/* PTX state space of a DW_AT_address_class value: "global", "shared", ... */
+const char *cudw_address_class_name(uint64_t v);
+
+/* NVIDIA register operand of DW_OP_regx/bregx or a CFA rule, as text:
+ * an ASCII-packed PTX register ("%rd1" for 0x25726431), a class<<24|n
+ * SASS register ("R20", "P0", "UR4"), or a plain number ("R5").  Returns
+ * the length needed; buf always NUL-terminated when n > 0. */
+size_t cudw_register_name(uint64_t reg, char *buf, size_t n);
+
+/* 1 when reg is an ASCII-packed register name (PTX "%..." or SASS "R..."). */
+int cudw_register_is_packed(uint64_t reg);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CUDWARF_H */

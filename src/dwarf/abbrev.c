@@ -1,0 +1,237 @@
+/* .debug_abbrev: tables of DIE shapes, one per CU (or shared).
+ *
+ *   entry:  ULEB code | ULEB tag | u8 children | (ULEB attr, ULEB form)* | 0 0
+ *   table:  entry* | ULEB 0
+ *
+ * A table is parsed the first time a unit names its offset and cached on
+ * the handle.  Two passes over the bytes (count, then fill) give one
+ * allocation per table and no growing buffers. */
+#include "../internal.h"
+
+#include <stdlib.h>
+
+typedef struct cudw_abbrev_table_impl {
+    cudw_abbrev_table pub;
+    const cudw_abbrev **by_code;  /* sorted by code when codes are not 1..N */
+    int dense;                    /* entries[i].code == i + 1 for all i */
+} table_impl;
+
+/* Size of a fixed-size form (addr and ref_addr counted apart), -1 if variable. */
+static int fixed_form_size(uint32_t form)
+{
+    switch (form) {
+    case 0x0b: case 0x0c: case 0x11: return 1;   /* data1 flag ref1 */
+    case 0x05: case 0x12: return 2;               /* data2 ref2 */
+    case 0x06: case 0x13: case 0x0e: case 0x17: return 4; /* data4 ref4 strp sec_offset */
+    case 0x07: case 0x14: case 0x20: return 8;    /* data8 ref8 ref_sig8 */
+    case 0x19: return 0;                          /* flag_present */
+    default: return -1;
+    }
+}
+
+static int bad(cudw_file *f, const cudw_section *s, uint64_t off, int rc, const char *what)
+{
+    if (rc == CUDW_E_TRUNCATED)
+        return cudw_fail(f, rc, s, off, "abbreviation entry", "%s runs past the end of the section", what);
+    return cudw_fail(f, rc, s, off, "abbreviation entry", "%s does not fit 64 bits", what);
+}
+
+/* One pass over the table; with out == NULL it only counts and checks. */
+static int scan(cudw_file *f, const cudw_section *s, uint64_t start, cudw_abbrev *out,
+                cudw_abbrev_spec *specs, size_t *nentries, size_t *nspecs, uint64_t *end_off)
+{
+    const uint8_t *base = s->data, *p = base + start, *end = base + s->data_size;
+    size_t ne = 0, ns = 0;
+    for (;;) {
+        uint64_t entry_off = (uint64_t)(p - base), code, tag;
+        int rc = cudw_uleb128_read(&p, end, &code);
+        if (rc)
+            return bad(f, s, entry_off, rc, "abbreviation code");
+        if (code == 0)
+            break;
+        if ((rc = cudw_uleb128_read(&p, end, &tag)))
+            return bad(f, s, (uint64_t)(p - base), rc, "tag");
+        if (p >= end)
+            return cudw_fail(f, CUDW_E_TRUNCATED, s, (uint64_t)(p - base), "abbreviation entry",
+                             "children flag runs past the end of the section");
+        uint8_t children = *p++;
+        if (children > 1)
+            return cudw_fail(f, CUDW_E_BAD_ABBREV, s, (uint64_t)(p - 1 - base), "abbreviation entry",
+                             "children flag is %u (expected 0 or 1)", children);
+        if (tag == 0 || tag > 0xffff)
+            return cudw_fail(f, CUDW_E_BAD_ABBREV, s, entry_off, "abbreviation entry",
+                             "tag 0x%llx out of range", (unsigned long long)tag);
+        uint32_t n = 0;
+        int32_t fixed = 0;
+        uint16_t naddr = 0, nref = 0;
+        for (;;) {
+            uint64_t at, form;
+            uint64_t pair_off = (uint64_t)(p - base);
+            if ((rc = cudw_uleb128_read(&p, end, &at)))
+                return bad(f, s, pair_off, rc, "attribute");
+            if ((rc = cudw_uleb128_read(&p, end, &form)))
+                return bad(f, s, (uint64_t)(p - base), rc, "form");
+            if (at == 0 && form == 0)
+                break;
+            if (n == CUDW_MAX_ABBREV_ATTRS)
+                return cudw_fail(f, CUDW_E_BAD_ABBREV, s, entry_off, "abbreviation entry",
+                                 "more than %d attributes (code %llu)", CUDW_MAX_ABBREV_ATTRS,
+                                 (unsigned long long)code);
+            if (at == 0 || at > 0xffff || form == 0 || form > 0xff || !cudw_form_name((uint32_t)form))
+                return cudw_fail(f, form && cudw_form_name((uint32_t)form) ? CUDW_E_BAD_ABBREV : CUDW_E_BAD_FORM,
+                                 s, pair_off, "abbreviation entry", "attribute 0x%llx with form 0x%llx",
+                                 (unsigned long long)at, (unsigned long long)form);
+            if (specs) {
+                specs[ns + n].name = (uint32_t)at;
+                specs[ns + n].form = (uint32_t)form;
+            }
+            n++;
+            if (form == 0x01)
+                naddr++;
+            else if (form == 0x10)
+                nref++;
+            else if (fixed >= 0) {
+                int sz = fixed_form_size((uint32_t)form);
+                fixed = sz < 0 ? -1 : fixed + sz;
+            }
+        }
+        if (out) {
+            cudw_abbrev *a = &out[ne];
+            a->code = code;
+            a->tag = (uint32_t)tag;
+            a->has_children = children;
+            a->nattrs = n;
+            a->offset = entry_off;
+            a->attrs = specs + ns;
+            a->fixed_size = fixed;
+            a->n_addr = naddr;
+            a->n_ref_addr = nref;
+        }
+        ne++;
+        ns += n;
+    }
+    *nentries = ne;
+    *nspecs = ns;
+    *end_off = (uint64_t)(p - base);
+    return CUDW_OK;
+}
+
+static int cmp_code(const void *a, const void *b)
+{
+    const cudw_abbrev *x = *(const cudw_abbrev *const *)a, *y = *(const cudw_abbrev *const *)b;
+    if (x->code != y->code)
+        return x->code < y->code ? -1 : 1;
+    return x->offset < y->offset ? -1 : x->offset > y->offset; /* first definition first */
+}
+
+static int parse(cudw_file *f, const cudw_section *s, uint64_t offset, table_impl **out)
+{
+    size_t ne, ns;
+    uint64_t end;
+    int rc = scan(f, s, offset, NULL, NULL, &ne, &ns, &end);
+    if (rc)
+        return rc;
+    table_impl *t = arena_alloc(&f->arena, sizeof *t);
+    cudw_abbrev *entries = ne ? arena_alloc(&f->arena, ne * sizeof *entries) : NULL;
+    cudw_abbrev_spec *specs = ns ? arena_alloc(&f->arena, ns * sizeof *specs) : NULL;
+    if (!t || (ne && !entries) || (ns && !specs))
+        return cudw_fail(f, CUDW_E_NOMEM, s, offset, "abbreviation table", "out of memory");
+    scan(f, s, offset, entries, specs, &ne, &ns, &end);
+    t->pub.section = s;
+    t->pub.offset = offset;
+    t->pub.end = end;
+    t->pub.count = ne;
+    t->pub.entries = entries;
+    t->dense = 1;
+    for (size_t i = 0; i < ne && t->dense; i++)
+        t->dense = entries[i].code == i + 1;
+    if (!t->dense) {
+        t->by_code = arena_alloc(&f->arena, ne * sizeof *t->by_code);
+        if (!t->by_code)
+            return cudw_fail(f, CUDW_E_NOMEM, s, offset, "abbreviation table", "out of memory");
+        for (size_t i = 0; i < ne; i++)
+            t->by_code[i] = &entries[i];
+        qsort(t->by_code, ne, sizeof *t->by_code, cmp_code);
+    }
+    *out = t;
+    return CUDW_OK;
+}
+
+static size_t hash(unsigned sec, uint64_t off)
+{
+    uint64_t h = (off ^ ((uint64_t)sec << 40)) * 0x9e3779b97f4a7c15ull;
+    return (size_t)(h >> 20);
+}
+
+int cudw_abbrev_table_get(cudw_file *f, const cudw_section *s, uint64_t offset,
+                          const cudw_abbrev_table **out)
+{
+    if (!s)
+        return cudw_fail(f, CUDW_E_NO_ABBREV, NULL, 0, "abbreviation table", "no .debug_abbrev section");
+    if (!s->data)
+        return cudw_fail(f, CUDW_E_BAD_OFFSET, s, 0, "abbreviation table",
+                         "section has no bytes in the file");
+    if (offset >= s->data_size)
+        return cudw_fail(f, CUDW_E_BAD_OFFSET, s, offset, "abbreviation table",
+                         "offset 0x%llx is past the end of %s (size 0x%llx)", (unsigned long long)offset,
+                         s->name, (unsigned long long)s->data_size);
+    if (f->abbrevs_cap) {
+        size_t mask = f->abbrevs_cap - 1;
+        for (size_t i = hash(s->index, offset) & mask;; i = (i + 1) & mask) {
+            abbrev_cache_entry *e = &f->abbrevs[i];
+            if (!e->table)
+                break;
+            if (e->section == s->index && e->offset == offset) {
+                *out = &e->table->pub;
+                return CUDW_OK;
+            }
+        }
+    }
+    table_impl *t = NULL;
+    int rc = parse(f, s, offset, &t);
+    if (rc)
+        return rc;
+    if ((f->abbrevs_used + 1) * 2 > f->abbrevs_cap) {
+        size_t cap = f->abbrevs_cap ? f->abbrevs_cap * 2 : 16;
+        abbrev_cache_entry *n = calloc(cap, sizeof *n);
+        if (!n)
+            return cudw_fail(f, CUDW_E_NOMEM, s, offset, "abbreviation table", "out of memory");
+        for (size_t i = 0; i < f->abbrevs_cap; i++) {
+            abbrev_cache_entry *e = &f->abbrevs[i];
+            if (!e->table)
+                continue;
+            size_t j = hash(e->section, e->offset) & (cap - 1);
+            while (n[j].table)
+                j = (j + 1) & (cap - 1);
+            n[j] = *e;
+        }
+        free(f->abbrevs);
+        f->abbrevs = n;
+        f->abbrevs_cap = cap;
+    }
+    size_t j = hash(s->index, offset) & (f->abbrevs_cap - 1);
+    while (f->abbrevs[j].table)
+        j = (j + 1) & (f->abbrevs_cap - 1);
+    f->abbrevs[j].section = s->index;
+    f->abbrevs[j].offset = offset;
+    f->abbrevs[j].table = t;
+    f->abbrevs_used++;
+    *out = &t->pub;
+    return CUDW_OK;
+}
+
+const cudw_abbrev *cudw_abbrev_find(const cudw_abbrev_table *pub, uint64_t code)
+{
+    const table_impl *t = (const table_impl *)pub;
+    if (t->dense)
+        return code - 1 < pub->count ? &pub->entries[code - 1] : NULL;
+    size_t lo = 0, hi = pub->count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (t->by_code[mid]->code < code)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < pub->count && t->by_code[lo]->code == code ? t->by_code[lo] : NULL;
+}

@@ -1,0 +1,251 @@
+/* Opening a device ELF: map it, let libelf check the container, and lay
+ * out a section table whose entries point into the map.
+ *
+ *   ELF64 header (64 B) ... section bytes ... section header table
+ *   cubin specifics: e_machine 190 (EM_CUDA), EI_OSABI 0x41,
+ *   e_flags bits 8-15 = SM; all sh_addr 0; each function in its own
+ *   .text.<name> section.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static cudw_file *file_new(const char *name)
+{
+    cudw_file *f = calloc(1, sizeof *f);
+    if (!f)
+        return NULL;
+    f->name = strdup(name ? name : "<memory>");
+    if (!f->name) {
+        free(f);
+        return NULL;
+    }
+    return f;
+}
+
+static int load_sections(cudw_file *f)
+{
+    Elf *elf = f->elf;
+    if (elf_kind(elf) != ELF_K_ELF)
+        return cudw_fail(f, CUDW_E_NOT_ELF, NULL, 0, "ELF header", "no ELF magic");
+    size_t idlen;
+    const char *id = elf_getident(elf, &idlen);
+    if (!id || idlen < EI_NIDENT)
+        return cudw_fail(f, CUDW_E_BAD_ELF, NULL, 0, "ELF header", "truncated e_ident");
+    if (id[EI_CLASS] != ELFCLASS64 || id[EI_DATA] != ELFDATA2LSB)
+        return cudw_fail(f, CUDW_E_ELF_CLASS, NULL, EI_CLASS, "ELF header",
+                         "class %d data %d; cubins are ELF64 little-endian", id[EI_CLASS], id[EI_DATA]);
+    Elf64_Ehdr *eh = elf64_getehdr(elf);
+    if (!eh)
+        return cudw_fail(f, CUDW_E_BAD_ELF, NULL, 0, "ELF header", "%s", elf_errmsg(-1));
+    f->hdr.type = eh->e_type;
+    f->hdr.machine = eh->e_machine;
+    f->hdr.osabi = (uint8_t)id[EI_OSABI];
+    f->hdr.abiversion = (uint8_t)id[EI_ABIVERSION];
+    f->hdr.flags = eh->e_flags;
+    f->hdr.sm = (eh->e_flags >> 8) & 0xff;
+    f->hdr.size = f->map_size;
+
+    size_t shnum, shstrndx;
+    if (elf_getshdrnum(elf, &shnum) != 0)
+        return cudw_fail(f, CUDW_E_BAD_ELF, NULL, 0x3c, "section header table", "%s", elf_errmsg(-1));
+    if (shnum == 0)
+        return CUDW_OK;
+    if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+        return cudw_fail(f, CUDW_E_BAD_ELF, NULL, 0x3e, "section header table", "%s", elf_errmsg(-1));
+    if (shnum > (1u << 24))
+        return cudw_fail(f, CUDW_E_LIMIT, NULL, 0x3c, "section header table", "%zu sections", shnum);
+    f->secs = arena_alloc(&f->arena, shnum * sizeof *f->secs);
+    f->state = arena_alloc(&f->arena, shnum * sizeof *f->state);
+    if (!f->secs || !f->state)
+        return cudw_fail(f, CUDW_E_NOMEM, NULL, 0, "section table", "out of memory");
+    for (size_t i = 0; i < shnum; i++) {
+        Elf_Scn *scn = elf_getscn(elf, i);
+        Elf64_Shdr *sh = scn ? elf64_getshdr(scn) : NULL;
+        if (!sh)
+            return cudw_fail(f, CUDW_E_BAD_ELF, NULL, eh->e_shoff + i * sizeof(Elf64_Shdr),
+                             "section header", "section %zu: %s", i, elf_errmsg(-1));
+        cudw_section *s = &f->secs[i];
+        s->index = (unsigned)i;
+        s->type = sh->sh_type;
+        s->flags = sh->sh_flags;
+        s->addr = sh->sh_addr;
+        s->offset = sh->sh_offset;
+        s->size = sh->sh_size;
+        s->link = sh->sh_link;
+        s->info = sh->sh_info;
+        s->align = sh->sh_addralign;
+        s->entsize = sh->sh_entsize;
+        const char *nm = i ? elf_strptr(elf, shstrndx, sh->sh_name) : "";
+        if (!nm) {
+            char tmp[48];
+            snprintf(tmp, sizeof tmp, "<bad name 0x%x>", (unsigned)sh->sh_name);
+            char *c = arena_alloc(&f->arena, strlen(tmp) + 1);
+            if (!c)
+                return cudw_fail(f, CUDW_E_NOMEM, NULL, 0, "section table", "out of memory");
+            memcpy(c, tmp, strlen(tmp) + 1);
+            nm = c;
+        }
+        s->name = nm;
+        /* Sections with no file bytes: NOBITS, and .nv_debug.shared, which
+         * ptxas writes as 0x7000000a with an sh_offset that may lie past
+         * the end of the file (FINDINGS 6.3). */
+        if (i && s->type != SHT_NOBITS && s->type != SHT_NULL && s->offset <= f->map_size &&
+            s->size <= f->map_size - s->offset) {
+            s->data = f->map + s->offset;
+            s->data_size = s->size;
+        }
+    }
+    f->nsecs = (unsigned)shnum;
+    return CUDW_OK;
+}
+
+static int open_common(cudw_file *f)
+{
+    if (elf_version(EV_CURRENT) == EV_NONE)
+        return cudw_fail(f, CUDW_E_BAD_ELF, NULL, 0, "libelf", "libelf version mismatch");
+    if (f->map_size < 4 || memcmp(f->map, ELFMAG, 4) != 0)
+        return cudw_fail(f, CUDW_E_NOT_ELF, NULL, 0, "ELF header", "no ELF magic (\\x7fELF)");
+    if (f->map_size < sizeof(Elf64_Ehdr))
+        return cudw_fail(f, CUDW_E_TRUNCATED, NULL, 0, "ELF header",
+                         "file has %zu bytes, the ELF64 header needs 64", f->map_size);
+    /* libelf reads the map in place; it does not write to it in this mode. */
+    f->elf = elf_memory((char *)(uintptr_t)f->map, f->map_size);
+    if (!f->elf)
+        return cudw_fail(f, CUDW_E_BAD_ELF, NULL, 0, "ELF header", "%s", elf_errmsg(-1));
+    return load_sections(f);
+}
+
+int cudw_open(cudw_file **out, const char *path)
+{
+    cudw_file *f = file_new(path);
+    *out = f;
+    if (!f)
+        return CUDW_E_NOMEM;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return cudw_fail(f, CUDW_E_IO, NULL, 0, "open", "%s", strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return cudw_fail(f, CUDW_E_IO, NULL, 0, "stat", "%s", strerror(e));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return cudw_fail(f, CUDW_E_IO, NULL, 0, "open", "not a regular file");
+    }
+    if (st.st_size == 0) {
+        close(fd);
+        return cudw_fail(f, CUDW_E_NOT_ELF, NULL, 0, "ELF header", "empty file");
+    }
+    /* Private and writable so libelf may never fault on the pages; we do
+     * not write to them, so nothing is copied. */
+    void *m = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+    int e = errno;
+    close(fd);
+    if (m == MAP_FAILED)
+        return cudw_fail(f, CUDW_E_IO, NULL, 0, "mmap", "%s", strerror(e));
+    f->map = m;
+    f->map_size = (size_t)st.st_size;
+    f->owns_map = 1;
+    return open_common(f);
+}
+
+int cudw_open_mem(cudw_file **out, const void *data, size_t size, const char *name)
+{
+    cudw_file *f = file_new(name);
+    *out = f;
+    if (!f)
+        return CUDW_E_NOMEM;
+    if (!data && size)
+        return cudw_fail(f, CUDW_E_ARG, NULL, 0, "open", "NULL data");
+    f->map = data;
+    f->map_size = size;
+    return open_common(f);
+}
+
+void cudw_close(cudw_file *f)
+{
+    if (!f)
+        return;
+    if (f->elf)
+        elf_end(f->elf);
+    if (f->owns_map)
+        munmap((void *)(uintptr_t)f->map, f->map_size);
+    free(f->abbrevs);
+    arena_free_all(&f->arena);
+    free(f->name);
+    free(f);
+}
+
+const char *cudw_file_name(const cudw_file *f) { return f->name; }
+const cudw_elf_header *cudw_header(const cudw_file *f) { return &f->hdr; }
+unsigned cudw_section_count(const cudw_file *f) { return f->nsecs; }
+
+const cudw_section *cudw_section_get(const cudw_file *f, unsigned index)
+{
+    return index < f->nsecs ? &f->secs[index] : NULL;
+}
+
+const cudw_section *cudw_section_find(const cudw_file *f, const char *name)
+{
+    for (unsigned i = 1; i < f->nsecs; i++)
+        if (strcmp(f->secs[i].name, name) == 0)
+            return &f->secs[i];
+    return NULL;
+}
+
+const cudw_section *cudw_section_companion(const cudw_file *f, const cudw_section *from,
+                                           const char *bare_name)
+{
+    if (from && (from->flags & CUDW_SHF_MERCURY) && strncmp(from->name, ".nv.merc.", 9) == 0) {
+        char merc[128];
+        snprintf(merc, sizeof merc, ".nv.merc.%s", bare_name + 1);
+        const cudw_section *s = cudw_section_find(f, merc);
+        if (s)
+            return s;
+    }
+    return cudw_section_find(f, bare_name);
+}
+
+int cudw_symbol_get(cudw_file *f, unsigned symtab, uint32_t sym, cudw_symbol *out)
+{
+    const cudw_section *st = cudw_section_get(f, symtab);
+    if (!st || (st->type != SHT_SYMTAB && st->type != SHT_DYNSYM && st->type != CUDW_SHT_MERC_SYMTAB))
+        return cudw_fail(f, CUDW_E_BAD_RELOC, st, 0, "symbol table",
+                         "section %u is not a symbol table", symtab);
+    if (!st->data)
+        return cudw_fail(f, CUDW_E_BAD_ELF, st, 0, "symbol table", "no bytes in the file");
+    if ((uint64_t)sym >= st->data_size / sizeof(Elf64_Sym))
+        return cudw_fail(f, CUDW_E_BAD_OFFSET, st, (uint64_t)sym * sizeof(Elf64_Sym), "symbol",
+                         "symbol %u out of range (table has %llu)", sym,
+                         (unsigned long long)(st->data_size / sizeof(Elf64_Sym)));
+    const uint8_t *p = st->data + (uint64_t)sym * sizeof(Elf64_Sym);
+    uint32_t name = ld32(p);
+    out->type = p[4] & 0xf;
+    out->bind = p[4] >> 4;
+    out->shndx = ld16(p + 6);
+    out->value = ld64(p + 8);
+    out->size = ld64(p + 16);
+    out->name = "";
+    if (out->type == STT_SECTION && out->shndx < f->nsecs) {
+        out->name = f->secs[out->shndx].name;
+    } else if (name) {
+        const cudw_section *str = cudw_section_get(f, st->link);
+        if (!str || !str->data || name >= str->data_size ||
+            !memchr(str->data + name, 0, str->data_size - name))
+            return cudw_fail(f, CUDW_E_BAD_OFFSET, st, (uint64_t)sym * sizeof(Elf64_Sym), "symbol",
+                             "name offset 0x%x outside the string table", name);
+        out->name = (const char *)str->data + name;
+    }
+    return CUDW_OK;
+}

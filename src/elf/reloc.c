@@ -1,0 +1,141 @@
+/* The relocations aimed at one section, merged from every relocation
+ * section that targets it, sorted by offset.
+ *
+ *   Elf64_Rel  (16 B): r_offset u64 | r_info u64 (sym << 32 | type)
+ *   Elf64_Rela (24 B): r_offset u64 | r_info u64 | r_addend i64
+ *
+ * sm_75/sm_80 mix REL and RELA for one target (.rel.debug_line next to
+ * .rela.debug_line); Mercury twins use sh_type 0x70000082 (RELA layout)
+ * with .nv.merc.symtab.  For REL the addend is the field's own bytes. */
+#include "../internal.h"
+
+#include <gelf.h>
+#include <stdlib.h>
+
+static int is_reloc_section(const cudw_section *s)
+{
+    return s->type == SHT_REL || s->type == SHT_RELA || s->type == CUDW_SHT_MERC_RELA;
+}
+
+static int cmp_reloc(const void *a, const void *b)
+{
+    const cudw_reloc *x = a, *y = b;
+    if (x->offset != y->offset)
+        return x->offset < y->offset ? -1 : 1;
+    return x->reloc_section < y->reloc_section ? -1 : x->reloc_section > y->reloc_section;
+}
+
+static int build(cudw_file *f, unsigned target)
+{
+    const cudw_section *tgt = &f->secs[target];
+    size_t total = 0;
+    for (unsigned i = 1; i < f->nsecs; i++) {
+        const cudw_section *r = &f->secs[i];
+        if (!is_reloc_section(r) || r->info != target)
+            continue;
+        size_t esz = r->type == SHT_REL ? 16 : 24;
+        if (!r->data)
+            return cudw_fail(f, CUDW_E_BAD_RELOC, r, 0, "relocation section",
+                             "sh_offset 0x%llx + sh_size 0x%llx lies outside the file",
+                             (unsigned long long)r->offset, (unsigned long long)r->size);
+        if (r->data_size % esz)
+            return cudw_fail(f, CUDW_E_BAD_RELOC, r, r->data_size - r->data_size % esz,
+                             "relocation section", "size 0x%llx is not a multiple of %zu",
+                             (unsigned long long)r->data_size, esz);
+        total += r->data_size / esz;
+    }
+    cudw_reloc *v = total ? arena_alloc(&f->arena, total * sizeof *v) : NULL;
+    if (total && !v)
+        return cudw_fail(f, CUDW_E_NOMEM, tgt, 0, "relocations", "out of memory");
+    size_t n = 0;
+    for (unsigned i = 1; i < f->nsecs; i++) {
+        const cudw_section *r = &f->secs[i];
+        if (!is_reloc_section(r) || r->info != target)
+            continue;
+        size_t esz = r->type == SHT_REL ? 16 : 24;
+        for (uint64_t off = 0; off < r->data_size; off += esz) {
+            const uint8_t *p = r->data + off;
+            cudw_reloc *x = &v[n];
+            x->offset = ld64(p);
+            uint64_t info = ld64(p + 8);
+            x->type = (uint32_t)info;
+            x->sym_index = (uint32_t)(info >> 32);
+            x->rela = esz == 24;
+            x->reloc_section = i;
+            x->width = (uint8_t)cudw_reloc_type_width(x->type);
+            if (x->width && (x->offset > tgt->size || x->width > tgt->size - x->offset))
+                return cudw_fail(f, CUDW_E_BAD_RELOC, r, off, "relocation",
+                                 "r_offset 0x%llx (%u bytes) outside %s (size 0x%llx)",
+                                 (unsigned long long)x->offset, x->width, tgt->name,
+                                 (unsigned long long)tgt->size);
+            if (x->rela) {
+                x->addend = (int64_t)ld64(p + 16);
+            } else if (x->width && tgt->data) {
+                const uint8_t *q = tgt->data + x->offset;
+                x->addend = x->width == 4 ? (int64_t)(int32_t)ld32(q) : (int64_t)ld64(q);
+            }
+            cudw_symbol sym;
+            int rc = cudw_symbol_get(f, r->link, x->sym_index, &sym);
+            if (rc)
+                return cudw_fail(f, CUDW_E_BAD_RELOC, r, off, "relocation", "symbol %u: %s",
+                                 x->sym_index, f->err.detail);
+            x->sym_name = sym.name;
+            x->sym_value = sym.value;
+            x->sym_type = sym.type;
+            x->sym_shndx = sym.shndx;
+            /* sh_addr of the symbol's section is 0 in every cubin; add it
+             * anyway so a placed image still reads right. */
+            uint64_t base = sym.shndx && sym.shndx < f->nsecs && sym.shndx < SHN_LORESERVE
+                                ? f->secs[sym.shndx].addr : 0;
+            x->value = base + sym.value + (uint64_t)x->addend;
+            n++;
+        }
+    }
+    /* Usually already sorted (one section, ascending); check before sorting. */
+    int sorted = 1;
+    for (size_t i = 1; i < n && sorted; i++)
+        sorted = cmp_reloc(&v[i - 1], &v[i]) <= 0;
+    if (!sorted)
+        qsort(v, n, sizeof *v, cmp_reloc);
+    f->state[target].relocs = v;
+    f->state[target].nrelocs = n;
+    f->state[target].relocs_built = 1;
+    return CUDW_OK;
+}
+
+int cudw_relocs(cudw_file *f, unsigned target, const cudw_reloc **relocs, size_t *count)
+{
+    if (target >= f->nsecs)
+        return cudw_fail(f, CUDW_E_ARG, NULL, 0, "relocations", "no section %u", target);
+    if (!f->state[target].relocs_built) {
+        int rc = build(f, target);
+        if (rc)
+            return rc;
+    }
+    *relocs = f->state[target].relocs;
+    *count = f->state[target].nrelocs;
+    return CUDW_OK;
+}
+
+const cudw_reloc *cudw_reloc_at(cudw_file *f, unsigned target, uint64_t offset)
+{
+    if (target >= f->nsecs)
+        return NULL;
+    sec_state *st = &f->state[target];
+    if (!st->relocs_built && build(f, target))
+        return NULL;
+    size_t lo = 0, hi = st->nrelocs;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (st->relocs[mid].offset < offset)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    /* Prefer a relocation that writes (UNUSED_CLEAR64 shares offsets with nothing,
+       but be safe if two sit on one field). */
+    for (size_t i = lo; i < st->nrelocs && st->relocs[i].offset == offset; i++)
+        if (st->relocs[i].width)
+            return &st->relocs[i];
+    return lo < st->nrelocs && st->relocs[lo].offset == offset ? &st->relocs[lo] : NULL;
+}

@@ -1,0 +1,69 @@
+/* Internal layouts shared by the library's files; never installed. */
+#ifndef CUDW_INTERNAL_H
+#define CUDW_INTERNAL_H
+
+#include "cudwarf.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+/* ---- arena: everything a handle builds lives here, freed by close ---- */
+typedef struct arena_block arena_block;
+typedef struct arena {
+    arena_block *head;
+} arena;
+
+void *arena_alloc(arena *a, size_t size);          /* zeroed, 16-aligned; NULL on OOM */
+void arena_free_all(arena *a);
+
+/* ---- per-section state built on demand ---- */
+typedef struct sec_state {
+    cudw_reloc *relocs;      /* sorted by offset; NULL until built */
+    size_t nrelocs;
+    uint8_t relocs_built;
+} sec_state;
+
+typedef struct abbrev_cache_entry {
+    unsigned section;
+    uint64_t offset;
+    struct cudw_abbrev_table_impl *table;
+} abbrev_cache_entry;
+
+struct cudw_file {
+    char *name;
+    const uint8_t *map;      /* the whole file */
+    size_t map_size;
+    int owns_map;            /* 1: we mmap'd it */
+    void *elf;               /* libelf Elf*, or NULL */
+    cudw_elf_header hdr;
+    cudw_section *secs;
+    unsigned nsecs;
+    sec_state *state;
+    abbrev_cache_entry *abbrevs;   /* open-addressing hash on (section, offset) */
+    size_t abbrevs_cap, abbrevs_used;
+    arena arena;
+    cudw_error err;
+};
+
+/* Record an error on the handle and return code.  what is a static string. */
+int cudw_fail(cudw_file *f, int code, const cudw_section *sec, uint64_t off,
+              const char *what, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+
+/* ---- little-endian loads; callers check bounds first ---- */
+static inline uint16_t ld16(const uint8_t *p) { return (uint16_t)(p[0] | (unsigned)p[1] << 8); }
+static inline uint32_t ld32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static inline uint64_t ld64(const uint8_t *p) { return ld32(p) | (uint64_t)ld32(p + 4) << 32; }
+
+/* Section lookup with a twin fallback: the Mercury twin of base for a
+ * Mercury reader, else the bare one. */
+const cudw_section *cudw_section_companion(const cudw_file *f, const cudw_section *from,
+                                           const char *bare_name);
+
+#endif

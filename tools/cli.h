@@ -1,0 +1,37 @@
+/* Shared pieces of the cudwarf command-line tool. */
+#ifndef CUDW_TOOLS_CLI_H
+#define CUDW_TOOLS_CLI_H
+
+#include "cudwarf.h"
+#include "json.h"
+
+#include <stdio.h>
+
+/* Exit codes: 0 clean, 1 a file could not be read or is malformed,
+ * 2 the command line is wrong. */
+enum { EXIT_OK = 0, EXIT_BAD_INPUT = 1, EXIT_USAGE = 2 };
+
+extern const char *progname;
+
+/* "cudwarf: FILE: SECTION+0xOFF: WHAT: DETAIL" on stderr. */
+void report(const cudw_file *f, const char *path);
+void usage_error(const char *cmd, const char *fmt, ...);
+
+/* Open path; on failure report and return NULL. */
+cudw_file *open_or_report(const char *path);
+
+/* Text for a relocation: "sym+0x10" ("sym" when the addend is 0). */
+void reloc_text(const cudw_reloc *r, char *buf, size_t n);
+
+/* DW_OP expression as text ("DW_OP_regx: %r6; DW_OP_deref"); relocations
+ * inside it are looked up at section offset base + op offset. */
+void expr_text(cudw_file *f, const cudw_section *sec, uint64_t base, const uint8_t *e, uint64_t len,
+               uint8_t addr_size, FILE *out);
+/* Same, as a JSON array of operations. */
+void expr_json(cudw_file *f, const cudw_section *sec, uint64_t base, const uint8_t *e, uint64_t len,
+               uint8_t addr_size, json *j);
+
+int cmd_sections(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+
+#endif

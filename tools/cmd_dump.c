@@ -1,0 +1,495 @@
+/* cudwarf dump: .debug_abbrev and the info sections (.debug_info,
+ * .nv_debug_info_ptx, .nv.merc.debug_info) as text or JSON.
+ *
+ * A file is walked once without printing first: a malformed file gives one
+ * error and no partial dump. */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char help[] =
+    "usage: cudwarf dump [--abbrev] [--info] [--all] [--json] [--section NAME] FILE...\n"
+    "\n"
+    "Decode debug sections.  Without a section option, everything cudwarf decodes.\n"
+    "\n"
+    "  --abbrev            .debug_abbrev (and its Mercury twin)\n"
+    "  --info              .debug_info, .nv_debug_info_ptx, .nv.merc.debug_info\n"
+    "  --all               every section cudwarf decodes\n"
+    "  --debug-dump=LIST   readelf's spelling: abbrev,info (also -wa, -wi)\n"
+    "  --section NAME      only the section called NAME\n"
+    "  --json              JSON (schema: docs/json.md)\n"
+    "\n"
+    "Values under a relocation are shown relocated, with symbol+addend.\n"
+    "DIE and reference offsets are section offsets.\n";
+
+typedef struct opts {
+    int abbrev, info, json;
+    const char *section;
+} opts;
+
+static int wanted(const opts *o, const cudw_section *s, int kind)
+{
+    cudw_secclass c;
+    if (cudw_classify_name(s->name, s->flags, &c) != CUDW_OK)
+        return 0;
+    if (o->section && strcmp(o->section, s->name) != 0)
+        return 0;
+    if (kind == CUDW_SEC_INFO)
+        return c.kind == CUDW_SEC_INFO || c.kind == CUDW_SEC_NV_INFO_PTX;
+    return c.kind == kind;
+}
+
+/* ---- the walk: every unit, DIE and value, nothing printed ---- */
+
+static int walk_abbrev(cudw_file *f, const cudw_section *s)
+{
+    if (!s->data)
+        return s->size ? -1 : 0;
+    for (uint64_t off = 0; off < s->data_size;) {
+        const cudw_abbrev_table *t;
+        if (cudw_abbrev_table_get(f, s, off, &t))
+            return -1;
+        off = t->end;
+    }
+    return 0;
+}
+
+static int walk_info(cudw_file *f, const cudw_section *s)
+{
+    uint64_t cur = 0;
+    cudw_unit u;
+    int rc;
+    while ((rc = cudw_unit_next(f, s, &cur, &u)) == CUDW_OK) {
+        cudw_die_iter it;
+        cudw_die d;
+        cudw_die_iter_init(&u, &it);
+        while ((rc = cudw_die_next(&it, &d)) == CUDW_OK) {
+            cudw_attr_iter ai;
+            cudw_attr a;
+            cudw_attr_iter_init(&d, &ai);
+            while ((rc = cudw_attr_next(&ai, &a)) == CUDW_OK)
+                ;
+            if (rc < 0)
+                return -1;
+            cudw_die_iter_resume(&it, &ai);
+        }
+        if (rc < 0)
+            return -1;
+    }
+    return rc < 0 ? -1 : 0;
+}
+
+/* ---- values ---- */
+
+static const char *enum_text(uint32_t at, uint64_t v)
+{
+    switch (at) {
+    case 0x13: return cudw_lang_name(v);
+    case 0x3e: return cudw_ate_name(v);
+    case 0x20: return cudw_inline_name(v);
+    case 0x32: return cudw_access_name(v);
+    case 0x33: return cudw_address_class_name(v);
+    default: return NULL;
+    }
+}
+
+static uint64_t block_base(const cudw_attr *a) { return a->offset + (a->size - a->block_len); }
+
+static void value_text(cudw_file *f, const cudw_unit *u, const cudw_attr *a, FILE *out)
+{
+    char rb[300];
+    switch (a->vclass) {
+    case CUDW_V_STRING:
+        if (a->form == 0x0e)
+            fprintf(out, "(indirect string, offset: 0x%llx): %s", (unsigned long long)a->u, a->str);
+        else
+            fputs(a->str, out);
+        break;
+    case CUDW_V_SIGNED:
+        fprintf(out, "%lld", (long long)a->s);
+        break;
+    case CUDW_V_FLAG:
+        fprintf(out, "%d", (int)a->u);
+        break;
+    case CUDW_V_REF:
+        fprintf(out, "<0x%llx>", (unsigned long long)a->u);
+        break;
+    case CUDW_V_BLOCK:
+        fprintf(out, "%llu byte block:", (unsigned long long)a->block_len);
+        for (uint64_t i = 0; i < a->block_len; i++)
+            fprintf(out, " %x", a->block[i]);
+        if (cudw_attr_is_expr(a->name)) {
+            fputs(" (", out);
+            expr_text(f, u->section, block_base(a), a->block, a->block_len, u->addr_size, out);
+            fputc(')', out);
+        }
+        break;
+    default: {
+        const char *e = enum_text(a->name, a->u);
+        if (a->form == 0x0f)
+            fprintf(out, "%llu", (unsigned long long)a->u);
+        else
+            fprintf(out, "0x%llx", (unsigned long long)a->u);
+        if (e)
+            fprintf(out, " (%s)", e);
+        if (a->reloc) {
+            reloc_text(a->reloc, rb, sizeof rb);
+            fprintf(out, " (%s)", rb);
+        }
+    }
+    }
+}
+
+static void value_json(cudw_file *f, const cudw_unit *u, const cudw_attr *a, json *j)
+{
+    switch (a->vclass) {
+    case CUDW_V_STRING:
+        json_str(j, "value", a->str);
+        if (a->form == 0x0e)
+            json_u64(j, "str_offset", a->u);
+        break;
+    case CUDW_V_SIGNED:
+        json_i64(j, "value", a->s);
+        break;
+    case CUDW_V_FLAG:
+        json_bool(j, "value", a->u != 0);
+        break;
+    case CUDW_V_BLOCK:
+        json_hex(j, "value", a->block, a->block_len);
+        if (cudw_attr_is_expr(a->name))
+            expr_json(f, u->section, block_base(a), a->block, a->block_len, u->addr_size, j);
+        break;
+    default: {
+        json_u64(j, "value", a->u);
+        const char *e = enum_text(a->name, a->u);
+        if (e)
+            json_str(j, "text", e);
+        if (a->reloc) {
+            json_str(j, "symbol", a->reloc->sym_name);
+            json_i64(j, "addend", a->reloc->addend);
+            const char *tn = cudw_reloc_type_name(a->reloc->type);
+            json_str(j, "reloc_type", tn ? tn : "unknown");
+        }
+    }
+    }
+}
+
+static void name_or_code(char *buf, size_t n, const char *name, const char *prefix, uint64_t v)
+{
+    if (name)
+        snprintf(buf, n, "%s", name);
+    else
+        snprintf(buf, n, "%s0x%llx", prefix, (unsigned long long)v);
+}
+
+/* ---- .debug_abbrev ---- */
+
+static void abbrev_text(cudw_file *f, const cudw_section *s)
+{
+    printf("Contents of the %s section:\n\n", s->name);
+    for (uint64_t off = 0; off < s->data_size;) {
+        const cudw_abbrev_table *t;
+        cudw_abbrev_table_get(f, s, off, &t); /* checked by the walk */
+        printf("  Number TAG (0x%llx)\n", (unsigned long long)off);
+        for (size_t i = 0; i < t->count; i++) {
+            const cudw_abbrev *a = &t->entries[i];
+            char tn[64];
+            name_or_code(tn, sizeof tn, cudw_tag_name(a->tag), "DW_TAG_", a->tag);
+            printf("   %-6llu 0x%02x %s    [%s]\n", (unsigned long long)a->code, a->tag, tn,
+                   a->has_children ? "has children" : "no children");
+            for (uint32_t k = 0; k < a->nattrs; k++) {
+                char an[64], fn[64];
+                name_or_code(an, sizeof an, cudw_at_name(a->attrs[k].name), "DW_AT_", a->attrs[k].name);
+                name_or_code(fn, sizeof fn, cudw_form_name(a->attrs[k].form), "DW_FORM_", a->attrs[k].form);
+                char left[96];
+                snprintf(left, sizeof left, "%s(0x%x)", an, a->attrs[k].name);
+                printf("    %-34s %s(0x%x)\n", left, fn, a->attrs[k].form);
+            }
+        }
+        off = t->end;
+    }
+    putchar('\n');
+}
+
+static void abbrev_json(cudw_file *f, const cudw_section *s, json *j)
+{
+    json_obj(j, NULL);
+    json_str(j, "section", s->name);
+    json_u64(j, "index", s->index);
+    json_arr(j, "tables");
+    for (uint64_t off = 0; off < s->data_size;) {
+        const cudw_abbrev_table *t;
+        cudw_abbrev_table_get(f, s, off, &t);
+        json_obj(j, NULL);
+        json_u64(j, "table_offset", off);
+        json_arr(j, "entries");
+        for (size_t i = 0; i < t->count; i++) {
+            const cudw_abbrev *a = &t->entries[i];
+            char tn[64];
+            json_obj(j, NULL);
+            json_u64(j, "code", a->code);
+            json_u64(j, "entry_offset", a->offset);
+            name_or_code(tn, sizeof tn, cudw_tag_name(a->tag), "DW_TAG_", a->tag);
+            json_str(j, "abbrev_tag", tn);
+            json_u64(j, "tag_code", a->tag);
+            json_bool(j, "children", a->has_children);
+            json_arr(j, "specs");
+            for (uint32_t k = 0; k < a->nattrs; k++) {
+                char an[64], fn[64];
+                name_or_code(an, sizeof an, cudw_at_name(a->attrs[k].name), "DW_AT_", a->attrs[k].name);
+                name_or_code(fn, sizeof fn, cudw_form_name(a->attrs[k].form), "DW_FORM_", a->attrs[k].form);
+                json_obj(j, NULL);
+                json_str(j, "name", an);
+                json_u64(j, "at", a->attrs[k].name);
+                json_str(j, "form", fn);
+                json_u64(j, "form_code", a->attrs[k].form);
+                json_end_obj(j);
+            }
+            json_end_arr(j);
+            json_end_obj(j);
+        }
+        json_end_arr(j);
+        json_end_obj(j);
+        off = t->end;
+    }
+    json_end_arr(j);
+    json_end_obj(j);
+}
+
+/* ---- info sections ---- */
+
+static void info_text(cudw_file *f, const cudw_section *s)
+{
+    printf("Contents of the %s section:\n\n", s->name);
+    uint64_t cur = 0;
+    cudw_unit u;
+    while (cudw_unit_next(f, s, &cur, &u) == CUDW_OK) {
+        printf("  Compilation Unit @ offset 0x%llx:\n", (unsigned long long)u.offset);
+        printf("   Length:        0x%llx (32-bit)\n", (unsigned long long)u.length);
+        printf("   Version:       %u\n", u.version);
+        printf("   Abbrev Offset: 0x%llx", (unsigned long long)u.abbrev_offset);
+        if (u.abbrev_reloc) {
+            char rb[300];
+            reloc_text(u.abbrev_reloc, rb, sizeof rb);
+            printf(" (%s)", rb);
+        }
+        printf("\n   Pointer Size:  %u\n", u.addr_size);
+        cudw_die_iter it;
+        cudw_die d;
+        cudw_die_iter_init(&u, &it);
+        while (cudw_die_next(&it, &d) == CUDW_OK) {
+            char tn[64];
+            name_or_code(tn, sizeof tn, cudw_tag_name(d.tag), "DW_TAG_", d.tag);
+            printf(" <%u><%llx>: Abbrev Number: %llu (0x%02x %s)\n", d.depth, (unsigned long long)d.offset,
+                   (unsigned long long)d.code, d.tag, tn);
+            cudw_attr_iter ai;
+            cudw_attr a;
+            cudw_attr_iter_init(&d, &ai);
+            while (cudw_attr_next(&ai, &a) == CUDW_OK) {
+                char an[64], pos[24];
+                name_or_code(an, sizeof an, cudw_at_name(a.name), "DW_AT_", a.name);
+                snprintf(pos, sizeof pos, "<%llx>", (unsigned long long)a.offset);
+                printf("    %-8s %-24s: ", pos, an);
+                if (a.indirect)
+                    printf("(indirect %s) ", cudw_form_name(a.form));
+                value_text(f, &u, &a, stdout);
+                putchar('\n');
+            }
+            cudw_die_iter_resume(&it, &ai);
+        }
+    }
+    putchar('\n');
+}
+
+static void info_json(cudw_file *f, const cudw_section *s, json *j)
+{
+    json_obj(j, NULL);
+    json_str(j, "section", s->name);
+    json_u64(j, "index", s->index);
+    json_arr(j, "units");
+    uint64_t cur = 0;
+    cudw_unit u;
+    while (cudw_unit_next(f, s, &cur, &u) == CUDW_OK) {
+        json_obj(j, NULL);
+        json_u64(j, "unit_offset", u.offset);
+        json_u64(j, "length", u.length);
+        json_u64(j, "version", u.version);
+        json_u64(j, "address_size", u.addr_size);
+        json_u64(j, "abbrev_offset", u.abbrev_offset);
+        if (u.abbrev_reloc) {
+            json_str(j, "abbrev_symbol", u.abbrev_reloc->sym_name);
+            json_i64(j, "abbrev_addend", u.abbrev_reloc->addend);
+        }
+        json_arr(j, "dies");
+        cudw_die_iter it;
+        cudw_die d;
+        cudw_die_iter_init(&u, &it);
+        while (cudw_die_next(&it, &d) == CUDW_OK) {
+            char tn[64];
+            json_obj(j, NULL);
+            json_u64(j, "offset", d.offset);
+            json_u64(j, "depth", d.depth);
+            json_u64(j, "code", d.code);
+            name_or_code(tn, sizeof tn, cudw_tag_name(d.tag), "DW_TAG_", d.tag);
+            json_str(j, "tag", tn);
+            json_bool(j, "has_children", d.has_children);
+            const char *nm;
+            if (cudw_die_name(&d, &nm) == CUDW_OK)
+                json_str(j, "name", nm);
+            json_arr(j, "attributes");
+            cudw_attr_iter ai;
+            cudw_attr a;
+            cudw_attr_iter_init(&d, &ai);
+            while (cudw_attr_next(&ai, &a) == CUDW_OK) {
+                char an[64], fn[64];
+                json_obj(j, NULL);
+                name_or_code(an, sizeof an, cudw_at_name(a.name), "DW_AT_", a.name);
+                name_or_code(fn, sizeof fn, cudw_form_name(a.form), "DW_FORM_", a.form);
+                json_str(j, "name", an);
+                json_str(j, "form", fn);
+                if (a.indirect)
+                    json_bool(j, "indirect", 1);
+                json_u64(j, "value_offset", a.offset);
+                value_json(f, &u, &a, j);
+                json_end_obj(j);
+            }
+            json_end_arr(j);
+            json_end_obj(j);
+            cudw_die_iter_resume(&it, &ai);
+        }
+        json_end_arr(j);
+        json_end_obj(j);
+    }
+    json_end_arr(j);
+    json_end_obj(j);
+}
+
+static int one(const char *path, const opts *o, json *j)
+{
+    cudw_file *f = open_or_report(path);
+    if (!f)
+        return EXIT_BAD_INPUT;
+    unsigned n = cudw_section_count(f);
+    /* walk first: one error, no partial output */
+    for (unsigned i = 1; i < n; i++) {
+        const cudw_section *s = cudw_section_get(f, i);
+        int bad = 0;
+        if (o->abbrev && wanted(o, s, CUDW_SEC_ABBREV))
+            bad = walk_abbrev(f, s);
+        if (!bad && o->info && wanted(o, s, CUDW_SEC_INFO))
+            bad = walk_info(f, s);
+        if (bad) {
+            if (!cudw_last_error(f)->code)
+                fprintf(stderr, "%s: %s: %s: no bytes in the file\n", progname, path, s->name);
+            else
+                report(f, path);
+            cudw_close(f);
+            return EXIT_BAD_INPUT;
+        }
+    }
+    if (o->json) {
+        json_obj(j, NULL);
+        json_str(j, "file", path);
+        json_arr(j, "sections");
+    } else {
+        printf("\n%s:\n\n", path);
+    }
+    for (unsigned i = 1; i < n; i++) {
+        const cudw_section *s = cudw_section_get(f, i);
+        if (o->abbrev && wanted(o, s, CUDW_SEC_ABBREV))
+            o->json ? abbrev_json(f, s, j) : abbrev_text(f, s);
+    }
+    for (unsigned i = 1; i < n; i++) {
+        const cudw_section *s = cudw_section_get(f, i);
+        if (o->info && wanted(o, s, CUDW_SEC_INFO))
+            o->json ? info_json(f, s, j) : info_text(f, s);
+    }
+    if (o->json) {
+        json_end_arr(j);
+        json_end_obj(j);
+    }
+    cudw_close(f);
+    return EXIT_OK;
+}
+
+static int debug_dump_list(opts *o, const char *list)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
+        if (!strcmp(t, "abbrev"))
+            o->abbrev = 1;
+        else if (!strcmp(t, "info"))
+            o->info = 1;
+        else {
+            usage_error("dump", "unsupported --debug-dump section '%s' (supported: abbrev, info)", t);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int cmd_dump(int argc, char **argv)
+{
+    opts o = {0};
+    int nfiles = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--abbrev") || !strcmp(a, "-wa"))
+            o.abbrev = 1;
+        else if (!strcmp(a, "--info") || !strcmp(a, "-wi"))
+            o.info = 1;
+        else if (!strcmp(a, "--all"))
+            o.abbrev = o.info = 1;
+        else if (!strcmp(a, "--json"))
+            o.json = 1;
+        else if (!strncmp(a, "--debug-dump=", 13)) {
+            if (debug_dump_list(&o, a + 13))
+                return EXIT_USAGE;
+        } else if (!strcmp(a, "--section")) {
+            if (++i == argc) {
+                usage_error("dump", "--section needs a name");
+                return EXIT_USAGE;
+            }
+            o.section = argv[i];
+        } else if (!strncmp(a, "--section=", 10)) {
+            o.section = a + 10;
+        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(help, stdout);
+            return EXIT_OK;
+        } else if (a[0] == '-' && a[1]) {
+            usage_error("dump", "unknown option '%s'", a);
+            return EXIT_USAGE;
+        } else {
+            nfiles++;
+        }
+    }
+    if (!nfiles) {
+        usage_error("dump", "no input file");
+        return EXIT_USAGE;
+    }
+    if (!o.abbrev && !o.info)
+        o.abbrev = o.info = 1;
+    json j;
+    json_init(&j, stdout);
+    if (o.json && nfiles > 1)
+        json_arr(&j, NULL);
+    int rc = EXIT_OK;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--section")) {
+            i++;
+            continue;
+        }
+        if (a[0] == '-' && a[1])
+            continue;
+        if (one(a, &o, &j) != EXIT_OK)
+            rc = EXIT_BAD_INPUT;
+    }
+    if (o.json && nfiles > 1) {
+        json_end_arr(&j);
+        putchar('\n');
+    }
+    return rc;
+}

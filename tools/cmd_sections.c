@@ -1,0 +1,180 @@
+/* cudwarf sections: every section with its debug class, what nvlink does
+ * with it, its Mercury twin and whether the two share bytes. */
+#include "cli.h"
+
+#include <string.h>
+
+static const char help[] =
+    "usage: cudwarf sections [--json] [--debug] FILE...\n"
+    "\n"
+    "List the sections of each cubin.  For debug sections: the family (DWARF or\n"
+    "NVIDIA), nvlink's classifier type id (1-6), what nvlink does with the section\n"
+    "when it links (parse, concatenate, merge line table, pass through, drop), the\n"
+    "Mercury twin (.nv.merc.* <-> bare name) and whether the twin aliases the same\n"
+    "file bytes, and how many relocations are aimed at it.\n"
+    "\n"
+    "  --debug   only debug sections\n"
+    "  --json    one JSON document per file (an array for several files)\n";
+
+static const char *type_name(uint32_t t, char *buf, size_t n)
+{
+    static const char *const std[] = {"NULL", "PROGBITS", "SYMTAB", "STRTAB", "RELA", "HASH",
+                                      "DYNAMIC", "NOTE", "NOBITS", "REL", "SHLIB", "DYNSYM"};
+    if (t < sizeof std / sizeof std[0])
+        return std[t];
+    if (t == CUDW_SHT_MERC_RELA)
+        return "MERC_RELA";
+    if (t == CUDW_SHT_MERC_SYMTAB)
+        return "MERC_SYMTAB";
+    if (t >= 0x70000000u)
+        snprintf(buf, n, "LOPROC+0x%x", t - 0x70000000u);
+    else
+        snprintf(buf, n, "0x%x", t);
+    return buf;
+}
+
+static const char *family_name(int fam)
+{
+    return fam == CUDW_FAMILY_DWARF ? "dwarf" : fam == CUDW_FAMILY_NV ? "nvidia" : "-";
+}
+
+static int one(const char *path, int as_json, int only_debug, json *j)
+{
+    cudw_file *f = open_or_report(path);
+    if (!f)
+        return EXIT_BAD_INPUT;
+    const cudw_elf_header *h = cudw_header(f);
+    unsigned n = cudw_section_count(f);
+    if (as_json) {
+        json_obj(j, NULL);
+        json_str(j, "file", path);
+        json_obj(j, "elf");
+        json_u64(j, "type", h->type);
+        json_u64(j, "machine", h->machine);
+        json_u64(j, "sm", h->sm);
+        json_u64(j, "flags", h->flags);
+        json_end_obj(j);
+        json_arr(j, "sections");
+    } else {
+        printf("File: %s\n", path);
+        printf("ELF type %s, machine %u%s, sm_%u, e_flags 0x%08x, %u sections\n\n",
+               h->type == 1 ? "REL" : h->type == 2 ? "EXEC" : "other", h->machine,
+               h->machine == 190 ? " (EM_CUDA)" : "", h->sm, h->flags, n);
+        printf("  [Nr] %-36s %-12s %-8s %-8s %-10s %-6s %-3s %-16s %-5s %s\n", "Name", "Type", "Offset",
+               "Size", "Flags", "Family", "Id", "nvlink", "Rels", "Twin");
+    }
+    int rc = EXIT_OK;
+    for (unsigned i = 1; i < n; i++) {
+        const cudw_section *s = cudw_section_get(f, i);
+        cudw_secclass c;
+        int twin = -1, aliased = 0;
+        int is_debug = cudw_section_class(f, i, &c, &twin, &aliased) == CUDW_OK;
+        if (only_debug && !is_debug)
+            continue;
+        size_t nrel = 0;
+        const cudw_reloc *rels;
+        if (is_debug && cudw_relocs(f, i, &rels, &nrel) != CUDW_OK) {
+            report(f, path);
+            rc = EXIT_BAD_INPUT;
+            nrel = 0;
+        }
+        char tb[32];
+        if (as_json) {
+            json_obj(j, NULL);
+            json_u64(j, "index", i);
+            json_str(j, "name", s->name);
+            json_u64(j, "type", s->type);
+            json_u64(j, "flags", s->flags);
+            json_u64(j, "offset", s->offset);
+            json_u64(j, "size", s->size);
+            json_bool(j, "has_file_data", s->data != NULL);
+            if (is_debug) {
+                json_obj(j, "class");
+                json_str(j, "kind", cudw_kind_name(c.kind));
+                json_str(j, "base_name", c.base_name);
+                json_str(j, "family", family_name(c.family));
+                json_bool(j, "mercury", c.mercury);
+                json_u64(j, "type_id", (uint64_t)c.type_id);
+                json_str(j, "nvlink", cudw_link_action_name(c.link_action));
+                json_end_obj(j);
+                if (twin >= 0) {
+                    json_u64(j, "twin", (uint64_t)twin);
+                    json_bool(j, "aliased", aliased);
+                } else {
+                    json_null(j, "twin");
+                }
+                json_u64(j, "relocations", nrel);
+            } else {
+                json_null(j, "class");
+            }
+            json_end_obj(j);
+        } else {
+            char twinbuf[40] = "";
+            if (twin >= 0)
+                snprintf(twinbuf, sizeof twinbuf, "[%d]%s", twin, aliased ? " aliased" : "");
+            char fam[24] = "-", id[8] = "-", rel[16] = "-";
+            if (is_debug) {
+                snprintf(fam, sizeof fam, "%s%s", family_name(c.family), c.mercury ? "*" : "");
+                if (c.type_id)
+                    snprintf(id, sizeof id, "%d", c.type_id);
+                snprintf(rel, sizeof rel, "%zu", nrel);
+            }
+            printf("  [%2u] %-36s %-12s %08llx %08llx %-10llx %-6s %-3s %-16s %-5s %s%s\n", i, s->name,
+                   type_name(s->type, tb, sizeof tb), (unsigned long long)s->offset,
+                   (unsigned long long)s->size, (unsigned long long)s->flags, fam, id,
+                   is_debug ? cudw_link_action_name(c.link_action) : "-", rel, twinbuf,
+                   s->data || !s->size ? "" : "  (no file data)");
+        }
+    }
+    if (as_json) {
+        json_end_arr(j);
+        json_end_obj(j);
+    } else {
+        printf("\nFamily: dwarf = standard DWARF, nvidia = NVIDIA debug, * = Mercury twin (sh_flags 0x10000000).\n"
+               "Id: nvlink's classifier type (1 info, 2 loc, 3 abbrev, 4 ptx_txt, 5 line, 6 str).\n"
+               "Twin: the section on the other side (bare <-> .nv.merc.); aliased = same file bytes.\n");
+    }
+    cudw_close(f);
+    return rc;
+}
+
+int cmd_sections(int argc, char **argv)
+{
+    int as_json = 0, only_debug = 0, nfiles = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--json"))
+            as_json = 1;
+        else if (!strcmp(argv[i], "--debug"))
+            only_debug = 1;
+        else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            fputs(help, stdout);
+            return EXIT_OK;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            usage_error("sections", "unknown option '%s'", argv[i]);
+            return EXIT_USAGE;
+        } else
+            nfiles++;
+    }
+    if (!nfiles) {
+        usage_error("sections", "no input file");
+        return EXIT_USAGE;
+    }
+    json j;
+    json_init(&j, stdout);
+    if (as_json && nfiles > 1)
+        json_arr(&j, NULL);
+    int rc = EXIT_OK, k = 0;
+    for (int i = 1; i < argc; i++) {
+        if (argv[i][0] == '-' && argv[i][1])
+            continue;
+        if (!as_json && k++)
+            putchar('\n');
+        if (one(argv[i], as_json, only_debug, &j) != EXIT_OK)
+            rc = EXIT_BAD_INPUT;
+    }
+    if (as_json && nfiles > 1) {
+        json_end_arr(&j);
+        putchar('\n');
+    }
+    return rc;
+}

@@ -1,0 +1,82 @@
+/* cudwarf: the command-line face of libcudwarf.  Parses arguments, calls
+ * the library, prints; nothing here decodes bytes. */
+#include "cli.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *progname = "cudwarf";
+
+static const char usage[] =
+    "usage: cudwarf COMMAND [OPTIONS] FILE...\n"
+    "\n"
+    "Read the debug information of CUDA device ELF objects (cubins).\n"
+    "\n"
+    "commands:\n"
+    "  sections FILE... [--json]      list sections with their debug class, nvlink's\n"
+    "                                 action and Mercury twins\n"
+    "  dump [--abbrev] [--info] [--all] [--json] [--section NAME] FILE...\n"
+    "                                 decode debug sections (readelf's\n"
+    "                                 --debug-dump=abbrev,info is accepted too)\n"
+    "\n"
+    "  cudwarf COMMAND --help         options of one command\n"
+    "  cudwarf --version\n"
+    "\n"
+    "exit status: 0 success, 1 unreadable or malformed input, 2 usage error\n";
+
+void report(const cudw_file *f, const char *path)
+{
+    char buf[512];
+    const cudw_error *e = cudw_last_error(f);
+    cudw_error_format(e, buf, sizeof buf);
+    fprintf(stderr, "%s: %s: %s\n", progname, path, buf);
+}
+
+void usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "%s%s%s: ", progname, cmd ? " " : "", cmd ? cmd : "");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry '%s%s%s --help'.\n", progname, cmd ? " " : "", cmd ? cmd : "");
+}
+
+cudw_file *open_or_report(const char *path)
+{
+    cudw_file *f;
+    if (cudw_open(&f, path) != CUDW_OK) {
+        if (!f) {
+            fprintf(stderr, "%s: %s: out of memory\n", progname, path);
+            return NULL;
+        }
+        report(f, path);
+        cudw_close(f);
+        return NULL;
+    }
+    return f;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs(usage, stderr);
+        return EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+        fputs(usage, stdout);
+        return EXIT_OK;
+    }
+    if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
+        printf("cudwarf %s\n", CUDW_VERSION_STRING);
+        return EXIT_OK;
+    }
+    if (!strcmp(cmd, "sections"))
+        return cmd_sections(argc - 1, argv + 1);
+    if (!strcmp(cmd, "dump"))
+        return cmd_dump(argc - 1, argv + 1);
+    fprintf(stderr, "%s: unknown command '%s'\n\n%s", progname, cmd, usage);
+    return EXIT_USAGE;
+}

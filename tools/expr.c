@@ -1,0 +1,138 @@
+/* Printing DW_OP expressions and relocated values for the CLI. */
+#include "cli.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+void reloc_text(const cudw_reloc *r, char *buf, size_t n)
+{
+    if (r->addend)
+        snprintf(buf, n, "%s%s0x%llx", r->sym_name, r->addend < 0 ? "-" : "+",
+                 (unsigned long long)(r->addend < 0 ? -(uint64_t)r->addend : (uint64_t)r->addend));
+    else
+        snprintf(buf, n, "%s", r->sym_name);
+}
+
+/* The operand carries a register number (reg/breg/regx/bregx)? */
+static int reg_operand(uint8_t op, uint64_t *reg, const cudw_op *o)
+{
+    if (op >= 0x50 && op <= 0x6f) { *reg = op - 0x50u; return 1; }
+    if (op >= 0x70 && op <= 0x8f) { *reg = op - 0x70u; return 1; }
+    if (op == 0x90 || op == 0x92) { *reg = o->arg[0]; return 1; }
+    return 0;
+}
+
+/* "DW_OP_constu AS; DW_OP_swap; DW_OP_xderef": an access in PTX state
+ * space AS (FACTS.md); the printers name it. */
+static const char *space_access(const uint8_t *e, uint64_t len, uint64_t pos, uint8_t asz, uint64_t *as)
+{
+    cudw_op a, b, c;
+    uint64_t p = pos;
+    if (cudw_op_next(e, len, asz, &p, &a) || a.op != 0x10)
+        return NULL;
+    if (cudw_op_next(e, len, asz, &p, &b) || b.op != 0x16)
+        return NULL;
+    if (cudw_op_next(e, len, asz, &p, &c) || c.op != 0x18)
+        return NULL;
+    *as = a.arg[0];
+    return cudw_address_class_name(a.arg[0]);
+}
+
+void expr_text(cudw_file *f, const cudw_section *sec, uint64_t base, const uint8_t *e, uint64_t len,
+               uint8_t addr_size, FILE *out)
+{
+    uint64_t pos = 0;
+    cudw_op o;
+    int rc, k = 0;
+    while ((rc = cudw_op_next(e, len, addr_size, &pos, &o)) == CUDW_OK) {
+        if (k++)
+            fputs("; ", out);
+        const char *name = cudw_op_name(o.op);
+        uint64_t reg, as;
+        char rn[48];
+        if (o.op == 0x03) {
+            const cudw_reloc *r = sec ? cudw_reloc_at(f, sec->index, base + o.offset + 1) : NULL;
+            uint64_t v = r && r->width ? r->value : o.arg[0];
+            fprintf(out, "%s: 0x%llx", name, (unsigned long long)v);
+            if (r && r->width) {
+                reloc_text(r, rn, sizeof rn);
+                fprintf(out, " (%s)", rn);
+            }
+        } else if (reg_operand(o.op, &reg, &o)) {
+            cudw_register_name(reg, rn, sizeof rn);
+            if (o.op >= 0x50 && o.op <= 0x6f)
+                fprintf(out, "%s (%s)", name, rn);
+            else if (o.op >= 0x70 && o.op <= 0x8f)
+                fprintf(out, "%s (%s) %lld", name, rn, (long long)o.arg[0]);
+            else if (o.op == 0x90)
+                fprintf(out, "%s: %s", name, rn);
+            else
+                fprintf(out, "%s: %s %lld", name, rn, (long long)o.arg[1]);
+        } else if (o.op == 0x10 && space_access(e, len, o.offset, addr_size, &as)) {
+            const char *sp = cudw_address_class_name(as);
+            fprintf(out, "%s: %llu (%s space)", name, (unsigned long long)as, sp);
+        } else if (o.nargs == 0) {
+            fputs(name, out);
+        } else {
+            fprintf(out, "%s:", name);
+            for (unsigned i = 0; i < o.nargs; i++) {
+                if (cudw_op_arg_signed(o.op, i))
+                    fprintf(out, " %lld", (long long)o.arg[i]);
+                else
+                    fprintf(out, " %llu", (unsigned long long)o.arg[i]);
+            }
+        }
+    }
+    if (rc < 0)
+        fprintf(out, "%s<malformed at byte %llu>", k ? "; " : "", (unsigned long long)pos);
+}
+
+void expr_json(cudw_file *f, const cudw_section *sec, uint64_t base, const uint8_t *e, uint64_t len,
+               uint8_t addr_size, json *j)
+{
+    uint64_t pos = 0;
+    cudw_op o;
+    int rc;
+    json_arr(j, "expression");
+    while ((rc = cudw_op_next(e, len, addr_size, &pos, &o)) == CUDW_OK) {
+        json_obj(j, NULL);
+        json_u64(j, "offset", o.offset);
+        json_str(j, "op", cudw_op_name(o.op));
+        const cudw_reloc *r = NULL;
+        if (o.op == 0x03 && sec) {
+            r = cudw_reloc_at(f, sec->index, base + o.offset + 1);
+            if (r && !r->width)
+                r = NULL;
+        }
+        json_arr(j, "args");
+        for (unsigned i = 0; i < o.nargs; i++) {
+            if (r && i == 0)
+                json_u64(j, NULL, r->value);
+            else if (cudw_op_arg_signed(o.op, i))
+                json_i64(j, NULL, (int64_t)o.arg[i]);
+            else
+                json_u64(j, NULL, o.arg[i]);
+        }
+        json_end_arr(j);
+        if (r) {
+            json_str(j, "symbol", r->sym_name);
+            json_i64(j, "addend", r->addend);
+        }
+        uint64_t reg, as;
+        char rn[48];
+        if (reg_operand(o.op, &reg, &o)) {
+            cudw_register_name(reg, rn, sizeof rn);
+            json_str(j, "register", rn);
+        }
+        if (o.op == 0x10 && space_access(e, len, o.offset, addr_size, &as))
+            json_str(j, "address_space", cudw_address_class_name(as));
+        json_end_obj(j);
+    }
+    if (rc < 0) {
+        json_obj(j, NULL);
+        json_u64(j, "offset", pos);
+        json_str(j, "error", cudw_status_name(rc));
+        json_end_obj(j);
+    }
+    json_end_arr(j);
+}
