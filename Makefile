@@ -47,15 +47,11 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libcudwarf.a tests/unit/testutil.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Itests/unit -o $@ $< $(BUILD)/libcudwarf.a $(LDFLAGS_ALL) $(PKG_LIBS) -lcmocka
 
-$(BUILD)/tests/mkfixture: tests/tools/mkfixture.c
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -o $@ $< $(LDFLAGS_ALL) $(PKG_LIBS)
-
 $(BUILD)/tests/cubin_prep: tests/oracles/cubin_prep.c tests/oracles/cubin_prep_main.c tests/oracles/cubin_prep.h
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -std=c99 -D_DEFAULT_SOURCE -o $@ tests/oracles/cubin_prep.c tests/oracles/cubin_prep_main.c
 
-tests: all $(UNIT_BIN) $(BUILD)/tests/mkfixture $(BUILD)/tests/cubin_prep
+tests: all $(UNIT_BIN) $(BUILD)/tests/cubin_prep
 
 # Every test, normal build then sanitizers.
 check: deps

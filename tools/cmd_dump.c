@@ -347,6 +347,7 @@ static void info_json(cudw_file *f, const cudw_section *s, json *j)
                 name_or_code(an, sizeof an, cudw_at_name(a.name), "DW_AT_", a.name);
                 name_or_code(fn, sizeof fn, cudw_form_name(a.form), "DW_FORM_", a.form);
                 json_str(j, "name", an);
+                json_u64(j, "at", a.name);
                 json_str(j, "form", fn);
                 if (a.indirect)
                     json_bool(j, "indirect", 1);
