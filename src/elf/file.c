@@ -54,6 +54,18 @@ static int load_sections(cudw_file *f)
     f->hdr.sm = (eh->e_flags >> 8) & 0xff;
     f->hdr.size = f->map_size;
 
+    /* libelf quietly reports no sections when the table lies past the end
+     * of the file (a truncated download, a cut fatbin entry): say so. */
+    if (eh->e_shoff) {
+        if (eh->e_shentsize != sizeof(Elf64_Shdr))
+            return cudw_fail(f, CUDW_E_BAD_ELF, NULL, 0x3a, "section header table",
+                             "e_shentsize %u (expected 64)", eh->e_shentsize);
+        uint64_t n = eh->e_shnum ? eh->e_shnum : 1; /* 0: extended count in entry 0 */
+        if (eh->e_shoff > f->map_size || n * 64 > f->map_size - eh->e_shoff)
+            return cudw_fail(f, CUDW_E_TRUNCATED, NULL, eh->e_shoff, "section header table",
+                             "%u entries at 0x%llx run past the end of the file (%zu bytes)", eh->e_shnum,
+                             (unsigned long long)eh->e_shoff, f->map_size);
+    }
     size_t shnum, shstrndx;
     if (elf_getshdrnum(elf, &shnum) != 0)
         return cudw_fail(f, CUDW_E_BAD_ELF, NULL, 0x3c, "section header table", "%s", elf_errmsg(-1));

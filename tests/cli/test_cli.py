@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""Command-line behaviour of cudwarf: exit codes, one clear error per
+malformed input (file, section, offset), no partial output, and the dump
+formats on real cubins.  Malformed inputs are made by corrupting real
+cubins at places found by parsing their ELF headers here, independently of
+cudwarf.
+
+usage: test_cli.py CUDWARF FIXTURES_DIR   (prints one line per check and a
+closing "N passed, N failed" line)
+"""
+import json, os, re, struct, subprocess, sys, tempfile
+
+CUDWARF, FIX = sys.argv[1], sys.argv[2]
+TMP = tempfile.mkdtemp()
+passed = failed = 0
+
+
+def check(name, cond, detail=""):
+    global passed, failed
+    if cond:
+        passed += 1
+        print(f"ok   {name}")
+    else:
+        failed += 1
+        print(f"FAIL {name} {detail}")
+
+
+def run(*args):
+    return subprocess.run([CUDWARF, *args], capture_output=True, text=True, timeout=60)
+
+
+def sections(data):
+    shoff = struct.unpack_from("<Q", data, 40)[0]
+    shnum, shstrndx = struct.unpack_from("<HH", data, 60)
+    hdrs = []
+    for i in range(shnum):
+        h = struct.unpack_from("<IIQQQQIIQQ", data, shoff + 64 * i)
+        hdrs.append(h)
+    stroff = hdrs[shstrndx][4]
+    out = {}
+    for i, h in enumerate(hdrs):
+        end = data.index(b"\0", stroff + h[0])
+        name = data[stroff + h[0]:end].decode()
+        out.setdefault(name, (i, h, shoff + 64 * i))
+    return out
+
+
+def write(name, data):
+    p = os.path.join(TMP, name)
+    with open(p, "wb") as f:
+        f.write(data)
+    return p
+
+
+def expect_error(name, path, args, section, pattern):
+    r = run(*args, path)
+    first = r.stderr.strip().splitlines()[0] if r.stderr.strip() else ""
+    want = re.compile(r"^cudwarf: " + re.escape(path) + r": " + (re.escape(section) + r"\+0x[0-9a-f]+: " if section else "") + pattern)
+    check(name, r.returncode == 1 and want.search(first) is not None and r.stdout == "" and
+          len(r.stderr.strip().splitlines()) == 1, f"rc={r.returncode} stderr={r.stderr.strip()[:300]!r} stdout={len(r.stdout)}B")
+    return first
+
+
+base_path = os.path.join(FIX, "tiny_sm90_G.rdc.cubin")
+base = open(base_path, "rb").read()
+secs = sections(base)
+info_i, info_h, info_hdr = secs[".debug_info"]
+info_off = info_h[4]
+
+# --- usage ---
+r = run()
+check("no arguments: usage, exit 2", r.returncode == 2 and "usage:" in r.stderr)
+r = run("--help")
+check("--help: exit 0", r.returncode == 0 and "commands:" in r.stdout)
+r = run("dump", "--help")
+check("dump --help: exit 0", r.returncode == 0 and "--debug-dump" in r.stdout)
+r = run("frobnicate")
+check("unknown command: exit 2", r.returncode == 2)
+r = run("dump", "--bogus", base_path)
+check("unknown option: exit 2", r.returncode == 2 and "--bogus" in r.stderr)
+r = run("dump", "--debug-dump=frames", base_path)
+check("unsupported --debug-dump list: exit 2", r.returncode == 2)
+r = run("dump")
+check("dump without file: exit 2", r.returncode == 2)
+r = run("--version")
+check("--version", r.returncode == 0 and r.stdout.startswith("cudwarf "))
+
+# --- unreadable files ---
+expect_error("missing file", os.path.join(TMP, "nope.cubin"), ["dump"], "", r"offset 0x0: open: No such file")
+expect_error("empty file", write("empty.cubin", b""), ["dump"], "", r"offset 0x0: ELF header: empty file")
+expect_error("not ELF", write("text.cubin", b"hello, world\n" * 10), ["dump"], "", r"offset 0x0: ELF header: no ELF magic")
+elf32 = bytearray(base)
+elf32[4] = 1
+expect_error("ELF32", write("elf32.cubin", bytes(elf32)), ["sections"], "", r"offset 0x4: ELF header: class 1")
+expect_error("truncated in the ELF header", write("t40.cubin", base[:40]), ["dump"], "", r"offset 0x0: ELF header: file has 40 bytes")
+expect_error("truncated before the section headers", write("t100.cubin", base[:100]), ["sections"], "",
+             r"offset 0x[0-9a-f]+: section header")
+
+# --- malformed DWARF ---
+d = bytearray(base)
+struct.pack_into("<I", d, info_off, 0x7FFFFFF0)
+expect_error("CU length past the section", write("len.cubin", bytes(d)), ["dump", "--info"], ".debug_info",
+             r"CU header: unit length 0x7ffffff0 runs past the end of the section")
+d = bytearray(base)
+d[info_off + 11] = 0x7D  # the first DIE's abbreviation code
+expect_error("unknown abbreviation code", write("code.cubin", bytes(d)), ["dump", "--info"], ".debug_info",
+             r"DIE: abbreviation code 125 is not in the table")
+first = run("dump", "--info", write("code2.cubin", bytes(d))).stderr
+check("error names the DIE offset (0xb)", ".debug_info+0xb:" in first, first)
+d = bytearray(base)
+struct.pack_into("<H", d, info_off + 4, 4)
+expect_error("DWARF 4 unit: unsupported", write("v4.cubin", bytes(d)), ["dump", "--info"], ".debug_info",
+             r"CU header: DWARF version 4 \(only 2 and 3 are supported\)")
+d = bytearray(base)
+struct.pack_into("<I", d, info_off, 0xFFFFFFFF)
+expect_error("64-bit DWARF unit: unsupported", write("dw64.cubin", bytes(d)), ["dump", "--info"], ".debug_info",
+             r"CU header: 64-bit DWARF unit")
+d = bytearray(base)
+struct.pack_into("<Q", d, info_hdr + 24, len(base) + 0x1000)  # sh_offset past the end of the file
+expect_error("section offset past the end of the file", write("shoff.cubin", bytes(d)), ["dump", "--info"], ".debug_info",
+             r"section: sh_offset 0x[0-9a-f]+ \+ sh_size 0x[0-9a-f]+ lies outside the file")
+d = bytearray(base)
+ab = secs[".debug_abbrev"][1]
+name_at = secs[".shstrtab"][1][4] + ab[0]
+d[name_at:name_at + 13] = b".debug_abbrXX"
+expect_error("missing .debug_abbrev", write("noabbrev.cubin", bytes(d)), ["dump", "--info"], ".debug_info",
+             r"CU header: skipping .debug_info section due to missing .debug_abbrev section")
+d = bytearray(base)
+d = d[:info_off + 60]  # file ends inside .debug_info: its bytes are not in the file
+expect_error("truncated inside .debug_info", write("tinfo.cubin", bytes(d)), ["dump", "--info"], "", r"offset 0x[0-9a-f]+: section header")
+d = bytearray(base)
+struct.pack_into("<I", d, info_off + 6, 0x10000)  # abbrev offset (relocated: addend patched)
+rel_i, rel_h, _ = secs[".rela.debug_info"]
+for k in range(rel_h[5] // 24):
+    off, info, add = struct.unpack_from("<QQq", d, rel_h[4] + 24 * k)
+    if off == 6:
+        struct.pack_into("<q", d, rel_h[4] + 24 * k + 16, 0x10000)
+expect_error("abbrev offset past .debug_abbrev", write("aboff.cubin", bytes(d)), ["dump", "--info"], ".debug_info",
+             r"CU header: abbrev offset 0x10000 is past the end of .debug_abbrev")
+d = bytearray(base)
+struct.pack_into("<Q", d, rel_h[4] + 8, (9999 << 32) | 2)  # relocation with a bad symbol
+expect_error("relocation symbol out of range", write("relsym.cubin", bytes(d)), ["dump", "--info"], ".rela.debug_info",
+             r"relocation: symbol 9999")
+r = run("dump", "--info", "--json", os.path.join(TMP, "code.cubin"))
+check("JSON mode: no partial document on error", r.returncode == 1 and r.stdout == "")
+
+# several files: the good one is dumped, the exit status says one failed
+r = run("dump", "--info", base_path, os.path.join(TMP, "code.cubin"))
+check("bad file among good ones: exit 1, good one dumped", r.returncode == 1 and "Compilation Unit @ offset 0x0:" in r.stdout)
+
+# --- real output ---
+r = run("dump", "--info", base_path)
+check("dump --info: exit 0", r.returncode == 0)
+check("spec dump formats", "Contents of the .debug_info section:" in r.stdout and
+      "Compilation Unit @ offset 0x0:" in r.stdout and
+      " <0><b>: Abbrev Number: 1 (0x11 DW_TAG_compile_unit)" in r.stdout)
+check("relocated high_pc = function size (0x400), not the stale 0x330",
+      re.search(r"DW_AT_high_pc\s+: 0x400 \(_Z11tiny_kernelPii\+0x400\)", r.stdout) is not None)
+check("ASCII-packed PTX register named", "DW_OP_regx: %r6" in r.stdout)
+check("address class shown as PTX state space", "0x7 (param)" in r.stdout)
+r2 = run("dump", "--debug-dump=info", base_path)
+check("--debug-dump=info equals --info", r2.stdout == r.stdout)
+r = run("dump", "--abbrev", base_path)
+check("dump --abbrev", r.returncode == 0 and "Contents of the .debug_abbrev section:" in r.stdout and
+      "   1      0x11 DW_TAG_compile_unit    [has children]" in r.stdout)
+r = run("dump", "--json", base_path)
+try:
+    doc = json.loads(r.stdout)
+    kinds = [s["section"] for s in doc["sections"]]
+    check("dump --json parses; abbrev and info sections", kinds == [".debug_abbrev", ".debug_info"], kinds)
+except ValueError as e:
+    check("dump --json parses", False, str(e))
+
+# --- sections: classes, twins, aliasing, files with no bytes ---
+merc = os.path.join(FIX, "shared_sm100_G.rdc.cubin")
+r = run("sections", "--json", merc)
+doc = json.loads(r.stdout)
+by = {s["name"]: s for s in doc["sections"]}
+raw = sections(open(merc, "rb").read())
+check("sections --json: every section listed", len(doc["sections"]) == len(raw) - 1)
+check("offsets/sizes match the ELF headers",
+      all(by[n]["offset"] == raw[n][1][4] and by[n]["size"] == raw[n][1][5] for n in by))
+check(".nv.merc.debug_abbrev aliases .debug_abbrev",
+      by[".nv.merc.debug_abbrev"]["aliased"] and by[".nv.merc.debug_abbrev"]["twin"] == by[".debug_abbrev"]["index"])
+check(".nv.merc.debug_info is a separate copy", by[".nv.merc.debug_info"]["aliased"] is False)
+check("Mercury twin classified with its bare kind",
+      by[".nv.merc.debug_line"]["class"]["mercury"] and by[".nv.merc.debug_line"]["class"]["kind"] == "debug_line")
+check("type ids 1-6", [by[n]["class"]["type_id"] for n in (".debug_info", ".debug_loc", ".debug_abbrev",
+                                                            ".debug_line")] == [1, 2, 3, 5])
+check(".nv_debug_ptx_txt.N is prefix-matched, passed through",
+      any(n.startswith(".nv_debug_ptx_txt.") and s["class"]["nvlink"] == "pass through" for n, s in by.items()))
+check("relocation counts", by[".debug_info"]["relocations"] == raw[".rela.debug_info"][1][5] // 24)
+# .nv_debug.shared without file data (0x7000000a, sh_offset past the end: FINDINGS 6.3)
+d = bytearray(base)
+i, h, hdr = secs[".debug_frame"]
+struct.pack_into("<I", d, hdr + 4, 0x7000000A)
+struct.pack_into("<Q", d, hdr + 24, len(base) + 64)
+name_at = secs[".shstrtab"][1][4] + h[0]
+d[name_at:name_at + 17] = b".nv_debug.shared\0"
+p = write("shared.cubin", bytes(d))
+r = run("sections", "--json", p)
+s = [x for x in json.loads(r.stdout)["sections"] if x["name"] == ".nv_debug.shared"] if r.returncode == 0 else []
+check(".nv_debug.shared past the end of file: listed, dropped by nvlink, no data",
+      r.returncode == 0 and s and s[0]["class"]["nvlink"] == "drop" and s[0]["has_file_data"] is False, r.stderr)
+r = run("dump", p)
+check("... and dump still works", r.returncode == 0, r.stderr)
+
+print(f"cli: {passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Compile the test programs with the installed CUDA toolkit into OUT
+# (default build/gen): sm_75, sm_90 and sm_100; -G and -lineinfo;
+# relocatable (-dc) objects and nvlink -g links of them; whole-program
+# cubins of the one-file program.  Prints nothing and exits 0 when nvcc is
+# absent, after saying so on stderr.  Reuses outputs newer than the sources.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+out=${1:-build/gen}
+NVCC=${NVCC:-$(command -v nvcc || true)}
+[ -n "$NVCC" ] || { [ -x /usr/local/cuda/bin/nvcc ] && NVCC=/usr/local/cuda/bin/nvcc; } || true
+if [ -z "$NVCC" ]; then
+    echo "gen.sh: nvcc not found: skipping the cubins compiled by the tests" >&2
+    exit 0
+fi
+NVLINK=$(dirname "$NVCC")/nvlink
+mkdir -p "$out"
+src="$here/src"
+stamp="$out/.stamp"
+if [ -f "$stamp" ] && [ -z "$(find "$src" "$0" -newer "$stamp" 2>/dev/null)" ]; then
+    exit 0
+fi
+for arch in 75 90 100; do
+    for mode in G lineinfo; do
+        flag=-G; [ $mode = lineinfo ] && flag=-lineinfo
+        d="$out/sm_$arch/$mode"
+        mkdir -p "$d"
+        "$NVCC" -arch=sm_$arch $flag -cubin -DWHOLE -o "$d/kern.cubin" "$src/kern.cu"
+        "$NVCC" -arch=sm_$arch $flag -dc -cubin -o "$d/kern.rdc.cubin" "$src/kern.cu"
+        "$NVCC" -arch=sm_$arch $flag -dc -cubin -o "$d/other.rdc.cubin" "$src/other.cu"
+        "$NVLINK" -arch=sm_$arch -g -o "$d/link.g.cubin" "$d/kern.rdc.cubin" "$d/other.rdc.cubin"
+    done
+done
+touch "$stamp"

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Run every test against one build directory (build/ or build-asan/):
+#   unit tests (cmocka), command-line tests, the hand-made .nv_debug_info_ptx
+#   object, and the DIE trees of real cubins (fixtures, and cubins compiled
+#   here when nvcc is present) against llvm-dwarfdump.
+# Ends with one line "N passed, N failed[, N skipped]"; exit 1 if anything failed.
+set -u
+build=${1:-build}
+cd "$(dirname "$0")/.."
+pass=0; fail=0; skip=0
+log=$(mktemp -d)
+trap 'rm -rf "$log"' EXIT
+
+count_lines() { # FILE: "ok"/"FAIL" lines
+    local p f
+    p=$(grep -c '^ok' "$1"); f=$(grep -c '^FAIL' "$1")
+    pass=$((pass + p)); fail=$((fail + f))
+    grep '^FAIL' "$1" -A5 | head -40
+}
+
+echo "== unit tests ($build)"
+for t in "$build"/tests/test_*; do
+    [ -x "$t" ] || continue
+    if "$t" >"$log/u.txt" 2>&1; then r=0; else r=1; fi
+    p=$(sed -n 's/.*\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log/u.txt" | tail -1)
+    f=$(sed -n 's/.*\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log/u.txt" | tail -1)
+    pass=$((pass + ${p:-0})); fail=$((fail + ${f:-0}))
+    if [ $r -ne 0 ] && [ "${f:-0}" = 0 ]; then fail=$((fail + 1)); fi
+    echo "$(basename "$t"): ${p:-0} passed, ${f:-0} failed"
+    [ $r -eq 0 ] || cat "$log/u.txt"
+done
+
+echo "== command line"
+python3 tests/cli/test_cli.py "$build/cudwarf" tests/fixtures >"$log/cli.txt" 2>&1
+count_lines "$log/cli.txt"
+tail -1 "$log/cli.txt"
+
+if ! command -v llvm-dwarfdump >/dev/null; then
+    echo "FAIL llvm-dwarfdump is not installed (scripts/install-deps.sh installs it)"
+    fail=$((fail + 1))
+else
+    echo "== hand-made .nv_debug_info_ptx vs llvm-dwarfdump"
+    python3 tests/tools/mkelf.py info-ptx "$log/ptx.cubin"
+    python3 tests/ref/compare_dies.py --ours=.nv_debug_info_ptx "$build/cudwarf" "$build/tests/cubin_prep" \
+        "$log/ptx.cubin" >"$log/ptx.txt" 2>&1
+    python3 tests/ref/compare_dies.py "$build/cudwarf" "$build/tests/cubin_prep" "$log/ptx.cubin" >>"$log/ptx.txt" 2>&1
+    cat "$log/ptx.txt"; count_lines "$log/ptx.txt" >/dev/null
+
+    echo "== DIE trees of the fixtures vs llvm-dwarfdump"
+    python3 tests/ref/compare_dies.py "$build/cudwarf" "$build/tests/cubin_prep" tests/fixtures/*.cubin >"$log/fx.txt" 2>&1
+    count_lines "$log/fx.txt"
+    echo "$(grep -c '^ok' "$log/fx.txt") views agree"
+
+    echo "== DIE trees of cubins compiled now vs llvm-dwarfdump"
+    tests/gen.sh build/gen
+    gen=$(find build/gen -name '*.cubin' 2>/dev/null | sort)
+    if [ -z "$gen" ]; then
+        echo "skipped: no nvcc"
+        skip=$((skip + 1))
+    else
+        python3 tests/ref/compare_dies.py "$build/cudwarf" "$build/tests/cubin_prep" $gen >"$log/gen.txt" 2>&1
+        count_lines "$log/gen.txt"
+        echo "$(grep -c '^ok' "$log/gen.txt") views agree ($(echo "$gen" | wc -l) cubins: sm_75/90/100, -G/-lineinfo, whole/-dc/nvlink)"
+    fi
+fi
+
+if [ $skip -gt 0 ]; then
+    echo "$pass passed, $fail failed, $skip skipped"
+else
+    echo "$pass passed, $fail failed"
+fi
+[ $fail -eq 0 ]
