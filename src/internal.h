@@ -20,6 +20,7 @@ void arena_free_all(arena *a);
 typedef struct sec_state {
     cudw_reloc *relocs;      /* sorted by offset; NULL until built */
     size_t nrelocs;
+    size_t hint;             /* where the last lookup landed: walks go forward */
     uint8_t relocs_built;
 } sec_state;
 

@@ -4,6 +4,7 @@
 
 #include "cudwarf.h"
 #include "json.h"
+#include "out.h"
 
 #include <stdio.h>
 
@@ -22,11 +23,12 @@ cudw_file *open_or_report(const char *path);
 
 /* Text for a relocation: "sym+0x10" ("sym" when the addend is 0). */
 void reloc_text(const cudw_reloc *r, char *buf, size_t n);
+void reloc_out(const cudw_reloc *r, obuf *o);
 
 /* DW_OP expression as text ("DW_OP_regx: %r6; DW_OP_deref"); relocations
  * inside it are looked up at section offset base + op offset. */
 void expr_text(cudw_file *f, const cudw_section *sec, uint64_t base, const uint8_t *e, uint64_t len,
-               uint8_t addr_size, FILE *out);
+               uint8_t addr_size, obuf *out);
 /* Same, as a JSON array of operations. */
 void expr_json(cudw_file *f, const cudw_section *sec, uint64_t base, const uint8_t *e, uint64_t len,
                uint8_t addr_size, json *j);

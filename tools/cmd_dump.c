@@ -96,46 +96,63 @@ static const char *enum_text(uint32_t at, uint64_t v)
 
 static uint64_t block_base(const cudw_attr *a) { return a->offset + (a->size - a->block_len); }
 
-static void value_text(cudw_file *f, const cudw_unit *u, const cudw_attr *a, FILE *out)
+static void value_text(cudw_file *f, const cudw_unit *u, const cudw_attr *a, obuf *out)
 {
-    char rb[300];
     switch (a->vclass) {
     case CUDW_V_STRING:
-        if (a->form == 0x0e)
-            fprintf(out, "(indirect string, offset: 0x%llx): %s", (unsigned long long)a->u, a->str);
-        else
-            fputs(a->str, out);
+        if (a->form == 0x0e) {
+            ob_puts(out, "(indirect string, offset: 0x");
+            ob_hex(out, a->u);
+            ob_puts(out, "): ");
+        }
+        ob_puts(out, a->str);
         break;
     case CUDW_V_SIGNED:
-        fprintf(out, "%lld", (long long)a->s);
+        ob_sdec(out, a->s);
         break;
     case CUDW_V_FLAG:
-        fprintf(out, "%d", (int)a->u);
+        ob_dec(out, a->u);
         break;
     case CUDW_V_REF:
-        fprintf(out, "<0x%llx>", (unsigned long long)a->u);
+        ob_puts(out, "<0x");
+        ob_hex(out, a->u);
+        ob_putc(out, '>');
         break;
-    case CUDW_V_BLOCK:
-        fprintf(out, "%llu byte block:", (unsigned long long)a->block_len);
-        for (uint64_t i = 0; i < a->block_len; i++)
-            fprintf(out, " %x", a->block[i]);
+    case CUDW_V_BLOCK: {
+        static const char hx[] = "0123456789abcdef";
+        ob_dec(out, a->block_len);
+        ob_puts(out, " byte block:");
+        for (uint64_t i = 0; i < a->block_len; i++) {
+            uint8_t b = a->block[i];
+            ob_putc(out, ' ');
+            if (b >= 16)
+                ob_putc(out, hx[b >> 4]);
+            ob_putc(out, hx[b & 15]);
+        }
         if (cudw_attr_is_expr(a->name)) {
-            fputs(" (", out);
+            ob_puts(out, " (");
             expr_text(f, u->section, block_base(a), a->block, a->block_len, u->addr_size, out);
-            fputc(')', out);
+            ob_putc(out, ')');
         }
         break;
+    }
     default: {
         const char *e = enum_text(a->name, a->u);
-        if (a->form == 0x0f)
-            fprintf(out, "%llu", (unsigned long long)a->u);
-        else
-            fprintf(out, "0x%llx", (unsigned long long)a->u);
-        if (e)
-            fprintf(out, " (%s)", e);
+        if (a->form == 0x0f) {
+            ob_dec(out, a->u);
+        } else {
+            ob_puts(out, "0x");
+            ob_hex(out, a->u);
+        }
+        if (e) {
+            ob_puts(out, " (");
+            ob_puts(out, e);
+            ob_putc(out, ')');
+        }
         if (a->reloc) {
-            reloc_text(a->reloc, rb, sizeof rb);
-            fprintf(out, " (%s)", rb);
+            ob_puts(out, " (");
+            reloc_out(a->reloc, out);
+            ob_putc(out, ')');
         }
     }
     }
@@ -185,31 +202,31 @@ static void name_or_code(char *buf, size_t n, const char *name, const char *pref
 
 /* ---- .debug_abbrev ---- */
 
-static void abbrev_text(cudw_file *f, const cudw_section *s)
+static void abbrev_text(cudw_file *f, const cudw_section *s, obuf *o)
 {
-    printf("Contents of the %s section:\n\n", s->name);
+    ob_printf(o, "Contents of the %s section:\n\n", s->name);
     for (uint64_t off = 0; off < s->data_size;) {
         const cudw_abbrev_table *t;
         cudw_abbrev_table_get(f, s, off, &t); /* checked by the walk */
-        printf("  Number TAG (0x%llx)\n", (unsigned long long)off);
+        ob_printf(o, "  Number TAG (0x%llx)\n", (unsigned long long)off);
         for (size_t i = 0; i < t->count; i++) {
             const cudw_abbrev *a = &t->entries[i];
             char tn[64];
             name_or_code(tn, sizeof tn, cudw_tag_name(a->tag), "DW_TAG_", a->tag);
-            printf("   %-6llu 0x%02x %s    [%s]\n", (unsigned long long)a->code, a->tag, tn,
-                   a->has_children ? "has children" : "no children");
+            ob_printf(o, "   %-6llu 0x%02x %s    [%s]\n", (unsigned long long)a->code, a->tag, tn,
+                      a->has_children ? "has children" : "no children");
             for (uint32_t k = 0; k < a->nattrs; k++) {
                 char an[64], fn[64];
                 name_or_code(an, sizeof an, cudw_at_name(a->attrs[k].name), "DW_AT_", a->attrs[k].name);
                 name_or_code(fn, sizeof fn, cudw_form_name(a->attrs[k].form), "DW_FORM_", a->attrs[k].form);
                 char left[96];
                 snprintf(left, sizeof left, "%s(0x%x)", an, a->attrs[k].name);
-                printf("    %-34s %s(0x%x)\n", left, fn, a->attrs[k].form);
+                ob_printf(o, "    %-34s %s(0x%x)\n", left, fn, a->attrs[k].form);
             }
         }
         off = t->end;
     }
-    putchar('\n');
+    ob_putc(o, '\n');
 }
 
 static void abbrev_json(cudw_file *f, const cudw_section *s, json *j)
@@ -259,47 +276,78 @@ static void abbrev_json(cudw_file *f, const cudw_section *s, json *j)
 
 /* ---- info sections ---- */
 
-static void info_text(cudw_file *f, const cudw_section *s)
+static void info_text(cudw_file *f, const cudw_section *s, obuf *o)
 {
-    printf("Contents of the %s section:\n\n", s->name);
+    ob_printf(o, "Contents of the %s section:\n\n", s->name);
     uint64_t cur = 0;
     cudw_unit u;
     while (cudw_unit_next(f, s, &cur, &u) == CUDW_OK) {
-        printf("  Compilation Unit @ offset 0x%llx:\n", (unsigned long long)u.offset);
-        printf("   Length:        0x%llx (32-bit)\n", (unsigned long long)u.length);
-        printf("   Version:       %u\n", u.version);
-        printf("   Abbrev Offset: 0x%llx", (unsigned long long)u.abbrev_offset);
+        ob_printf(o, "  Compilation Unit @ offset 0x%llx:\n", (unsigned long long)u.offset);
+        ob_printf(o, "   Length:        0x%llx (32-bit)\n", (unsigned long long)u.length);
+        ob_printf(o, "   Version:       %u\n", u.version);
+        ob_printf(o, "   Abbrev Offset: 0x%llx", (unsigned long long)u.abbrev_offset);
         if (u.abbrev_reloc) {
             char rb[300];
             reloc_text(u.abbrev_reloc, rb, sizeof rb);
-            printf(" (%s)", rb);
+            ob_printf(o, " (%s)", rb);
         }
-        printf("\n   Pointer Size:  %u\n", u.addr_size);
+        ob_printf(o, "\n   Pointer Size:  %u\n", u.addr_size);
         cudw_die_iter it;
         cudw_die d;
         cudw_die_iter_init(&u, &it);
         while (cudw_die_next(&it, &d) == CUDW_OK) {
-            char tn[64];
-            name_or_code(tn, sizeof tn, cudw_tag_name(d.tag), "DW_TAG_", d.tag);
-            printf(" <%u><%llx>: Abbrev Number: %llu (0x%02x %s)\n", d.depth, (unsigned long long)d.offset,
-                   (unsigned long long)d.code, d.tag, tn);
+            /* " <%d><%x>: Abbrev Number: %d (0x%02x %s)" */
+            char tb[64];
+            const char *tn = cudw_tag_name(d.tag);
+            if (!tn) {
+                name_or_code(tb, sizeof tb, tn, "DW_TAG_", d.tag);
+                tn = tb;
+            }
+            ob_puts(o, " <");
+            ob_dec(o, d.depth);
+            ob_puts(o, "><");
+            ob_hex(o, d.offset);
+            ob_puts(o, ">: Abbrev Number: ");
+            ob_dec(o, d.code);
+            ob_puts(o, d.tag < 16 ? " (0x0" : " (0x");
+            ob_hex(o, d.tag);
+            ob_putc(o, ' ');
+            ob_puts(o, tn);
+            ob_puts(o, ")\n");
             cudw_attr_iter ai;
             cudw_attr a;
             cudw_attr_iter_init(&d, &ai);
             while (cudw_attr_next(&ai, &a) == CUDW_OK) {
-                char an[64], pos[24];
-                name_or_code(an, sizeof an, cudw_at_name(a.name), "DW_AT_", a.name);
-                snprintf(pos, sizeof pos, "<%llx>", (unsigned long long)a.offset);
-                printf("    %-8s %-24s: ", pos, an);
-                if (a.indirect)
-                    printf("(indirect %s) ", cudw_form_name(a.form));
-                value_text(f, &u, &a, stdout);
-                putchar('\n');
+                char an[64];
+                const char *n = cudw_at_name(a.name);
+                if (!n) {
+                    name_or_code(an, sizeof an, n, "DW_AT_", a.name);
+                    n = an;
+                }
+                /* "    <pos>    NAME                    : " */
+                ob_puts(o, "    <");
+                ob_hex(o, a.offset);
+                ob_putc(o, '>');
+                size_t w = 6;
+                for (uint64_t v = a.offset >> 4; v; v >>= 4)
+                    w++;
+                do
+                    ob_putc(o, ' ');
+                while (++w < 13);
+                ob_pad(o, n, 24);
+                ob_puts(o, ": ");
+                if (a.indirect) {
+                    ob_puts(o, "(indirect ");
+                    ob_puts(o, cudw_form_name(a.form));
+                    ob_puts(o, ") ");
+                }
+                value_text(f, &u, &a, o);
+                ob_putc(o, '\n');
             }
             cudw_die_iter_resume(&it, &ai);
         }
     }
-    putchar('\n');
+    ob_putc(o, '\n');
 }
 
 static void info_json(cudw_file *f, const cudw_section *s, json *j)
@@ -394,17 +442,17 @@ static int one(const char *path, const opts *o, json *j)
         json_str(j, "file", path);
         json_arr(j, "sections");
     } else {
-        printf("\n%s:\n\n", path);
+        ob_printf(&out_stdout, "\n%s:\n\n", path);
     }
     for (unsigned i = 1; i < n; i++) {
         const cudw_section *s = cudw_section_get(f, i);
         if (o->abbrev && wanted(o, s, CUDW_SEC_ABBREV))
-            o->json ? abbrev_json(f, s, j) : abbrev_text(f, s);
+            o->json ? abbrev_json(f, s, j) : abbrev_text(f, s, &out_stdout);
     }
     for (unsigned i = 1; i < n; i++) {
         const cudw_section *s = cudw_section_get(f, i);
         if (o->info && wanted(o, s, CUDW_SEC_INFO))
-            o->json ? info_json(f, s, j) : info_text(f, s);
+            o->json ? info_json(f, s, j) : info_text(f, s, &out_stdout);
     }
     if (o->json) {
         json_end_arr(j);
@@ -473,7 +521,7 @@ int cmd_dump(int argc, char **argv)
     if (!o.abbrev && !o.info)
         o.abbrev = o.info = 1;
     json j;
-    json_init(&j, stdout);
+    json_init(&j, &out_stdout);
     if (o.json && nfiles > 1)
         json_arr(&j, NULL);
     int rc = EXIT_OK;
@@ -490,7 +538,7 @@ int cmd_dump(int argc, char **argv)
     }
     if (o.json && nfiles > 1) {
         json_end_arr(&j);
-        putchar('\n');
+        ob_putc(&out_stdout, '\n');
     }
     return rc;
 }

@@ -56,11 +56,11 @@ static int one(const char *path, int as_json, int only_debug, json *j)
         json_end_obj(j);
         json_arr(j, "sections");
     } else {
-        printf("File: %s\n", path);
-        printf("ELF type %s, machine %u%s, sm_%u, e_flags 0x%08x, %u sections\n\n",
+        ob_printf(&out_stdout, "File: %s\n", path);
+        ob_printf(&out_stdout, "ELF type %s, machine %u%s, sm_%u, e_flags 0x%08x, %u sections\n\n",
                h->type == 1 ? "REL" : h->type == 2 ? "EXEC" : "other", h->machine,
                h->machine == 190 ? " (EM_CUDA)" : "", h->sm, h->flags, n);
-        printf("  [Nr] %-36s %-12s %-8s %-8s %-10s %-6s %-3s %-16s %-5s %s\n", "Name", "Type", "Offset",
+        ob_printf(&out_stdout, "  [Nr] %-36s %-12s %-8s %-8s %-10s %-6s %-3s %-16s %-5s %s\n", "Name", "Type", "Offset",
                "Size", "Flags", "Family", "Id", "nvlink", "Rels", "Twin");
     }
     int rc = EXIT_OK;
@@ -119,7 +119,7 @@ static int one(const char *path, int as_json, int only_debug, json *j)
                     snprintf(id, sizeof id, "%d", c.type_id);
                 snprintf(rel, sizeof rel, "%zu", nrel);
             }
-            printf("  [%2u] %-36s %-12s %08llx %08llx %-10llx %-6s %-3s %-16s %-5s %s%s\n", i, s->name,
+            ob_printf(&out_stdout, "  [%2u] %-36s %-12s %08llx %08llx %-10llx %-6s %-3s %-16s %-5s %s%s\n", i, s->name,
                    type_name(s->type, tb, sizeof tb), (unsigned long long)s->offset,
                    (unsigned long long)s->size, (unsigned long long)s->flags, fam, id,
                    is_debug ? cudw_link_action_name(c.link_action) : "-", rel, twinbuf,
@@ -130,7 +130,7 @@ static int one(const char *path, int as_json, int only_debug, json *j)
         json_end_arr(j);
         json_end_obj(j);
     } else {
-        printf("\nFamily: dwarf = standard DWARF, nvidia = NVIDIA debug, * = Mercury twin (sh_flags 0x10000000).\n"
+        ob_printf(&out_stdout, "\nFamily: dwarf = standard DWARF, nvidia = NVIDIA debug, * = Mercury twin (sh_flags 0x10000000).\n"
                "Id: nvlink's classifier type (1 info, 2 loc, 3 abbrev, 4 ptx_txt, 5 line, 6 str).\n"
                "Twin: the section on the other side (bare <-> .nv.merc.); aliased = same file bytes.\n");
     }
@@ -160,7 +160,7 @@ int cmd_sections(int argc, char **argv)
         return EXIT_USAGE;
     }
     json j;
-    json_init(&j, stdout);
+    json_init(&j, &out_stdout);
     if (as_json && nfiles > 1)
         json_arr(&j, NULL);
     int rc = EXIT_OK, k = 0;
@@ -168,13 +168,13 @@ int cmd_sections(int argc, char **argv)
         if (argv[i][0] == '-' && argv[i][1])
             continue;
         if (!as_json && k++)
-            putchar('\n');
+            ob_putc(&out_stdout, '\n');
         if (one(argv[i], as_json, only_debug, &j) != EXIT_OK)
             rc = EXIT_BAD_INPUT;
     }
     if (as_json && nfiles > 1) {
         json_end_arr(&j);
-        putchar('\n');
+        ob_putc(&out_stdout, '\n');
     }
     return rc;
 }

@@ -73,10 +73,21 @@ int main(int argc, char **argv)
         printf("cudwarf %s\n", CUDW_VERSION_STRING);
         return EXIT_OK;
     }
+    int rc;
     if (!strcmp(cmd, "sections"))
-        return cmd_sections(argc - 1, argv + 1);
-    if (!strcmp(cmd, "dump"))
-        return cmd_dump(argc - 1, argv + 1);
+        rc = cmd_sections(argc - 1, argv + 1);
+    else if (!strcmp(cmd, "dump"))
+        rc = cmd_dump(argc - 1, argv + 1);
+    else
+        rc = -1;
+    if (rc >= 0) {
+        ob_flush(&out_stdout);
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+            fprintf(stderr, "%s: error writing output\n", progname);
+            return EXIT_BAD_INPUT;
+        }
+        return rc;
+    }
     fprintf(stderr, "%s: unknown command '%s'\n\n%s", progname, cmd, usage);
     return EXIT_USAGE;
 }

@@ -13,6 +13,15 @@ void reloc_text(const cudw_reloc *r, char *buf, size_t n)
         snprintf(buf, n, "%s", r->sym_name);
 }
 
+void reloc_out(const cudw_reloc *r, obuf *o)
+{
+    ob_puts(o, r->sym_name);
+    if (r->addend) {
+        ob_puts(o, r->addend < 0 ? "-0x" : "+0x");
+        ob_hex(o, r->addend < 0 ? -(uint64_t)r->addend : (uint64_t)r->addend);
+    }
+}
+
 /* The operand carries a register number (reg/breg/regx/bregx)? */
 static int reg_operand(uint8_t op, uint64_t *reg, const cudw_op *o)
 {
@@ -39,52 +48,67 @@ static const char *space_access(const uint8_t *e, uint64_t len, uint64_t pos, ui
 }
 
 void expr_text(cudw_file *f, const cudw_section *sec, uint64_t base, const uint8_t *e, uint64_t len,
-               uint8_t addr_size, FILE *out)
+               uint8_t addr_size, obuf *out)
 {
     uint64_t pos = 0;
     cudw_op o;
     int rc, k = 0;
     while ((rc = cudw_op_next(e, len, addr_size, &pos, &o)) == CUDW_OK) {
         if (k++)
-            fputs("; ", out);
+            ob_puts(out, "; ");
         const char *name = cudw_op_name(o.op);
         uint64_t reg, as;
-        char rn[48];
+        char rn[300];
+        ob_puts(out, name);
         if (o.op == 0x03) {
             const cudw_reloc *r = sec ? cudw_reloc_at(f, sec->index, base + o.offset + 1) : NULL;
-            uint64_t v = r && r->width ? r->value : o.arg[0];
-            fprintf(out, "%s: 0x%llx", name, (unsigned long long)v);
+            ob_puts(out, ": 0x");
+            ob_hex(out, r && r->width ? r->value : o.arg[0]);
             if (r && r->width) {
-                reloc_text(r, rn, sizeof rn);
-                fprintf(out, " (%s)", rn);
+                ob_puts(out, " (");
+                reloc_out(r, out);
+                ob_putc(out, ')');
             }
         } else if (reg_operand(o.op, &reg, &o)) {
             cudw_register_name(reg, rn, sizeof rn);
-            if (o.op >= 0x50 && o.op <= 0x6f)
-                fprintf(out, "%s (%s)", name, rn);
-            else if (o.op >= 0x70 && o.op <= 0x8f)
-                fprintf(out, "%s (%s) %lld", name, rn, (long long)o.arg[0]);
-            else if (o.op == 0x90)
-                fprintf(out, "%s: %s", name, rn);
-            else
-                fprintf(out, "%s: %s %lld", name, rn, (long long)o.arg[1]);
+            if (o.op < 0x90) {      /* reg0..31, breg0..31 */
+                ob_puts(out, " (");
+                ob_puts(out, rn);
+                ob_putc(out, ')');
+                if (o.op >= 0x70) {
+                    ob_putc(out, ' ');
+                    ob_sdec(out, (int64_t)o.arg[0]);
+                }
+            } else {
+                ob_puts(out, ": ");
+                ob_puts(out, rn);
+                if (o.op == 0x92) {
+                    ob_putc(out, ' ');
+                    ob_sdec(out, (int64_t)o.arg[1]);
+                }
+            }
         } else if (o.op == 0x10 && space_access(e, len, o.offset, addr_size, &as)) {
-            const char *sp = cudw_address_class_name(as);
-            fprintf(out, "%s: %llu (%s space)", name, (unsigned long long)as, sp);
-        } else if (o.nargs == 0) {
-            fputs(name, out);
-        } else {
-            fprintf(out, "%s:", name);
+            ob_puts(out, ": ");
+            ob_dec(out, as);
+            ob_puts(out, " (");
+            ob_puts(out, cudw_address_class_name(as));
+            ob_puts(out, " space)");
+        } else if (o.nargs) {
+            ob_putc(out, ':');
             for (unsigned i = 0; i < o.nargs; i++) {
+                ob_putc(out, ' ');
                 if (cudw_op_arg_signed(o.op, i))
-                    fprintf(out, " %lld", (long long)o.arg[i]);
+                    ob_sdec(out, (int64_t)o.arg[i]);
                 else
-                    fprintf(out, " %llu", (unsigned long long)o.arg[i]);
+                    ob_dec(out, o.arg[i]);
             }
         }
     }
-    if (rc < 0)
-        fprintf(out, "%s<malformed at byte %llu>", k ? "; " : "", (unsigned long long)pos);
+    if (rc < 0) {
+        ob_puts(out, k ? "; <malformed at byte " : "<malformed at byte ");
+        ob_dec(out, pos);
+        ob_putc(out, '>');
+    }
 }
 
 void expr_json(cudw_file *f, const cudw_section *sec, uint64_t base, const uint8_t *e, uint64_t len,

@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-void json_init(json *j, FILE *out)
+void json_init(json *j, obuf *out)
 {
     memset(j, 0, sizeof *j);
     j->out = out;
@@ -12,19 +12,19 @@ void json_init(json *j, FILE *out)
 static void sep(json *j, const char *key)
 {
     if (!j->first[j->depth])
-        fputc(',', j->out);
+        ob_putc(j->out, ',');
     j->first[j->depth] = 0;
     if (key) {
-        fputc('"', j->out);
-        fputs(key, j->out); /* keys are ours: plain ASCII */
-        fputs("\":", j->out);
+        ob_putc(j->out, '"');
+        ob_puts(j->out, key); /* keys are ours: plain ASCII */
+        ob_puts(j->out, "\":");
     }
 }
 
 static void open_(json *j, const char *key, char c)
 {
     sep(j, key);
-    fputc(c, j->out);
+    ob_putc(j->out, c);
     if (j->depth + 1 < (int)sizeof j->first)
         j->depth++;
     j->first[j->depth] = 1;
@@ -36,23 +36,23 @@ void json_arr(json *j, const char *key) { open_(j, key, '['); }
 void json_end_obj(json *j)
 {
     j->depth--;
-    fputc('}', j->out);
+    ob_putc(j->out, '}');
     if (j->depth == 0)
-        fputc('\n', j->out);
+        ob_putc(j->out, '\n');
 }
 
 void json_end_arr(json *j)
 {
     j->depth--;
-    fputc(']', j->out);
+    ob_putc(j->out, ']');
 }
 
 void json_strn(json *j, const char *key, const char *v, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
     sep(j, key);
-    FILE *o = j->out;
-    fputc('"', o);
+    obuf *o = j->out;
+    ob_putc(o, '"');
     const unsigned char *s = (const unsigned char *)v;
     size_t run = 0;
     for (size_t i = 0; i < n; i++) {
@@ -62,24 +62,24 @@ void json_strn(json *j, const char *key, const char *v, size_t n)
             continue;
         }
         if (run)
-            fwrite(s + i - run, 1, run, o);
+            ob_write(o, s + i - run, run);
         run = 0;
         switch (c) {
-        case '"': fputs("\\\"", o); break;
-        case '\\': fputs("\\\\", o); break;
-        case '\n': fputs("\\n", o); break;
-        case '\t': fputs("\\t", o); break;
-        case '\r': fputs("\\r", o); break;
+        case '"': ob_puts(o, "\\\""); break;
+        case '\\': ob_puts(o, "\\\\"); break;
+        case '\n': ob_puts(o, "\\n"); break;
+        case '\t': ob_puts(o, "\\t"); break;
+        case '\r': ob_puts(o, "\\r"); break;
         default:
             /* bytes >= 0x7f are passed as \u00XX: input strings need not be UTF-8 */
-            fputs("\\u00", o);
-            fputc(hex[c >> 4], o);
-            fputc(hex[c & 15], o);
+            ob_puts(o, "\\u00");
+            ob_putc(o, hex[c >> 4]);
+            ob_putc(o, hex[c & 15]);
         }
     }
     if (run)
-        fwrite(s + n - run, 1, run, o);
-    fputc('"', o);
+        ob_write(o, s + n - run, run);
+    ob_putc(o, '"');
 }
 
 void json_str(json *j, const char *key, const char *v)
@@ -94,35 +94,35 @@ void json_str(json *j, const char *key, const char *v)
 void json_u64(json *j, const char *key, uint64_t v)
 {
     sep(j, key);
-    fprintf(j->out, "%llu", (unsigned long long)v);
+    ob_dec(j->out, v);
 }
 
 void json_i64(json *j, const char *key, int64_t v)
 {
     sep(j, key);
-    fprintf(j->out, "%lld", (long long)v);
+    ob_sdec(j->out, v);
 }
 
 void json_bool(json *j, const char *key, int v)
 {
     sep(j, key);
-    fputs(v ? "true" : "false", j->out);
+    ob_puts(j->out, v ? "true" : "false");
 }
 
 void json_null(json *j, const char *key)
 {
     sep(j, key);
-    fputs("null", j->out);
+    ob_puts(j->out, "null");
 }
 
 void json_hex(json *j, const char *key, const uint8_t *p, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
     sep(j, key);
-    fputc('"', j->out);
+    ob_putc(j->out, '"');
     for (size_t i = 0; i < n; i++) {
-        fputc(hex[p[i] >> 4], j->out);
-        fputc(hex[p[i] & 15], j->out);
+        ob_putc(j->out, hex[p[i] >> 4]);
+        ob_putc(j->out, hex[p[i] & 15]);
     }
-    fputc('"', j->out);
+    ob_putc(j->out, '"');
 }

@@ -3,16 +3,17 @@
 #ifndef CUDW_TOOLS_JSON_H
 #define CUDW_TOOLS_JSON_H
 
+#include "out.h"
+
 #include <stdint.h>
-#include <stdio.h>
 
 typedef struct json {
-    FILE *out;
+    obuf *out;
     int depth;
     unsigned char first[64];  /* per nesting level: nothing written yet */
 } json;
 
-void json_init(json *j, FILE *out);
+void json_init(json *j, obuf *out);
 void json_obj(json *j, const char *key);    /* key NULL inside arrays / at top */
 void json_arr(json *j, const char *key);
 void json_end_obj(json *j);

@@ -124,18 +124,32 @@ const cudw_reloc *cudw_reloc_at(cudw_file *f, unsigned target, uint64_t offset)
     sec_state *st = &f->state[target];
     if (!st->relocs_built && build(f, target))
         return NULL;
-    size_t lo = 0, hi = st->nrelocs;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (st->relocs[mid].offset < offset)
-            lo = mid + 1;
-        else
-            hi = mid;
+    const cudw_reloc *r = st->relocs;
+    size_t n = st->nrelocs, lo;
+    /* Readers walk a section forward, so the answer is usually at or just
+     * after the last one: try a short scan from there before bisecting. */
+    size_t h = st->hint;
+    if (h <= n && (h == 0 || r[h - 1].offset < offset) && (h == n || r[h].offset >= offset)) {
+        lo = h;
+    } else if (h < n && r[h].offset < offset && (h + 1 == n || r[h + 1].offset >= offset)) {
+        lo = h + 1;
+    } else {
+        size_t a = 0, b = n;
+        while (a < b) {
+            size_t mid = a + (b - a) / 2;
+            if (r[mid].offset < offset)
+                a = mid + 1;
+            else
+                b = mid;
+        }
+        lo = a;
     }
-    /* Prefer a relocation that writes (UNUSED_CLEAR64 shares offsets with nothing,
-       but be safe if two sit on one field). */
-    for (size_t i = lo; i < st->nrelocs && st->relocs[i].offset == offset; i++)
-        if (st->relocs[i].width)
-            return &st->relocs[i];
-    return lo < st->nrelocs && st->relocs[lo].offset == offset ? &st->relocs[lo] : NULL;
+    st->hint = lo;
+    if (lo == n || r[lo].offset != offset)
+        return NULL;
+    /* Prefer a relocation that writes, should two sit on one field. */
+    for (size_t i = lo; i < n && r[i].offset == offset; i++)
+        if (r[i].width)
+            return &r[i];
+    return &r[lo];
 }

@@ -1,0 +1,77 @@
+#include "out.h"
+
+#include <stdarg.h>
+
+obuf out_stdout;
+
+void ob_flush(obuf *o)
+{
+    if (o->len) {
+        fwrite(o->buf, 1, o->len, o->f ? o->f : stdout);
+        o->len = 0;
+    }
+}
+
+void ob_write_slow(obuf *o, const void *p, size_t n)
+{
+    if (sizeof o->buf - o->len < n) {
+        ob_flush(o);
+        if (n > sizeof o->buf) {
+            fwrite(p, 1, n, o->f ? o->f : stdout);
+            return;
+        }
+    }
+    memcpy(o->buf + o->len, p, n);
+    o->len += n;
+}
+
+void ob_hex(obuf *o, uint64_t v)
+{
+    char t[16];
+    int n = 0;
+    do {
+        t[15 - n++] = "0123456789abcdef"[v & 15];
+        v >>= 4;
+    } while (v);
+    ob_write(o, t + 16 - n, (size_t)n);
+}
+
+void ob_dec(obuf *o, uint64_t v)
+{
+    char t[20];
+    int n = 0;
+    do {
+        t[19 - n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    ob_write(o, t + 20 - n, (size_t)n);
+}
+
+void ob_sdec(obuf *o, int64_t v)
+{
+    if (v < 0) {
+        ob_putc(o, '-');
+        ob_dec(o, -(uint64_t)v);
+    } else {
+        ob_dec(o, (uint64_t)v);
+    }
+}
+
+void ob_printf(obuf *o, const char *fmt, ...)
+{
+    char tmp[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n < sizeof tmp) {
+        ob_write(o, tmp, (size_t)n);
+        return;
+    }
+    ob_flush(o);
+    va_start(ap, fmt);
+    vfprintf(o->f ? o->f : stdout, fmt, ap);
+    va_end(ap);
+}
