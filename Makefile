@@ -51,7 +51,11 @@ $(BUILD)/tests/cubin_prep: tests/oracles/cubin_prep.c tests/oracles/cubin_prep_m
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -std=c99 -D_DEFAULT_SOURCE -o $@ tests/oracles/cubin_prep.c tests/oracles/cubin_prep_main.c
 
-tests: all $(UNIT_BIN) $(BUILD)/tests/cubin_prep
+$(BUILD)/examples/list_functions: examples/list_functions.c $(BUILD)/libcudwarf.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libcudwarf.a $(LDFLAGS_ALL) $(PKG_LIBS)
+
+tests: all $(UNIT_BIN) $(BUILD)/tests/cubin_prep $(BUILD)/examples/list_functions
 
 # Every test, normal build then sanitizers.
 check: deps
@@ -79,7 +83,7 @@ install: all
 	ln -sf libcudwarf.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libcudwarf.so.$(SOVERSION)
 	ln -sf libcudwarf.so.$(SOVERSION) $(DESTDIR)$(PREFIX)/lib/libcudwarf.so
 	install -m 755 $(BUILD)/cudwarf $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 $(BUILD)/cudwarf.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' cudwarf.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/cudwarf.pc
 	install -m 644 man/cudwarf.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 
 clean:

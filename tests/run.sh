@@ -30,6 +30,11 @@ for t in "$build"/tests/test_*; do
     [ $r -eq 0 ] || cat "$log/u.txt"
 done
 
+echo "== the README's library example"
+out=$("$build/examples/list_functions" tests/fixtures/tiny_sm90_G.rdc.cubin 2>&1)
+if [ "$out" = "0x4a _Z11tiny_kernelPii" ]; then echo "ok   examples/list_functions"; pass=$((pass + 1));
+else echo "FAIL examples/list_functions: $out"; fail=$((fail + 1)); fi
+
 echo "== command line"
 python3 tests/cli/test_cli.py "$build/cudwarf" tests/fixtures >"$log/cli.txt" 2>&1
 count_lines "$log/cli.txt"
