@@ -387,6 +387,140 @@ int cudw_die_name(const cudw_die *d, const char **name);
 int cudw_form_read(const cudw_unit *u, uint32_t form, uint64_t *pos, cudw_attr *out);
 
 /* ------------------------------------------------------------------ */
+/* Line tables: .debug_line, .nv_debug_line_sass, their .nv.merc. twins */
+/* ------------------------------------------------------------------ */
+
+/* NVIDIA's extended opcodes (FINDINGS 4.3, 4.4; elfutils names the first
+ * two DW_LNE_NVIDIA_inlined_call and DW_LNE_NVIDIA_set_function_name). */
+#define CUDW_LNE_INLINED_CALL 0x90    /* ULEB context, ULEB function-name offset */
+#define CUDW_LNE_SET_FUNCTION 0x91    /* ULEB function-name offset */
+#define CUDW_LNE_MERC_ENTRY 0x92      /* u8 flag: 1 before a function's entry row, 0 after (Mercury only) */
+
+typedef struct cudw_line_file {
+    const char *name;     /* as stored */
+    const char *path;     /* directory joined with name; directory 0 is the unit's
+                             comp_dir (name alone when the table has no unit) */
+    uint64_t dir, mtime, size;
+} cudw_line_file;
+
+typedef struct cudw_line_table {
+    cudw_file *file;
+    const cudw_section *section;
+    uint64_t offset;          /* of the unit header */
+    uint64_t unit_length;
+    uint64_t end;             /* offset just past the table */
+    uint16_t version;         /* 2 or 3 */
+    uint64_t header_length;
+    uint64_t program_offset;  /* first opcode */
+    uint8_t min_inst_length, default_is_stmt, line_range, opcode_base;
+    int8_t line_base;
+    const uint8_t *std_opcode_lengths;  /* opcode_base - 1 entries */
+    size_t ndirs;
+    const char *const *dirs;  /* dirs[0] is DWARF directory 1 */
+    size_t nfiles;
+    const cudw_line_file *files;  /* files[0] is DWARF file 1 */
+    const char *comp_dir;     /* DW_AT_comp_dir of the unit whose stmt_list names this
+                                 table (directory 0 and relative paths join it), or NULL */
+    /* NVIDIA's .debug_str base word: present when header_length leaves
+     * exactly 4 bytes after the file table (FINDINGS 2.2).  Function names
+     * of inlined rows are .debug_str[str_base + operand]. */
+    uint8_t has_str_base;
+    uint64_t str_base;               /* relocated */
+    uint64_t str_base_offset;        /* section offset of the word */
+    const cudw_reloc *str_base_reloc;
+    const cudw_section *str_section; /* .debug_str (or its Mercury twin), or NULL */
+} cudw_line_table;
+
+/* The table whose header is at offset of sec, parsed on first use and
+ * cached.  cudw_line_table_next walks a section: *cursor starts at 0;
+ * CUDW_DONE at the end. */
+int cudw_line_table_get(cudw_file *f, const cudw_section *sec, uint64_t offset, const cudw_line_table **out);
+int cudw_line_table_next(cudw_file *f, const cudw_section *sec, uint64_t *cursor, const cudw_line_table **out);
+
+/* One opcode of a line program (the raw view, for dumps). */
+enum cudw_lop_kind { CUDW_LOP_SPECIAL = 1, CUDW_LOP_STANDARD, CUDW_LOP_EXTENDED };
+
+typedef struct cudw_line_op {
+    uint64_t offset, size;    /* section offset and bytes of the opcode */
+    uint8_t kind;             /* enum cudw_lop_kind */
+    uint8_t opcode;           /* the opcode, or the extended sub-opcode */
+    uint64_t ext_len;         /* extended: the length field */
+    uint64_t u;               /* advance_pc, set_file, set_column, fixed_advance_pc,
+                                 set_address (relocated), 0x90 context, 0x91/0x92 operand,
+                                 unknown standard: first operand */
+    int64_t s;                /* advance_line */
+    uint64_t u2;              /* 0x90: function-name offset */
+    const cudw_reloc *reloc;  /* set_address: its relocation, or NULL */
+    const uint8_t *raw;       /* extended operand bytes (after the sub-opcode) */
+    uint64_t raw_len;
+    uint64_t addr_adv;        /* special, const_add_pc: address advance */
+    int64_t line_adv;         /* special: line advance */
+} cudw_line_op;
+
+/* Next opcode at section offset *pos of t's program (start at
+ * t->program_offset); CUDW_DONE at t->end. */
+int cudw_line_op_next(const cudw_line_table *t, uint64_t *pos, cudw_line_op *out);
+
+/* One row of the line-number matrix (the rows view). */
+typedef struct cudw_line_row {
+    uint64_t address;         /* relocated: symbol value + addend + advances */
+    const char *symbol;       /* the sequence's DW_LNE_set_address symbol, or NULL */
+    uint64_t symbol_value;
+    uint64_t file, line, column;
+    uint8_t is_stmt, basic_block, end_sequence;
+    uint8_t merc_flag;        /* last 0x92 operand in this sequence (0 if none) */
+    uint64_t context;         /* 0, or the 1-based row of this sequence it was inlined at */
+    uint64_t function_offset; /* 0x90/0x91 operand */
+    const char *function;     /* inlined function's name when context != 0 (or after 0x91), else NULL */
+    uint64_t sequence;        /* 0-based sequence number in the table */
+    uint64_t index;           /* 1-based row number within its sequence */
+    uint64_t op_offset;       /* section offset of the opcode that made the row */
+} cudw_line_row;
+
+typedef struct cudw_line_iter {
+    const cudw_line_table *table;
+    uint64_t pos;
+    cudw_line_row state;
+    const char *symbol;
+    uint64_t symbol_value;
+    cudw_line_row *seq;       /* the rows of the current sequence, for call sites */
+    size_t nseq, capseq;
+    int keep;
+} cudw_line_iter;
+
+/* Walk the rows in emission order.  With keep_sequence, the iterator keeps
+ * the current sequence's rows (malloc'd; cudw_line_iter_free releases them)
+ * so cudw_line_callsite can resolve inline contexts. */
+void cudw_line_iter_init(const cudw_line_table *t, cudw_line_iter *it, int keep_sequence);
+int cudw_line_next(cudw_line_iter *it, cudw_line_row *out);
+void cudw_line_iter_free(cudw_line_iter *it);
+
+/* The call-site row of an inlined row (context c: row c of the same
+ * sequence).  CUDW_DONE when r is not inlined; CUDW_E_BAD_OFFSET when the
+ * context points outside the rows seen so far.  Needs keep_sequence. */
+int cudw_line_callsite(const cudw_line_iter *it, const cudw_line_row *r, const cudw_line_row **site);
+
+/* Path of DWARF file number idx of t (1-based); NULL when out of range. */
+const char *cudw_line_file_path(const cudw_line_table *t, uint64_t idx);
+
+/* ------------------------------------------------------------------ */
+/* PTX text (.nv_debug_ptx_txt[.N])                                    */
+/* ------------------------------------------------------------------ */
+
+/* The section holds the PTX file as NUL-terminated strings, one per PTX
+ * line (FINDINGS 4.5); .nv_debug_line_sass line numbers index it.  Line
+ * line (1-based) of sec into *text; CUDW_DONE past the last line.  The
+ * line index is built on first use and cached. */
+int cudw_ptx_line(cudw_file *f, const cudw_section *sec, uint64_t line, const char **text);
+int cudw_ptx_line_count(cudw_file *f, const cudw_section *sec, uint64_t *count);
+
+/* The PTX text section a row of a .nv_debug_line_sass table refers to:
+ * the section named by its file entry (relocatable and linked cubins), or
+ * the file's only .nv_debug_ptx_txt section (whole-program cubins, file 0).
+ * NULL when there is none. */
+const cudw_section *cudw_ptx_section_for(cudw_file *f, const cudw_line_table *t, uint64_t file);
+
+/* ------------------------------------------------------------------ */
 /* DW_OP expressions                                                   */
 /* ------------------------------------------------------------------ */
 

@@ -2,7 +2,7 @@
 # Install what building and testing cudwarf needs, from Debian's packages,
 # when it is missing.  Safe to run again; does nothing when all is there.
 #   build:  cc, make, pkg-config, libelf (elfutils), cmocka
-#   tests:  python3, llvm-dwarfdump, eu-readelf, GNU readelf
+#   tests:  python3, llvm-dwarfdump, eu-readelf, GNU readelf, libdw (the row oracle)
 set -eu
 need=()
 have_header() { printf '#include <%s>\n' "$1" | cc -E -x c - >/dev/null 2>&1; }
@@ -12,6 +12,7 @@ command -v pkg-config >/dev/null || need+=(pkg-config)
 have_header libelf.h || need+=(libelf-dev)
 have_header gelf.h || need+=(libelf-dev)
 have_header cmocka.h || need+=(libcmocka-dev)
+have_header elfutils/libdw.h || need+=(libdw-dev)
 command -v python3 >/dev/null || need+=(python3)
 command -v llvm-dwarfdump >/dev/null || need+=(llvm)
 command -v eu-readelf >/dev/null || need+=(elfutils)

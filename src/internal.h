@@ -24,11 +24,17 @@ typedef struct sec_state {
     uint8_t relocs_built;
 } sec_state;
 
-typedef struct abbrev_cache_entry {
-    unsigned section;
+/* What the handle has parsed, by (kind, section, offset): abbreviation
+ * tables, line-table headers.  Open addressing, grown at half full. */
+enum { CACHE_ABBREV = 1, CACHE_LINE = 2, CACHE_PTX = 3 };
+typedef struct cache_entry {
+    unsigned kind, section;
     uint64_t offset;
-    struct cudw_abbrev_table_impl *table;
-} abbrev_cache_entry;
+    void *value;
+} cache_entry;
+
+void *cache_get(cudw_file *f, unsigned kind, unsigned section, uint64_t offset);
+int cache_put(cudw_file *f, unsigned kind, unsigned section, uint64_t offset, void *value);
 
 struct cudw_file {
     char *name;
@@ -40,8 +46,8 @@ struct cudw_file {
     cudw_section *secs;
     unsigned nsecs;
     sec_state *state;
-    abbrev_cache_entry *abbrevs;   /* open-addressing hash on (section, offset) */
-    size_t abbrevs_cap, abbrevs_used;
+    cache_entry *cache;
+    size_t cache_cap, cache_used;
     arena arena;
     cudw_error err;
 };

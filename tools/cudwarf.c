@@ -20,6 +20,10 @@ static const char usage[] =
     "                                 decode debug sections (readelf's\n"
     "                                 --debug-dump=abbrev,info is accepted too)\n"
     "\n"
+    "  lines [--json] [--ptx] [--section NAME] FILE...\n"
+    "                                 rows of every line table (.debug_line,\n"
+    "                                 .nv_debug_line_sass, Mercury twins)\n"
+    "\n"
     "  cudwarf COMMAND --help         options of one command\n"
     "  cudwarf --version\n"
     "\n"
@@ -78,6 +82,8 @@ int main(int argc, char **argv)
         rc = cmd_sections(argc - 1, argv + 1);
     else if (!strcmp(cmd, "dump"))
         rc = cmd_dump(argc - 1, argv + 1);
+    else if (!strcmp(cmd, "lines"))
+        rc = cmd_lines(argc - 1, argv + 1);
     else
         rc = -1;
     if (rc >= 0) {

@@ -157,12 +157,6 @@ static int parse(cudw_file *f, const cudw_section *s, uint64_t offset, table_imp
     return CUDW_OK;
 }
 
-static size_t hash(unsigned sec, uint64_t off)
-{
-    uint64_t h = (off ^ ((uint64_t)sec << 40)) * 0x9e3779b97f4a7c15ull;
-    return (size_t)(h >> 20);
-}
-
 int cudw_abbrev_table_get(cudw_file *f, const cudw_section *s, uint64_t offset,
                           const cudw_abbrev_table **out)
 {
@@ -175,47 +169,14 @@ int cudw_abbrev_table_get(cudw_file *f, const cudw_section *s, uint64_t offset,
         return cudw_fail(f, CUDW_E_BAD_OFFSET, s, offset, "abbreviation table",
                          "offset 0x%llx is past the end of %s (size 0x%llx)", (unsigned long long)offset,
                          s->name, (unsigned long long)s->data_size);
-    if (f->abbrevs_cap) {
-        size_t mask = f->abbrevs_cap - 1;
-        for (size_t i = hash(s->index, offset) & mask;; i = (i + 1) & mask) {
-            abbrev_cache_entry *e = &f->abbrevs[i];
-            if (!e->table)
-                break;
-            if (e->section == s->index && e->offset == offset) {
-                *out = &e->table->pub;
-                return CUDW_OK;
-            }
-        }
-    }
-    table_impl *t = NULL;
-    int rc = parse(f, s, offset, &t);
-    if (rc)
-        return rc;
-    if ((f->abbrevs_used + 1) * 2 > f->abbrevs_cap) {
-        size_t cap = f->abbrevs_cap ? f->abbrevs_cap * 2 : 16;
-        abbrev_cache_entry *n = calloc(cap, sizeof *n);
-        if (!n)
+    table_impl *t = cache_get(f, CACHE_ABBREV, s->index, offset);
+    if (!t) {
+        int rc = parse(f, s, offset, &t);
+        if (rc)
+            return rc;
+        if (cache_put(f, CACHE_ABBREV, s->index, offset, t))
             return cudw_fail(f, CUDW_E_NOMEM, s, offset, "abbreviation table", "out of memory");
-        for (size_t i = 0; i < f->abbrevs_cap; i++) {
-            abbrev_cache_entry *e = &f->abbrevs[i];
-            if (!e->table)
-                continue;
-            size_t j = hash(e->section, e->offset) & (cap - 1);
-            while (n[j].table)
-                j = (j + 1) & (cap - 1);
-            n[j] = *e;
-        }
-        free(f->abbrevs);
-        f->abbrevs = n;
-        f->abbrevs_cap = cap;
     }
-    size_t j = hash(s->index, offset) & (f->abbrevs_cap - 1);
-    while (f->abbrevs[j].table)
-        j = (j + 1) & (f->abbrevs_cap - 1);
-    f->abbrevs[j].section = s->index;
-    f->abbrevs[j].offset = offset;
-    f->abbrevs[j].table = t;
-    f->abbrevs_used++;
     *out = &t->pub;
     return CUDW_OK;
 }

@@ -193,7 +193,7 @@ void cudw_close(cudw_file *f)
         elf_end(f->elf);
     if (f->owns_map)
         munmap((void *)(uintptr_t)f->map, f->map_size);
-    free(f->abbrevs);
+    free(f->cache);
     arena_free_all(&f->arena);
     free(f->name);
     free(f);

@@ -1,0 +1,522 @@
+/* Line programs: the header, the raw opcodes, and the rows the state
+ * machine makes of them (one decoder, two views).
+ *
+ *   +0  u32 unit_length            (0xffffffff: 64-bit DWARF, unsupported)
+ *   +4  u16 version                (2 or 3; 4 adds max_ops_per_insn below)
+ *   +6  u32 header_length          (bytes from +10 to the first opcode)
+ *   +10 u8  minimum_instruction_length
+ *       u8  default_is_stmt, i8 line_base, u8 line_range, u8 opcode_base
+ *       u8  standard_opcode_lengths[opcode_base - 1]
+ *       include_directories: NUL-terminated strings, then 0
+ *       file_names: (string, ULEB dir, ULEB mtime, ULEB size)*, then 0
+ *       [u32 .debug_str base]      NVIDIA: present when header_length leaves
+ *                                  exactly 4 bytes here (R_CUDA_32 in sm_75/80 -dc)
+ *   program: opcodes up to the end of the unit
+ *
+ * cubins: version 2, min_inst 1, line_base -5, line_range 14,
+ * opcode_base 10; every sequence opens with DW_LNE_set_address carrying an
+ * R_CUDA_64 against the function symbol (its bytes are 0). */
+#include "../internal.h"
+
+#include <stdlib.h>
+
+typedef struct line_impl {
+    cudw_line_table pub;
+} line_impl;
+
+static int hdr_fail(cudw_file *f, const cudw_section *s, uint64_t off, int code, const char *fmt, uint64_t a,
+                    uint64_t b)
+{
+    return cudw_fail(f, code, s, off, "line table header", fmt, (unsigned long long)a, (unsigned long long)b);
+}
+
+/* Walk the directory and file tables; with out arrays NULL only count. */
+static int tables(cudw_file *f, const cudw_section *s, uint64_t pos, uint64_t hend, const char **dirs,
+                  cudw_line_file *files, size_t *ndirs, size_t *nfiles, uint64_t *after)
+{
+    const uint8_t *d = s->data;
+    size_t nd = 0, nf = 0;
+    for (;;) {
+        if (pos >= hend)
+            return hdr_fail(f, s, pos, CUDW_E_TRUNCATED, "include_directories run past the header end 0x%llx%.0llu", hend, 0);
+        const uint8_t *z = memchr(d + pos, 0, hend - pos);
+        if (!z)
+            return hdr_fail(f, s, pos, CUDW_E_TRUNCATED, "directory name runs past the header end 0x%llx%.0llu", hend, 0);
+        if (z == d + pos) {
+            pos++;
+            break;
+        }
+        if (dirs)
+            dirs[nd] = (const char *)d + pos;
+        nd++;
+        pos = (uint64_t)(z - d) + 1;
+    }
+    for (;;) {
+        if (pos >= hend)
+            return hdr_fail(f, s, pos, CUDW_E_TRUNCATED, "file_names run past the header end 0x%llx%.0llu", hend, 0);
+        const uint8_t *z = memchr(d + pos, 0, hend - pos);
+        if (!z)
+            return hdr_fail(f, s, pos, CUDW_E_TRUNCATED, "file name runs past the header end 0x%llx%.0llu", hend, 0);
+        if (z == d + pos) {
+            pos++;
+            break;
+        }
+        const char *name = (const char *)d + pos;
+        const uint8_t *p = z + 1;
+        uint64_t v[3];
+        for (int k = 0; k < 3; k++) {
+            int rc = cudw_uleb128_read(&p, d + hend, &v[k]);
+            if (rc)
+                return cudw_fail(f, rc, s, (uint64_t)(p - d), "line table header",
+                                 "file entry %zu: %s", nf + 1,
+                                 rc == CUDW_E_TRUNCATED ? "ULEB128 runs past the header end" : "ULEB128 overflow");
+        }
+        if (files) {
+            files[nf].name = name;
+            files[nf].dir = v[0];
+            files[nf].mtime = v[1];
+            files[nf].size = v[2];
+        }
+        nf++;
+        pos = (uint64_t)(p - d);
+    }
+    *ndirs = nd;
+    *nfiles = nf;
+    *after = pos;
+    return CUDW_OK;
+}
+
+/* DW_AT_comp_dir of the unit whose DW_AT_stmt_list names this table:
+ * file entries with directory 0, and relative directories, are relative to
+ * it.  Found by reading each unit's first DIE; NULL when none (the
+ * .nv_debug_line_sass tables, -lineinfo cubins without .debug_info). */
+static const char *comp_dir_for(cudw_file *f, const cudw_section *line, uint64_t off)
+{
+    cudw_secclass c;
+    if (cudw_classify_name(line->name, line->flags, &c) != CUDW_OK || c.kind != CUDW_SEC_LINE)
+        return NULL;
+    const cudw_section *info = cudw_section_companion(f, line, ".debug_info");
+    if (!info || !info->data)
+        return NULL;
+    cudw_error saved = f->err; /* a broken .debug_info is not this table's error */
+    const char *found = NULL;
+    uint64_t cur = 0;
+    cudw_unit u;
+    while (!found && cudw_unit_next(f, info, &cur, &u) == CUDW_OK) {
+        cudw_die_iter it;
+        cudw_die d;
+        cudw_attr a;
+        cudw_die_iter_init(&u, &it);
+        if (cudw_die_next(&it, &d) != CUDW_OK)
+            continue;
+        if (cudw_die_attr(&d, 0x10, &a) != CUDW_OK || a.u != off) /* DW_AT_stmt_list */
+            continue;
+        if (cudw_die_attr(&d, 0x1b, &a) == CUDW_OK && a.vclass == CUDW_V_STRING) /* DW_AT_comp_dir */
+            found = a.str;
+    }
+    f->err = saved;
+    return found;
+}
+
+static const char *join(cudw_file *f, const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    char *j = arena_alloc(&f->arena, la + lb + 2);
+    if (!j)
+        return NULL;
+    memcpy(j, a, la);
+    j[la] = '/';
+    memcpy(j + la + 1, b, lb + 1);
+    return j;
+}
+
+static int parse(cudw_file *f, const cudw_section *s, uint64_t off, line_impl **out)
+{
+    const uint8_t *d = s->data;
+    uint64_t left = s->data_size - off;
+    if (left < 4)
+        return hdr_fail(f, s, off, CUDW_E_TRUNCATED, "%llu bytes left, a unit length needs 4%.0llu", left, 0);
+    uint32_t len = ld32(d + off);
+    if (len >= 0xfffffff0u)
+        return cudw_fail(f, CUDW_E_UNSUPPORTED, s, off, "line table header",
+                         len == 0xffffffffu ? "64-bit DWARF line table (only 32-bit DWARF is supported)"
+                                            : "reserved unit length 0x%x", len);
+    if (len > left - 4)
+        return hdr_fail(f, s, off, CUDW_E_TRUNCATED,
+                        "unit length 0x%llx runs past the end of the section (0x%llx bytes left)", len, left - 4);
+    uint64_t end = off + 4 + len;
+    if (len < 2 + 4)
+        return hdr_fail(f, s, off, CUDW_E_TRUNCATED, "unit length %llu is too short for a header%.0llu", len, 0);
+    uint16_t version = ld16(d + off + 4);
+    if (version < 2 || version > 4)
+        return hdr_fail(f, s, off + 4, CUDW_E_UNSUPPORTED, "DWARF version %llu (2, 3 and 4 are supported)%.0llu",
+                        version, 0);
+    uint32_t hlen = ld32(d + off + 6);
+    uint64_t hstart = off + 10, hend = hstart + hlen;
+    unsigned fixed = version >= 4 ? 6 : 5;
+    if (hlen > end - hstart || hlen < fixed)
+        return hdr_fail(f, s, off + 6, CUDW_E_TRUNCATED,
+                        "header_length 0x%llx does not fit the unit (0x%llx bytes after it)", hlen, end - hstart);
+    const uint8_t *h = d + hstart;
+    line_impl *t = arena_alloc(&f->arena, sizeof *t);
+    if (!t)
+        return cudw_fail(f, CUDW_E_NOMEM, s, off, "line table header", "out of memory");
+    cudw_line_table *p = &t->pub;
+    p->file = f;
+    p->section = s;
+    p->offset = off;
+    p->unit_length = len;
+    p->end = end;
+    p->version = version;
+    p->header_length = hlen;
+    p->program_offset = hend;
+    p->min_inst_length = h[0];
+    h += version >= 4 ? 2 : 1; /* max_ops_per_insn: VLIW only, ignored */
+    p->default_is_stmt = h[0];
+    p->line_base = (int8_t)h[1];
+    p->line_range = h[2];
+    p->opcode_base = h[3];
+    if (p->line_range == 0)
+        return hdr_fail(f, s, hstart + (version >= 4 ? 4 : 3), CUDW_E_BAD_OFFSET,
+                        "line_range is 0%.0llu%.0llu", 0, 0);
+    if (p->opcode_base == 0)
+        return hdr_fail(f, s, hstart + (version >= 4 ? 5 : 4), CUDW_E_BAD_OFFSET,
+                        "opcode_base is 0%.0llu%.0llu", 0, 0);
+    uint64_t pos = hstart + fixed - 1 + 1; /* past opcode_base */
+    if ((uint64_t)(p->opcode_base - 1) > hend - pos)
+        return hdr_fail(f, s, pos, CUDW_E_TRUNCATED, "standard_opcode_lengths (%llu bytes) run past the header end 0x%llx",
+                        p->opcode_base - 1u, hend);
+    p->std_opcode_lengths = d + pos;
+    pos += p->opcode_base - 1u;
+    size_t nd, nf;
+    uint64_t after;
+    int rc = tables(f, s, pos, hend, NULL, NULL, &nd, &nf, &after);
+    if (rc)
+        return rc;
+    const char **dirs = nd ? arena_alloc(&f->arena, nd * sizeof *dirs) : NULL;
+    cudw_line_file *files = nf ? arena_alloc(&f->arena, nf * sizeof *files) : NULL;
+    if ((nd && !dirs) || (nf && !files))
+        return cudw_fail(f, CUDW_E_NOMEM, s, off, "line table header", "out of memory");
+    tables(f, s, pos, hend, dirs, files, &nd, &nf, &after);
+    const char *comp_dir = nf ? comp_dir_for(f, s, off) : NULL;
+    p->comp_dir = comp_dir;
+    for (size_t i = 0; i < nf; i++) {
+        cudw_line_file *e = &files[i];
+        const char *dir = e->dir >= 1 && e->dir <= nd ? dirs[e->dir - 1] : e->dir == 0 ? comp_dir : NULL;
+        if (!dir || e->name[0] == '/') {
+            e->path = e->name;
+            continue;
+        }
+        if (dir[0] != '/' && comp_dir && dir != comp_dir && !(dir = join(f, comp_dir, dir)))
+            return cudw_fail(f, CUDW_E_NOMEM, s, off, "line table header", "out of memory");
+        if (!(e->path = join(f, dir, e->name)))
+            return cudw_fail(f, CUDW_E_NOMEM, s, off, "line table header", "out of memory");
+    }
+    p->ndirs = nd;
+    p->dirs = dirs;
+    p->nfiles = nf;
+    p->files = files;
+    p->str_section = cudw_section_companion(f, s, ".debug_str");
+    if (hend - after == 4) {
+        const cudw_reloc *r;
+        size_t n;
+        if ((rc = cudw_relocs(f, s->index, &r, &n)))
+            return rc;
+        p->has_str_base = 1;
+        p->str_base_offset = after;
+        p->str_base = ld32(d + after);
+        p->str_base_reloc = cudw_reloc_at(f, s->index, after);
+        if (p->str_base_reloc && p->str_base_reloc->width)
+            p->str_base = (uint32_t)p->str_base_reloc->value;
+        else
+            p->str_base_reloc = NULL;
+    }
+    *out = t;
+    return CUDW_OK;
+}
+
+int cudw_line_table_get(cudw_file *f, const cudw_section *s, uint64_t offset, const cudw_line_table **out)
+{
+    if (!s->data)
+        return cudw_fail(f, CUDW_E_BAD_OFFSET, s, 0, "section",
+                         "sh_offset 0x%llx + sh_size 0x%llx lies outside the file",
+                         (unsigned long long)s->offset, (unsigned long long)s->size);
+    if (offset >= s->data_size)
+        return cudw_fail(f, CUDW_E_BAD_OFFSET, s, offset, "line table header",
+                         "offset 0x%llx is past the end of %s (size 0x%llx)", (unsigned long long)offset, s->name,
+                         (unsigned long long)s->data_size);
+    line_impl *t = cache_get(f, CACHE_LINE, s->index, offset);
+    if (!t) {
+        const cudw_reloc *r;
+        size_t n;
+        int rc = cudw_relocs(f, s->index, &r, &n);
+        if (!rc)
+            rc = parse(f, s, offset, &t);
+        if (rc)
+            return rc;
+        if (cache_put(f, CACHE_LINE, s->index, offset, t))
+            return cudw_fail(f, CUDW_E_NOMEM, s, offset, "line table header", "out of memory");
+    }
+    *out = &t->pub;
+    return CUDW_OK;
+}
+
+int cudw_line_table_next(cudw_file *f, const cudw_section *s, uint64_t *cursor, const cudw_line_table **out)
+{
+    if (!s->data && !s->size)
+        return CUDW_DONE;
+    if (s->data && *cursor >= s->data_size)
+        return CUDW_DONE;
+    int rc = cudw_line_table_get(f, s, *cursor, out);
+    if (rc)
+        return rc;
+    *cursor = (*out)->end;
+    return CUDW_OK;
+}
+
+const char *cudw_line_file_path(const cudw_line_table *t, uint64_t idx)
+{
+    return idx >= 1 && idx <= t->nfiles ? t->files[idx - 1].path : NULL;
+}
+
+static int op_fail(const cudw_line_table *t, uint64_t at, int rc, const char *what)
+{
+    return cudw_fail(t->file, rc, t->section, at, "line program", "%s%s", what,
+                     rc == CUDW_E_TRUNCATED ? " runs past the end of the table"
+                     : rc == CUDW_E_LEB_OVERFLOW ? ": LEB128 does not fit 64 bits" : "");
+}
+
+int cudw_line_op_next(const cudw_line_table *t, uint64_t *ppos, cudw_line_op *o)
+{
+    uint64_t at = *ppos;
+    if (at >= t->end)
+        return CUDW_DONE;
+    const uint8_t *d = t->section->data, *p = d + at, *end = d + t->end;
+    uint8_t op = *p++;
+    int rc;
+    o->offset = at;
+    o->opcode = op;
+    o->reloc = NULL;
+    o->raw = NULL;
+    o->raw_len = o->ext_len = o->u = o->u2 = o->addr_adv = 0;
+    o->s = o->line_adv = 0;
+    if (op >= t->opcode_base) {
+        unsigned adj = op - t->opcode_base;
+        o->kind = CUDW_LOP_SPECIAL;
+        o->addr_adv = (uint64_t)(adj / t->line_range) * t->min_inst_length;
+        o->line_adv = t->line_base + (int)(adj % t->line_range);
+    } else if (op != 0) {
+        o->kind = CUDW_LOP_STANDARD;
+        switch (op) {
+        case 1: case 6: case 7: /* copy, negate_stmt, set_basic_block */
+            break;
+        case 8: /* const_add_pc */
+            o->addr_adv = (uint64_t)((255 - t->opcode_base) / t->line_range) * t->min_inst_length;
+            break;
+        case 3:
+            if ((rc = cudw_sleb128_read(&p, end, &o->s)))
+                return op_fail(t, at, rc, "DW_LNS_advance_line operand");
+            break;
+        case 9: /* fixed_advance_pc: u16 */
+            if (end - p < 2)
+                return op_fail(t, at, CUDW_E_TRUNCATED, "DW_LNS_fixed_advance_pc operand");
+            o->u = ld16(p);
+            p += 2;
+            break;
+        default: /* 2 advance_pc, 4 set_file, 5 set_column: one ULEB; others: as the header says */
+            for (unsigned k = 0; k < t->std_opcode_lengths[op - 1]; k++) {
+                uint64_t v;
+                if ((rc = cudw_uleb128_read(&p, end, &v)))
+                    return op_fail(t, at, rc, "standard opcode operand");
+                if (k == 0)
+                    o->u = v;
+            }
+            if (op == 2)
+                o->addr_adv = o->u * t->min_inst_length;
+        }
+    } else {
+        o->kind = CUDW_LOP_EXTENDED;
+        uint64_t len;
+        if ((rc = cudw_uleb128_read(&p, end, &len)))
+            return op_fail(t, at, rc, "extended opcode length");
+        if (len == 0 || len > (uint64_t)(end - p))
+            return cudw_fail(t->file, len ? CUDW_E_TRUNCATED : CUDW_E_BAD_OFFSET, t->section, at, "line program",
+                             "extended opcode length %llu %s", (unsigned long long)len,
+                             len ? "runs past the end of the table" : "leaves no room for the sub-opcode");
+        o->ext_len = len;
+        const uint8_t *q = p + 1, *qend = p + len;
+        o->opcode = *p;
+        o->raw = q;
+        o->raw_len = len - 1;
+        switch (o->opcode) {
+        case 2: /* set_address: the operand fills the rest */
+            if (len - 1 == 8)
+                o->u = ld64(q);
+            else if (len - 1 == 4)
+                o->u = ld32(q);
+            else
+                return cudw_fail(t->file, CUDW_E_BAD_OFFSET, t->section, at, "line program",
+                                 "DW_LNE_set_address with a %llu-byte operand", (unsigned long long)(len - 1));
+            o->reloc = cudw_reloc_at(t->file, t->section->index, (uint64_t)(q - d));
+            if (o->reloc && o->reloc->width)
+                o->u = len - 1 == 4 ? (uint32_t)o->reloc->value : o->reloc->value;
+            else
+                o->reloc = NULL;
+            break;
+        case CUDW_LNE_INLINED_CALL:
+            if ((rc = cudw_uleb128_read(&q, qend, &o->u)) || (rc = cudw_uleb128_read(&q, qend, &o->u2)))
+                return op_fail(t, at, rc, "DW_LNE 0x90 operand");
+            break;
+        case CUDW_LNE_SET_FUNCTION:
+        case 4: /* set_discriminator */
+            if ((rc = cudw_uleb128_read(&q, qend, &o->u)))
+                return op_fail(t, at, rc, "extended opcode operand");
+            break;
+        case CUDW_LNE_MERC_ENTRY:
+            o->u = len > 1 ? *q : 0;
+            break;
+        default: /* end_sequence, define_file, unknown: kept as raw bytes */
+            break;
+        }
+        p += len;
+    }
+    o->size = (uint64_t)(p - (d + at));
+    *ppos = at + o->size;
+    return CUDW_OK;
+}
+
+static void reset(cudw_line_iter *it)
+{
+    const cudw_line_table *t = it->table;
+    memset(&it->state, 0, sizeof it->state);
+    it->state.file = 1;
+    it->state.line = 1;
+    it->state.is_stmt = t->default_is_stmt != 0;
+    it->symbol = NULL;
+    it->symbol_value = 0;
+    it->nseq = 0;
+}
+
+void cudw_line_iter_init(const cudw_line_table *t, cudw_line_iter *it, int keep)
+{
+    memset(it, 0, sizeof *it);
+    it->table = t;
+    it->pos = t->program_offset;
+    it->keep = keep;
+    reset(it);
+}
+
+void cudw_line_iter_free(cudw_line_iter *it)
+{
+    free(it->seq);
+    it->seq = NULL;
+    it->nseq = it->capseq = 0;
+}
+
+static const char *function_name(const cudw_line_table *t, uint64_t off)
+{
+    const cudw_section *s = t->str_section;
+    uint64_t at = t->str_base + off;
+    if (!s || !s->data || at < off || at >= s->data_size || !memchr(s->data + at, 0, s->data_size - at))
+        return NULL;
+    return (const char *)s->data + at;
+}
+
+static int emit(cudw_line_iter *it, cudw_line_row *out, uint64_t op_offset)
+{
+    cudw_line_row *st = &it->state;
+    st->index++;
+    st->op_offset = op_offset;
+    st->symbol = it->symbol;
+    st->symbol_value = it->symbol_value;
+    st->function = st->context || st->function_offset ? function_name(it->table, st->function_offset) : NULL;
+    *out = *st;
+    if (it->keep) {
+        if (it->nseq == it->capseq) {
+            size_t cap = it->capseq ? it->capseq * 2 : 256;
+            cudw_line_row *n = realloc(it->seq, cap * sizeof *n);
+            if (!n)
+                return cudw_fail(it->table->file, CUDW_E_NOMEM, it->table->section, op_offset, "line program",
+                                 "out of memory");
+            it->seq = n;
+            it->capseq = cap;
+        }
+        it->seq[it->nseq++] = *out;
+    }
+    st->basic_block = 0;
+    return CUDW_OK;
+}
+
+int cudw_line_next(cudw_line_iter *it, cudw_line_row *out)
+{
+    const cudw_line_table *t = it->table;
+    cudw_line_row *st = &it->state;
+    cudw_line_op o;
+    int rc;
+    if (st->end_sequence) { /* the previous row ended a sequence */
+        uint64_t seq = st->sequence + 1;
+        reset(it);
+        st->sequence = seq;
+    }
+    while ((rc = cudw_line_op_next(t, &it->pos, &o)) == CUDW_OK) {
+        switch (o.kind) {
+        case CUDW_LOP_SPECIAL:
+            st->address += o.addr_adv;
+            st->line += (uint64_t)o.line_adv;
+            return emit(it, out, o.offset);
+        case CUDW_LOP_STANDARD:
+            switch (o.opcode) {
+            case 1: return emit(it, out, o.offset);
+            case 2: case 8: st->address += o.addr_adv; break;
+            case 3: st->line += (uint64_t)o.s; break;
+            case 4: st->file = o.u; break;
+            case 5: st->column = o.u; break;
+            case 6: st->is_stmt = !st->is_stmt; break;
+            case 7: st->basic_block = 1; break;
+            case 9: st->address += o.u; break;
+            default: break;
+            }
+            break;
+        default:
+            switch (o.opcode) {
+            case 1: /* end_sequence */
+                st->end_sequence = 1;
+                return emit(it, out, o.offset);
+            case 2:
+                st->address = o.u;
+                if (o.reloc) {
+                    it->symbol = o.reloc->sym_name;
+                    it->symbol_value = o.reloc->sym_value;
+                }
+                break;
+            case CUDW_LNE_INLINED_CALL:
+                st->context = o.u;
+                st->function_offset = o.u2;
+                break;
+            case CUDW_LNE_SET_FUNCTION:
+                st->function_offset = o.u;
+                break;
+            case CUDW_LNE_MERC_ENTRY:
+                st->merc_flag = (uint8_t)o.u;
+                break;
+            default:
+                break;
+            }
+        }
+    }
+    return rc;
+}
+
+int cudw_line_callsite(const cudw_line_iter *it, const cudw_line_row *r, const cudw_line_row **site)
+{
+    *site = NULL;
+    if (!r->context)
+        return CUDW_DONE;
+    if (!it->keep || r->context > it->nseq || r->context >= r->index)
+        return cudw_fail(it->table->file, CUDW_E_BAD_OFFSET, it->table->section, r->op_offset, "line row",
+                         "inlined-call context %llu does not name an earlier row of sequence %llu (row %llu)",
+                         (unsigned long long)r->context, (unsigned long long)r->sequence,
+                         (unsigned long long)r->index);
+    *site = &it->seq[r->context - 1];
+    return CUDW_OK;
+}
