@@ -38,7 +38,7 @@ $(BUILD)/libcudwarf.so: $(LIB_OBJ)
 	$(CC) -shared -Wl,-soname,libcudwarf.so.$(SOVERSION) -o $@ $^ $(LDFLAGS_ALL) $(PKG_LIBS)
 
 $(BUILD)/cudwarf: $(TOOL_OBJ) $(BUILD)/libcudwarf.a
-	$(CC) -o $@ $(TOOL_OBJ) $(BUILD)/libcudwarf.a $(LDFLAGS_ALL) $(PKG_LIBS)
+	$(CC) -o $@ $(TOOL_OBJ) $(BUILD)/libcudwarf.a $(LDFLAGS_ALL) $(PKG_LIBS) -liberty
 
 $(BUILD)/cudwarf.pc: cudwarf.pc.in
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $< > $@

@@ -503,6 +503,33 @@ int cudw_line_callsite(const cudw_line_iter *it, const cudw_line_row *r, const c
 /* Path of DWARF file number idx of t (1-based); NULL when out of range. */
 const char *cudw_line_file_path(const cudw_line_table *t, uint64_t idx);
 
+/* Address to source: the row covering symbol+offset and its inline call
+ * stack, innermost first.  frames[0] is where the address is (in the
+ * innermost inlined function, or the function itself); frames[k] is the
+ * call site, in frames[k]'s function, of frames[k-1]'s function. */
+#define CUDW_MAX_INLINE_DEPTH 256
+
+typedef struct cudw_line_frame {
+    const char *function;  /* inlined function's name; for the outermost frame
+                              the function symbol containing the address */
+    const char *path;      /* NULL for file 0 */
+    uint64_t file, line, column;
+} cudw_line_frame;
+
+typedef struct cudw_line_hit {
+    const cudw_line_table *table;
+    cudw_line_row row;     /* the covering row: the last one at the highest
+                              address <= the target within its sequence */
+    size_t nframes;
+    cudw_line_frame frames[CUDW_MAX_INLINE_DEPTH];
+} cudw_line_hit;
+
+/* Look offset up in the sequences of line section sec whose
+ * DW_LNE_set_address names symbol (offsets count from the symbol's
+ * value).  CUDW_OK with *hit filled, CUDW_DONE when no row covers it. */
+int cudw_line_lookup(cudw_file *f, const cudw_section *sec, const char *symbol, uint64_t offset,
+                     cudw_line_hit *hit);
+
 /* ------------------------------------------------------------------ */
 /* PTX text (.nv_debug_ptx_txt[.N])                                    */
 /* ------------------------------------------------------------------ */

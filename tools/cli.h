@@ -36,6 +36,7 @@ void expr_json(cudw_file *f, const cudw_section *sec, uint64_t base, const uint8
 int cmd_sections(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_lines(int argc, char **argv);
+int cmd_addr2line(int argc, char **argv);
 
 /* A .debug_line / .nv_debug_line_sass section (or twin), and named only if only != NULL. */
 int is_line_section(const cudw_section *s, const char *only);

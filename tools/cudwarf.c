@@ -24,6 +24,9 @@ static const char usage[] =
     "                                 rows of every line table (.debug_line,\n"
     "                                 .nv_debug_line_sass, Mercury twins)\n"
     "\n"
+    "  addr2line -e FILE [-afipC] [--ptx] [--json] [SYMBOL+0xOFF...]\n"
+    "                                 SASS location -> file:line, inline stack\n"
+    "\n"
     "  cudwarf COMMAND --help         options of one command\n"
     "  cudwarf --version\n"
     "\n"
@@ -84,6 +87,8 @@ int main(int argc, char **argv)
         rc = cmd_dump(argc - 1, argv + 1);
     else if (!strcmp(cmd, "lines"))
         rc = cmd_lines(argc - 1, argv + 1);
+    else if (!strcmp(cmd, "addr2line"))
+        rc = cmd_addr2line(argc - 1, argv + 1);
     else
         rc = -1;
     if (rc >= 0) {
