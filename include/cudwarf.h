@@ -466,6 +466,7 @@ typedef struct cudw_line_row {
     uint64_t address;         /* relocated: symbol value + addend + advances */
     const char *symbol;       /* the sequence's DW_LNE_set_address symbol, or NULL */
     uint64_t symbol_value;
+    unsigned symtab;          /* the symbol table it is from (.symtab, .nv.merc.symtab) */
     uint64_t file, line, column;
     uint8_t is_stmt, basic_block, end_sequence;
     uint8_t merc_flag;        /* last 0x92 operand in this sequence (0 if none) */
@@ -483,6 +484,7 @@ typedef struct cudw_line_iter {
     cudw_line_row state;
     const char *symbol;
     uint64_t symbol_value;
+    unsigned symtab;
     cudw_line_row *seq;       /* the rows of the current sequence, for call sites */
     size_t nseq, capseq;
     int keep;

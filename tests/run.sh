@@ -56,7 +56,12 @@ else
     count_lines "$log/fx.txt"
     echo "$(grep -c '^ok' "$log/fx.txt") views agree"
 
-    echo "== DIE trees of cubins compiled now vs llvm-dwarfdump"
+    echo "== line rows of the fixtures vs libdw"
+    python3 tests/ref/compare_lines.py "$build/cudwarf" "$build/tests/libdw_lines" tests/fixtures/*.cubin >"$log/fl.txt" 2>&1
+    count_lines "$log/fl.txt"
+    echo "$(grep -c '^ok' "$log/fl.txt") views agree"
+
+    echo "== cubins compiled now: DIE trees vs llvm-dwarfdump, line rows vs libdw"
     tests/gen.sh build/gen
     gen=$(find build/gen -name '*.cubin' 2>/dev/null | sort)
     if [ -z "$gen" ]; then
@@ -65,9 +70,17 @@ else
     else
         python3 tests/ref/compare_dies.py "$build/cudwarf" "$build/tests/cubin_prep" $gen >"$log/gen.txt" 2>&1
         count_lines "$log/gen.txt"
-        echo "$(grep -c '^ok' "$log/gen.txt") views agree ($(echo "$gen" | wc -l) cubins: sm_75/90/100, -G/-lineinfo, whole/-dc/nvlink)"
+        echo "$(grep -c '^ok' "$log/gen.txt") DIE views agree ($(echo "$gen" | wc -l) cubins: sm_75/90/100, -G/-lineinfo, whole/-dc/nvlink)"
+        python3 tests/ref/compare_lines.py "$build/cudwarf" "$build/tests/libdw_lines" $gen >"$log/gl.txt" 2>&1
+        count_lines "$log/gl.txt"
+        echo "$(grep -c '^ok' "$log/gl.txt") line views agree"
     fi
 fi
+
+echo "== .nv_debug_line_sass rows point at PTX instructions of the right function"
+python3 tests/ref/check_sass_ptx.py "$build/cudwarf" tests/fixtures/*.cubin ${gen:-} >"$log/sp.txt" 2>&1
+count_lines "$log/sp.txt"
+echo "$(grep -c '^ok' "$log/sp.txt") views checked"
 
 if [ $skip -gt 0 ]; then
     echo "$pass passed, $fail failed, $skip skipped"

@@ -8,12 +8,9 @@
 /* The FUNC symbol of section shndx whose [value, value + size) holds
  * addr: whole-program -lineinfo cubins lay __noinline__ callees out inside
  * the kernel's section, under one sequence. */
-static const char *containing_function(cudw_file *f, const char *seq_symbol, uint64_t addr)
+static const char *containing_function(cudw_file *f, unsigned symtab, const char *seq_symbol, uint64_t addr)
 {
-    const cudw_section *st = NULL;
-    for (unsigned i = 1; i < f->nsecs && !st; i++)
-        if (f->secs[i].type == SHT_SYMTAB)
-            st = &f->secs[i];
+    const cudw_section *st = cudw_section_get(f, symtab);
     if (!st || !st->data || !seq_symbol)
         return seq_symbol;
     uint64_t n = st->data_size / sizeof(Elf64_Sym);
@@ -33,6 +30,12 @@ static const char *containing_function(cudw_file *f, const char *seq_symbol, uin
             best = sym.name;
             best_value = sym.value;
         }
+    }
+    /* ptxas names such a callee "$<kernel>$<callee>": report the callee */
+    if (best[0] == '$') {
+        const char *last = strrchr(best + 1, '$');
+        if (last && last[1])
+            best = last + 1;
     }
     return best;
 }
@@ -89,7 +92,7 @@ int cudw_line_lookup(cudw_file *f, const cudw_section *sec, const char *symbol, 
                 cudw_line_frame *fr = &hit->frames[hit->nframes++];
                 frame_of(t, row, fr);
                 if (!row->context) {
-                    fr->function = containing_function(f, row->symbol, row->address - row->symbol_value);
+                    fr->function = containing_function(f, row->symtab, row->symbol, row->address);
                     break;
                 }
                 fr->function = row->function;

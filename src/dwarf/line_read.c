@@ -394,6 +394,7 @@ static void reset(cudw_line_iter *it)
     it->state.is_stmt = t->default_is_stmt != 0;
     it->symbol = NULL;
     it->symbol_value = 0;
+    it->symtab = 0;
     it->nseq = 0;
 }
 
@@ -429,6 +430,7 @@ static int emit(cudw_line_iter *it, cudw_line_row *out, uint64_t op_offset)
     st->op_offset = op_offset;
     st->symbol = it->symbol;
     st->symbol_value = it->symbol_value;
+    st->symtab = it->symtab;
     st->function = st->context || st->function_offset ? function_name(it->table, st->function_offset) : NULL;
     *out = *st;
     if (it->keep) {
@@ -487,6 +489,7 @@ int cudw_line_next(cudw_line_iter *it, cudw_line_row *out)
                 if (o.reloc) {
                     it->symbol = o.reloc->sym_name;
                     it->symbol_value = o.reloc->sym_value;
+                    it->symtab = t->file->secs[o.reloc->reloc_section].link;
                 }
                 break;
             case CUDW_LNE_INLINED_CALL:

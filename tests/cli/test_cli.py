@@ -205,5 +205,54 @@ check(".nv_debug.shared past the end of file: listed, dropped by nvlink, no data
 r = run("dump", p)
 check("... and dump still works", r.returncode == 0, r.stderr)
 
+# --- lines and addr2line ---
+peer = os.path.join(FIX, "elfutils_nvidia_linemap_sm80.cubin")
+# elfutils' own test of this cubin: at 0x1e0 foo is inlined at bar.h:6, bar at main.cu:31
+r = run("addr2line", "-e", peer, "-f", "-i", "-p", "kernel+0x1e0")
+want = ("foo at /home/johnmc/hpctoolkit-gpu-samples/nvidia_extended_linemap4/main.cu:8\n"
+        " (inlined by) bar at /home/johnmc/hpctoolkit-gpu-samples/nvidia_extended_linemap4/bar.h:6\n"
+        " (inlined by) kernel at /home/johnmc/hpctoolkit-gpu-samples/nvidia_extended_linemap4/main.cu:31\n")
+check("addr2line -fip: the peer cubin's inline stack at 0x1e0", r.returncode == 0 and r.stdout == want, r.stdout)
+r = run("addr2line", "-e", peer, "-f", "-i", "kernel+0x1e0")
+check("addr2line -fi: binutils' two-line frames", r.stdout.splitlines()[::2] == ["foo", "bar", "kernel"])
+r = run("addr2line", "-e", peer, "kernel+0x100")
+check("addr2line: the last row at an address wins (main.cu:8 in foo)", r.stdout.endswith("main.cu:8\n"), r.stdout)
+r = run("addr2line", "-e", peer, "-f", "kernel+0x5000", "nosuch+0x0")
+check("addr2line: unknown locations print ?? and ??:0", r.returncode == 0 and r.stdout == "??\n??:0\n??\n??:0\n", r.stdout)
+r = run("addr2line", "-e", peer, "junk+")
+check("addr2line: unparsable location: exit 1", r.returncode == 1 and "cannot parse" in r.stderr)
+r = subprocess.run([CUDWARF, "addr2line", "-e", peer, "--json", "--ptx"], input="kernel+0x1e0\n",
+                   capture_output=True, text=True)
+try:
+    doc = json.loads(r.stdout)
+    check("addr2line from stdin, --json --ptx", doc[0]["found"] and [x["function"] for x in doc[0]["frames"]] ==
+          ["foo", "bar", "kernel"] and doc[0]["ptx"]["text"].startswith("ld.global"), r.stdout)
+except (ValueError, KeyError, IndexError) as e:
+    check("addr2line from stdin, --json --ptx", False, f"{e}: {r.stdout!r}")
+inl = os.path.join(FIX, "inline_sm90_lineinfo.rdc.cubin")
+r = run("addr2line", "-e", inl, "-fipC", "_Z11blur_kernelPKfPfi+0x180")
+check("addr2line -C demangles", r.stdout.startswith("inl_clampf(float, float, float) at ") and
+      "(inlined by) blur_kernel(float const*, float*, int) at " in r.stdout, r.stdout)
+r = run("addr2line", "-e", inl, "--function", "_Z11blur_kernelPKfPfi", "0x180")
+r2 = run("addr2line", "-e", inl, "_Z11blur_kernelPKfPfi+0x180")
+check("addr2line --function with a bare offset", r.returncode == 0 and r.stdout == r2.stdout and r.stdout.strip())
+r = run("addr2line", "0x10")
+check("addr2line without -e: exit 2", r.returncode == 2)
+r = run("lines", "--ptx", "--section", ".nv_debug_line_sass", inl)
+check("lines --ptx shows PTX text", r.returncode == 0 and "| mov.u32 \t%r4, %ctaid.x;" in r.stdout)
+r = run("lines", "--json", inl)
+doc = json.loads(r.stdout)
+check("lines --json: .debug_line then .nv_debug_line_sass",
+      [x["section"] for x in doc["sections"]] == [".debug_line", ".nv_debug_line_sass"])
+d = bytearray(open(inl, "rb").read())
+lsec = sections(bytes(d))[".debug_line"][1]
+struct.pack_into("<I", d, lsec[4], 0x7FFFFFF0)
+expect_error("line table length past the section", write("lt.cubin", bytes(d)), ["lines"], ".debug_line",
+             r"line table header: unit length 0x7ffffff0 runs past the end of the section")
+d = bytearray(open(inl, "rb").read())
+struct.pack_into("<I", d, lsec[4] + 6, 0x7FFF)
+expect_error("line header_length past the unit", write("lh.cubin", bytes(d)), ["lines"], ".debug_line",
+             r"line table header: header_length 0x7fff does not fit the unit")
+
 print(f"cli: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
