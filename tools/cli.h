@@ -38,6 +38,11 @@ int cmd_dump(int argc, char **argv);
 int cmd_lines(int argc, char **argv);
 int cmd_addr2line(int argc, char **argv);
 
+/* dump --line (dump_line.c) */
+int walk_line_section(cudw_file *f, const cudw_section *s);
+void line_text(cudw_file *f, const cudw_section *s, obuf *o);
+void line_json(cudw_file *f, const cudw_section *s, json *j);
+
 /* A .debug_line / .nv_debug_line_sass section (or twin), and named only if only != NULL. */
 int is_line_section(const cudw_section *s, const char *only);
 

@@ -9,14 +9,16 @@
 #include <string.h>
 
 static const char help[] =
-    "usage: cudwarf dump [--abbrev] [--info] [--all] [--json] [--section NAME] FILE...\n"
+    "usage: cudwarf dump [--abbrev] [--info] [--line] [--all] [--json] [--section NAME] FILE...\n"
     "\n"
     "Decode debug sections.  Without a section option, everything cudwarf decodes.\n"
     "\n"
     "  --abbrev            .debug_abbrev (and its Mercury twin)\n"
     "  --info              .debug_info, .nv_debug_info_ptx, .nv.merc.debug_info\n"
+    "  --line              line programs opcode by opcode: .debug_line,\n"
+    "                      .nv_debug_line_sass and their Mercury twins\n"
     "  --all               every section cudwarf decodes\n"
-    "  --debug-dump=LIST   readelf's spelling: abbrev,info (also -wa, -wi)\n"
+    "  --debug-dump=LIST   readelf's spelling: abbrev,info,line (also -wa, -wi, -wl)\n"
     "  --section NAME      only the section called NAME\n"
     "  --json              JSON (schema: docs/json.md)\n"
     "\n"
@@ -24,7 +26,7 @@ static const char help[] =
     "DIE and reference offsets are section offsets.\n";
 
 typedef struct opts {
-    int abbrev, info, json;
+    int abbrev, info, line, json;
     const char *section;
 } opts;
 
@@ -428,6 +430,8 @@ static int one(const char *path, const opts *o, json *j)
             bad = walk_abbrev(f, s);
         if (!bad && o->info && wanted(o, s, CUDW_SEC_INFO))
             bad = walk_info(f, s);
+        if (!bad && o->line && is_line_section(s, o->section))
+            bad = walk_line_section(f, s);
         if (bad) {
             if (!cudw_last_error(f)->code)
                 fprintf(stderr, "%s: %s: %s: no bytes in the file\n", progname, path, s->name);
@@ -454,6 +458,11 @@ static int one(const char *path, const opts *o, json *j)
         if (o->info && wanted(o, s, CUDW_SEC_INFO))
             o->json ? info_json(f, s, j) : info_text(f, s, &out_stdout);
     }
+    for (unsigned i = 1; i < n; i++) {
+        const cudw_section *s = cudw_section_get(f, i);
+        if (o->line && is_line_section(s, o->section))
+            o->json ? line_json(f, s, j) : line_text(f, s, &out_stdout);
+    }
     if (o->json) {
         json_end_arr(j);
         json_end_obj(j);
@@ -471,8 +480,10 @@ static int debug_dump_list(opts *o, const char *list)
             o->abbrev = 1;
         else if (!strcmp(t, "info"))
             o->info = 1;
+        else if (!strcmp(t, "line") || !strcmp(t, "rawline"))
+            o->line = 1;
         else {
-            usage_error("dump", "unsupported --debug-dump section '%s' (supported: abbrev, info)", t);
+            usage_error("dump", "unsupported --debug-dump section '%s' (supported: abbrev, info, line)", t);
             return -1;
         }
     }
@@ -489,8 +500,10 @@ int cmd_dump(int argc, char **argv)
             o.abbrev = 1;
         else if (!strcmp(a, "--info") || !strcmp(a, "-wi"))
             o.info = 1;
+        else if (!strcmp(a, "--line") || !strcmp(a, "-wl"))
+            o.line = 1;
         else if (!strcmp(a, "--all"))
-            o.abbrev = o.info = 1;
+            o.abbrev = o.info = o.line = 1;
         else if (!strcmp(a, "--json"))
             o.json = 1;
         else if (!strncmp(a, "--debug-dump=", 13)) {
@@ -518,8 +531,8 @@ int cmd_dump(int argc, char **argv)
         usage_error("dump", "no input file");
         return EXIT_USAGE;
     }
-    if (!o.abbrev && !o.info)
-        o.abbrev = o.info = 1;
+    if (!o.abbrev && !o.info && !o.line)
+        o.abbrev = o.info = o.line = 1;
     json j;
     json_init(&j, &out_stdout);
     if (o.json && nfiles > 1)
