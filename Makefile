@@ -59,7 +59,11 @@ $(BUILD)/tests/libdw_lines: tests/oracles/libdw_lines.c tests/oracles/cubin_prep
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -std=c99 -D_DEFAULT_SOURCE -o $@ tests/oracles/libdw_lines.c tests/oracles/cubin_prep.c -ldw -lelf
 
-tests: all $(UNIT_BIN) $(BUILD)/tests/cubin_prep $(BUILD)/tests/libdw_lines $(BUILD)/examples/list_functions
+$(BUILD)/tests/reencode: tests/tools/reencode.c $(BUILD)/libcudwarf.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libcudwarf.a $(LDFLAGS_ALL) $(PKG_LIBS)
+
+tests: all $(BUILD)/tests/reencode $(UNIT_BIN) $(BUILD)/tests/cubin_prep $(BUILD)/tests/libdw_lines $(BUILD)/examples/list_functions
 
 # Every test, normal build then sanitizers.
 check: deps

@@ -426,6 +426,7 @@ typedef struct cudw_line_table {
      * of inlined rows are .debug_str[str_base + operand]. */
     uint8_t has_str_base;
     uint64_t str_base;               /* relocated */
+    uint32_t str_base_raw;           /* the word's bytes as stored */
     uint64_t str_base_offset;        /* section offset of the word */
     const cudw_reloc *str_base_reloc;
     const cudw_section *str_section; /* .debug_str (or its Mercury twin), or NULL */
@@ -469,6 +470,8 @@ typedef struct cudw_line_row {
     unsigned symtab;          /* the symbol table it is from (.symtab, .nv.merc.symtab) */
     uint64_t file, line, column;
     uint8_t is_stmt, basic_block, end_sequence;
+    uint8_t hidden;           /* not a row: an address advance no row followed
+                                 (CUDW_LINE_HIDDEN only; see below) */
     uint8_t merc_flag;        /* last 0x92 operand in this sequence (0 if none) */
     uint64_t context;         /* 0, or the 1-based row of this sequence it was inlined at */
     uint64_t function_offset; /* 0x90/0x91 operand */
@@ -487,13 +490,22 @@ typedef struct cudw_line_iter {
     unsigned symtab;
     cudw_line_row *seq;       /* the rows of the current sequence, for call sites */
     size_t nseq, capseq;
-    int keep;
+    unsigned flags;
 } cudw_line_iter;
 
-/* Walk the rows in emission order.  With keep_sequence, the iterator keeps
- * the current sequence's rows (malloc'd; cudw_line_iter_free releases them)
- * so cudw_line_callsite can resolve inline contexts. */
-void cudw_line_iter_init(const cudw_line_table *t, cudw_line_iter *it, int keep_sequence);
+/* Iterator flags. */
+#define CUDW_LINE_KEEP_SEQUENCE 1u  /* keep the current sequence's rows (malloc'd;
+                                       cudw_line_iter_free releases them) so
+                                       cudw_line_callsite can resolve contexts */
+#define CUDW_LINE_HIDDEN 2u         /* also report, as rows with hidden = 1, each
+                                       DW_LNS_advance_pc that no row follows:
+                                       ptxas writes one for a same-line instruction
+                                       it does not copy.  Only an encoder that must
+                                       reproduce the bytes needs them; they do not
+                                       count in row numbers or contexts. */
+
+/* Walk the rows in emission order. */
+void cudw_line_iter_init(const cudw_line_table *t, cudw_line_iter *it, unsigned flags);
 int cudw_line_next(cudw_line_iter *it, cudw_line_row *out);
 void cudw_line_iter_free(cudw_line_iter *it);
 
@@ -531,6 +543,69 @@ typedef struct cudw_line_hit {
  * value).  CUDW_OK with *hit filled, CUDW_DONE when no row covers it. */
 int cudw_line_lookup(cudw_file *f, const cudw_section *sec, const char *symbol, uint64_t offset,
                      cudw_line_hit *hit);
+
+/* ---- Writing line programs ---- */
+
+/* Header parameters.  cudw_line_params_nvidia() gives what ptxas and nvlink
+ * write: version 2, 8-byte addresses, min_inst_length 1, default_is_stmt 1,
+ * line_base -5, line_range 14, opcode_base 10. */
+typedef struct cudw_line_params {
+    uint16_t version;         /* 2 or 3 */
+    uint8_t addr_size;        /* 4 or 8 */
+    uint8_t min_inst_length, default_is_stmt, line_range, opcode_base;
+    int8_t line_base;
+} cudw_line_params;
+
+cudw_line_params cudw_line_params_nvidia(void);
+
+typedef struct cudw_line_header_in {
+    const char *const *dirs;        /* include_directories (DWARF 1..ndirs) */
+    size_t ndirs;
+    const cudw_line_file *files;    /* name, dir, mtime, size (path unused) */
+    size_t nfiles;
+    uint8_t has_str_base;           /* write NVIDIA's .debug_str base word */
+    uint32_t str_base;              /* its bytes */
+    const char *str_base_symbol;    /* if set, a 32-bit relocation site on the word
+                                       (ptxas: the .debug_str section symbol) */
+} cudw_line_header_in;
+
+/* A place the caller must relocate: DW_LNE_set_address operands (against
+ * the row's symbol, addend = address - symbol value; the bytes are 0, as
+ * ptxas writes them) and the .debug_str base word. */
+typedef struct cudw_reloc_site {
+    uint64_t offset;      /* from the start of the unit */
+    const char *symbol;
+    int64_t addend;
+    uint8_t width;        /* 8 (or 4 for 4-byte addresses / the base word) */
+} cudw_reloc_site;
+
+typedef struct cudw_line_out {
+    uint8_t *data;        /* the whole unit: header + program (malloc'd) */
+    size_t size;
+    cudw_reloc_site *sites;   /* malloc'd */
+    size_t nsites;
+    cudw_error err;       /* on failure: what and where (offset = row index) */
+} cudw_line_out;
+
+/* Encode rows (a sequence ends at each end_sequence row; rows of a
+ * sequence ascend in address) into one line-number program unit, choosing
+ * opcodes as ptxas does (docs/line-encoding.md): set_file, the Mercury
+ * 0x92 flag and the 0x90 inlined-call context when they change, a special
+ * opcode when the line and address advance fit, otherwise advance_line,
+ * advance_pc, copy; advance_pc then DW_LNE_end_sequence.  Fields used:
+ * address, symbol, symbol_value, file, line, is_stmt, end_sequence,
+ * context, function_offset, merc_flag.  Free with cudw_line_out_free. */
+int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, const cudw_line_row *rows,
+                     size_t n, cudw_line_out *out);
+void cudw_line_out_free(cudw_line_out *out);
+
+/* Build header tables from full paths the way ptxas does: each path split
+ * at its last '/', directories numbered from 1 in order of first
+ * appearance without duplicates, a path with no '/' gets directory 0.
+ * dirs and files (n entries) are malloc'd into *out_dirs / *out_files,
+ * pointing into paths; free both with free(). */
+int cudw_line_header_from_paths(const char *const *paths, const uint64_t *mtimes, const uint64_t *sizes,
+                                size_t n, char ***out_dirs, size_t *ndirs, cudw_line_file **out_files);
 
 /* ------------------------------------------------------------------ */
 /* PTX text (.nv_debug_ptx_txt[.N])                                    */

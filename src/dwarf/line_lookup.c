@@ -57,7 +57,7 @@ int cudw_line_lookup(cudw_file *f, const cudw_section *sec, const char *symbol, 
     while ((rc = cudw_line_table_next(f, sec, &cur, &t)) == CUDW_OK) {
         cudw_line_iter it;
         cudw_line_row r;
-        cudw_line_iter_init(t, &it, 1);
+        cudw_line_iter_init(t, &it, CUDW_LINE_KEEP_SEQUENCE);
         size_t best = SIZE_MAX;   /* index into it.seq of the covering row */
         while ((rc = cudw_line_next(&it, &r)) == CUDW_OK) {
             if (!r.symbol || strcmp(r.symbol, symbol) != 0) {

@@ -225,6 +225,7 @@ static int parse(cudw_file *f, const cudw_section *s, uint64_t off, line_impl **
         p->has_str_base = 1;
         p->str_base_offset = after;
         p->str_base = ld32(d + after);
+        p->str_base_raw = (uint32_t)p->str_base;
         p->str_base_reloc = cudw_reloc_at(f, s->index, after);
         if (p->str_base_reloc && p->str_base_reloc->width)
             p->str_base = (uint32_t)p->str_base_reloc->value;
@@ -398,12 +399,12 @@ static void reset(cudw_line_iter *it)
     it->nseq = 0;
 }
 
-void cudw_line_iter_init(const cudw_line_table *t, cudw_line_iter *it, int keep)
+void cudw_line_iter_init(const cudw_line_table *t, cudw_line_iter *it, unsigned flags)
 {
     memset(it, 0, sizeof *it);
     it->table = t;
     it->pos = t->program_offset;
-    it->keep = keep;
+    it->flags = flags;
     reset(it);
 }
 
@@ -423,6 +424,16 @@ static const char *function_name(const cudw_line_table *t, uint64_t off)
     return (const char *)s->data + at;
 }
 
+/* An advance_pc is "hidden" when no row follows it: the next opcode is not
+ * DW_LNS_copy and not DW_LNE_end_sequence. */
+static int followed_by_row(const cudw_line_table *t, uint64_t pos)
+{
+    cudw_line_op o;
+    if (cudw_line_op_next(t, &pos, &o) != CUDW_OK)
+        return 1;
+    return (o.kind == CUDW_LOP_STANDARD && o.opcode == 1) || (o.kind == CUDW_LOP_EXTENDED && o.opcode == 1);
+}
+
 static int emit(cudw_line_iter *it, cudw_line_row *out, uint64_t op_offset)
 {
     cudw_line_row *st = &it->state;
@@ -433,7 +444,7 @@ static int emit(cudw_line_iter *it, cudw_line_row *out, uint64_t op_offset)
     st->symtab = it->symtab;
     st->function = st->context || st->function_offset ? function_name(it->table, st->function_offset) : NULL;
     *out = *st;
-    if (it->keep) {
+    if (it->flags & CUDW_LINE_KEEP_SEQUENCE) {
         if (it->nseq == it->capseq) {
             size_t cap = it->capseq ? it->capseq * 2 : 256;
             cudw_line_row *n = realloc(it->seq, cap * sizeof *n);
@@ -469,7 +480,20 @@ int cudw_line_next(cudw_line_iter *it, cudw_line_row *out)
         case CUDW_LOP_STANDARD:
             switch (o.opcode) {
             case 1: return emit(it, out, o.offset);
-            case 2: case 8: st->address += o.addr_adv; break;
+            case 2: case 8:
+                st->address += o.addr_adv;
+                if ((it->flags & CUDW_LINE_HIDDEN) && o.opcode == 2 && !followed_by_row(t, it->pos)) {
+                    *out = *st;
+                    out->hidden = 1;
+                    out->op_offset = o.offset;
+                    out->symbol = it->symbol;
+                    out->symbol_value = it->symbol_value;
+                    out->symtab = it->symtab;
+                    out->index = 0;
+                    out->function = NULL;
+                    return CUDW_OK;
+                }
+                break;
             case 3: st->line += (uint64_t)o.s; break;
             case 4: st->file = o.u; break;
             case 5: st->column = o.u; break;
@@ -515,7 +539,7 @@ int cudw_line_callsite(const cudw_line_iter *it, const cudw_line_row *r, const c
     *site = NULL;
     if (!r->context)
         return CUDW_DONE;
-    if (!it->keep || r->context > it->nseq || r->context >= r->index)
+    if (!(it->flags & CUDW_LINE_KEEP_SEQUENCE) || r->context > it->nseq || r->context >= r->index)
         return cudw_fail(it->table->file, CUDW_E_BAD_OFFSET, it->table->section, r->op_offset, "line row",
                          "inlined-call context %llu does not name an earlier row of sequence %llu (row %llu)",
                          (unsigned long long)r->context, (unsigned long long)r->sequence,

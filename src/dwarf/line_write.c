@@ -1,0 +1,342 @@
+/* Writing line programs the way ptxas does.
+ *
+ * Per sequence (rows up to and including an end_sequence row):
+ *   00 09 02 <addr 0...>      DW_LNE_set_address, bytes 0 + a relocation site
+ *   per row, in this order, each only when it changes:
+ *     04 ULEB(file)           DW_LNS_set_file (always on a sequence's first row)
+ *     00 02 92 01             Mercury: before a function's entry row, and
+ *                             00 02 92 00 right after that row
+ *     00 len 90 ULEB ULEB     inlined-call context, function-name offset
+ *   then the advance:
+ *     special opcode          when the address advances (never for 0) and
+ *                             0 <= dline - line_base < line_range and the
+ *                             opcode fits a byte
+ *     03 SLEB(dline)          DW_LNS_advance_line, when dline != 0 or the
+ *                             address does not advance (then "03 00")
+ *     02 ULEB(daddr)          DW_LNS_advance_pc, when daddr != 0 (written by a
+ *                             signed encoder: 96 is e0 00)
+ *     01                      DW_LNS_copy
+ *   end_sequence row: 02 ULEB(daddr) when daddr != 0, then 00 01 01.
+ * The rules are ptxas 13.0's, established by re-encoding every line
+ * program of the corpus (docs/line-encoding.md). */
+#include "../internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef struct wbuf {
+    uint8_t *p;
+    size_t n, cap;
+    int oom;
+} wbuf;
+
+static void put(wbuf *b, const void *src, size_t n)
+{
+    if (b->oom)
+        return;
+    if (b->cap - b->n < n) {
+        size_t cap = b->cap ? b->cap * 2 : 256;
+        while (cap - b->n < n)
+            cap *= 2;
+        uint8_t *q = realloc(b->p, cap);
+        if (!q) {
+            b->oom = 1;
+            return;
+        }
+        b->p = q;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->n, src, n);
+    b->n += n;
+}
+
+static void byte(wbuf *b, uint8_t v) { put(b, &v, 1); }
+
+static void uleb(wbuf *b, uint64_t v)
+{
+    uint8_t t[10];
+    put(b, t, cudw_uleb128_write(v, t, sizeof t));
+}
+
+static void sleb(wbuf *b, int64_t v)
+{
+    uint8_t t[10];
+    put(b, t, cudw_sleb128_write(v, t, sizeof t));
+}
+
+/* ptxas writes DW_LNS_advance_pc operands with its signed encoder: a value
+ * whose last 7-bit group has bit 6 set gets one more byte (96 is e0 00, not
+ * 60), which is still a valid ULEB128.  Seen on every table of the corpus. */
+static void uleb_signed_style(wbuf *b, uint64_t v)
+{
+    uint8_t t[11];
+    size_t n = cudw_sleb128_write((int64_t)v, t, sizeof t);
+    if ((int64_t)v < 0) /* beyond 2^63: plain ULEB */
+        n = cudw_uleb128_write(v, t, sizeof t);
+    put(b, t, n);
+}
+
+static void le(wbuf *b, uint64_t v, unsigned n)
+{
+    uint8_t t[8];
+    for (unsigned i = 0; i < n; i++)
+        t[i] = (uint8_t)(v >> (8 * i));
+    put(b, t, n);
+}
+
+cudw_line_params cudw_line_params_nvidia(void)
+{
+    return (cudw_line_params){.version = 2, .addr_size = 8, .min_inst_length = 1, .default_is_stmt = 1,
+                              .line_range = 14, .opcode_base = 10, .line_base = -5};
+}
+
+static int fail(cudw_line_out *out, int code, uint64_t at, const char *fmt, ...)
+{
+    out->err.code = code;
+    out->err.offset = at;
+    out->err.what = "line row";
+    snprintf(out->err.section, sizeof out->err.section, "%s", "<rows>");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(out->err.detail, sizeof out->err.detail, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+static int add_site(cudw_line_out *out, size_t *cap, uint64_t off, const char *sym, int64_t addend, uint8_t w)
+{
+    if (out->nsites == *cap) {
+        size_t c = *cap ? *cap * 2 : 16;
+        cudw_reloc_site *n = realloc(out->sites, c * sizeof *n);
+        if (!n)
+            return -1;
+        out->sites = n;
+        *cap = c;
+    }
+    out->sites[out->nsites++] = (cudw_reloc_site){off, sym, addend, w};
+    return 0;
+}
+
+/* operands of standard opcode k (index 0 unused) */
+static const uint8_t std_lengths[] = {0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1};
+
+int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, const cudw_line_row *rows,
+                     size_t n, cudw_line_out *out)
+{
+    memset(out, 0, sizeof *out);
+    if ((p->version != 2 && p->version != 3) || (p->addr_size != 4 && p->addr_size != 8) ||
+        p->line_range == 0 || p->opcode_base == 0 || p->min_inst_length == 0)
+        return fail(out, CUDW_E_ARG, 0, "bad parameters: version %u, address size %u, line_range %u, "
+                    "opcode_base %u, min_inst_length %u", p->version, p->addr_size, p->line_range,
+                    p->opcode_base, p->min_inst_length);
+    wbuf b = {0};
+    size_t sitecap = 0;
+    /* header: the lengths are patched at the end */
+    le(&b, 0, 4);
+    le(&b, p->version, 2);
+    le(&b, 0, 4);
+    byte(&b, p->min_inst_length);
+    byte(&b, p->default_is_stmt);
+    byte(&b, (uint8_t)p->line_base);
+    byte(&b, p->line_range);
+    byte(&b, p->opcode_base);
+    for (unsigned k = 1; k < p->opcode_base; k++)
+        byte(&b, k < sizeof std_lengths ? std_lengths[k] : 0);
+    for (size_t k = 0; k < h->ndirs; k++)
+        put(&b, h->dirs[k], strlen(h->dirs[k]) + 1);
+    byte(&b, 0);
+    for (size_t k = 0; k < h->nfiles; k++) {
+        put(&b, h->files[k].name, strlen(h->files[k].name) + 1);
+        uleb(&b, h->files[k].dir);
+        uleb(&b, h->files[k].mtime);
+        uleb(&b, h->files[k].size);
+    }
+    byte(&b, 0);
+    if (h->has_str_base) {
+        if (h->str_base_symbol && add_site(out, &sitecap, b.n, h->str_base_symbol, h->str_base, 4))
+            b.oom = 1;
+        le(&b, h->str_base, 4);
+    }
+    size_t program = b.n;
+
+    /* the program */
+    int start = 1;
+    uint64_t addr = 0, line = 1, file = 1, ctx = 0, fn = 0;
+    unsigned flag = 0; /* a 0x92 1 is open */
+    int stmt = p->default_is_stmt != 0;
+    for (size_t i = 0; i < n && !b.oom; i++) {
+        const cudw_line_row *r = &rows[i];
+        if (start) {
+            byte(&b, 0);
+            uleb(&b, 1u + p->addr_size);
+            byte(&b, 2);
+            if (r->symbol) {
+                if (add_site(out, &sitecap, b.n, r->symbol, (int64_t)(r->address - r->symbol_value), p->addr_size))
+                    b.oom = 1;
+                le(&b, 0, p->addr_size);
+            } else {
+                le(&b, r->address, p->addr_size);
+            }
+            addr = r->address;
+            line = 1;
+            file = UINT64_MAX; /* ptxas opens every sequence with set_file */
+            ctx = fn = 0;
+            flag = 0;
+            stmt = p->default_is_stmt != 0;
+            start = 0;
+        }
+        if (r->address < addr) {
+            free(b.p);
+            return fail(out, CUDW_E_ARG, i, "row %zu: address 0x%llx is below the previous row's 0x%llx "
+                        "(a sequence ascends)", i, (unsigned long long)r->address, (unsigned long long)addr);
+        }
+        uint64_t daddr = (r->address - addr) / p->min_inst_length;
+        if (r->end_sequence) {
+            if (daddr) {
+                byte(&b, 2);
+                uleb_signed_style(&b, daddr);
+            }
+            byte(&b, 0);
+            byte(&b, 1);
+            byte(&b, 1);
+            start = 1;
+            continue;
+        }
+        if (r->file != file) {
+            byte(&b, 4);
+            uleb(&b, r->file);
+            file = r->file;
+        }
+        if (r->merc_flag && !r->hidden) { /* Mercury: 0x92 1 before the entry row, 0x92 0 after it */
+            byte(&b, 0);
+            byte(&b, 2);
+            byte(&b, CUDW_LNE_MERC_ENTRY);
+            byte(&b, r->merc_flag);
+            flag = r->merc_flag;
+        }
+        if (r->context != ctx || r->function_offset != fn) {
+            uint8_t t[20];
+            size_t k = cudw_uleb128_write(r->context, t, 10);
+            k += cudw_uleb128_write(r->function_offset, t + k, 10);
+            byte(&b, 0);
+            uleb(&b, 1 + k);
+            byte(&b, CUDW_LNE_INLINED_CALL);
+            put(&b, t, k);
+            ctx = r->context;
+            fn = r->function_offset;
+        }
+        if (r->hidden) { /* an advance no row follows (a same-line entry ptxas did not copy) */
+            if (daddr) {
+                byte(&b, 2);
+                uleb_signed_style(&b, daddr);
+            }
+            addr = r->address;
+            continue;
+        }
+        if ((r->is_stmt != 0) != stmt) {
+            byte(&b, 6); /* DW_LNS_negate_stmt: ptxas never needs it, rows may */
+            stmt = !stmt;
+        }
+        int64_t dline = (int64_t)(r->line - line);
+        int64_t adj = dline - p->line_base;
+        uint64_t special = adj >= 0 && adj < p->line_range && daddr <= 255
+                               ? (uint64_t)adj + (uint64_t)p->line_range * daddr + p->opcode_base
+                               : 256;
+        if (daddr && dline && special <= 255) { /* never without both advances */
+            byte(&b, (uint8_t)special);
+        } else {
+            /* ptxas advances something before every copy: a duplicate row
+             * (no address advance, same line) gets "advance_line 0" */
+            if (dline || !daddr) {
+                byte(&b, 3);
+                sleb(&b, dline);
+            }
+            if (daddr) {
+                byte(&b, 2);
+                uleb_signed_style(&b, daddr);
+            }
+            byte(&b, 1);
+        }
+        if (flag) {
+            byte(&b, 0);
+            byte(&b, 2);
+            byte(&b, CUDW_LNE_MERC_ENTRY);
+            byte(&b, 0);
+            flag = 0;
+        }
+        addr = r->address;
+        line = r->line;
+    }
+    if (b.oom) {
+        free(b.p);
+        free(out->sites);
+        out->sites = NULL;
+        return fail(out, CUDW_E_NOMEM, 0, "out of memory");
+    }
+    if (b.n - 4 > UINT32_MAX) {
+        free(b.p);
+        return fail(out, CUDW_E_LIMIT, 0, "the unit would exceed 4 GiB");
+    }
+    uint32_t unit = (uint32_t)(b.n - 4), hlen = (uint32_t)(program - 10);
+    memcpy(b.p, &unit, 4);
+    memcpy(b.p + 6, &hlen, 4);
+    out->data = b.p;
+    out->size = b.n;
+    return CUDW_OK;
+}
+
+void cudw_line_out_free(cudw_line_out *out)
+{
+    free(out->data);
+    free(out->sites);
+    out->data = NULL;
+    out->sites = NULL;
+    out->size = out->nsites = 0;
+}
+
+int cudw_line_header_from_paths(const char *const *paths, const uint64_t *mtimes, const uint64_t *sizes,
+                                size_t n, char ***out_dirs, size_t *ndirs, cudw_line_file **out_files)
+{
+    char **dirs = calloc(n ? n : 1, sizeof *dirs);
+    cudw_line_file *files = calloc(n ? n : 1, sizeof *files);
+    size_t nd = 0;
+    if (!dirs || !files) {
+        free(dirs);
+        free(files);
+        return CUDW_E_NOMEM;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const char *slash = strrchr(paths[i], '/');
+        files[i].mtime = mtimes ? mtimes[i] : 0;
+        files[i].size = sizes ? sizes[i] : 0;
+        files[i].path = paths[i];
+        if (!slash || slash == paths[i]) {
+            files[i].name = slash ? slash + 1 : paths[i];
+            files[i].dir = 0;
+            continue;
+        }
+        files[i].name = slash + 1;
+        size_t len = (size_t)(slash - paths[i]), k;
+        for (k = 0; k < nd; k++)
+            if (strlen(dirs[k]) == len && memcmp(dirs[k], paths[i], len) == 0)
+                break;
+        if (k == nd) {
+            dirs[nd] = malloc(len + 1);
+            if (!dirs[nd]) {
+                for (size_t j = 0; j < nd; j++)
+                    free(dirs[j]);
+                free(dirs);
+                free(files);
+                return CUDW_E_NOMEM;
+            }
+            memcpy(dirs[nd], paths[i], len);
+            dirs[nd][len] = 0;
+            nd++;
+        }
+        files[i].dir = k + 1;
+    }
+    *out_dirs = dirs;
+    *ndirs = nd;
+    *out_files = files;
+    return CUDW_OK;
+}
