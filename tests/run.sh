@@ -77,6 +77,11 @@ else
     fi
 fi
 
+echo "== line programs re-encoded byte for byte (decode -> cudw_line_encode)"
+"$build/tests/reencode" tests/fixtures/*.cubin ${gen:-} >"$log/re.txt" 2>&1
+count_lines "$log/re.txt"
+echo "$(grep -c '^ok' "$log/re.txt") line sections identical"
+
 echo "== .nv_debug_line_sass rows point at PTX instructions of the right function"
 python3 tests/ref/check_sass_ptx.py "$build/cudwarf" tests/fixtures/*.cubin ${gen:-} >"$log/sp.txt" 2>&1
 count_lines "$log/sp.txt"

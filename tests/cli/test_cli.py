@@ -167,7 +167,8 @@ r = run("dump", "--json", base_path)
 try:
     doc = json.loads(r.stdout)
     kinds = [s["section"] for s in doc["sections"]]
-    check("dump --json parses; abbrev and info sections", kinds == [".debug_abbrev", ".debug_info"], kinds)
+    check("dump --json parses; abbrev, info and line sections",
+          kinds == [".debug_abbrev", ".debug_info", ".debug_line", ".nv_debug_line_sass"], kinds)
 except ValueError as e:
     check("dump --json parses", False, str(e))
 
