@@ -1,0 +1,187 @@
+/* Line programs: decode(encode(rows)) == rows on random rows (fixed seeds),
+ * the header builder, and the encoder's errors.  Byte-exactness against
+ * ptxas is checked on real cubins by tests/tools/reencode. */
+#include "testutil.h"
+
+static uint64_t rng = 0x2545F4914F6CDD1Dull;
+static uint64_t next(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+/* Wrap a unit into an ELF with a .debug_str and decode its rows. */
+static size_t decode(const cudw_line_out *out, const char *strs, size_t strlen_, cudw_line_row *rows, size_t cap)
+{
+    tsec secs[] = {
+        {.name = ".debug_line", .data = out->data, .size = out->size},
+        {.name = ".debug_str", .data = strs, .size = strlen_},
+    };
+    size_t len;
+    uint8_t *img = telf_build(secs, 2, &len);
+    cudw_file *f = topen(img, len);
+    const cudw_line_table *t;
+    uint64_t cur = 0;
+    assert_int_equal(cudw_line_table_next(f, cudw_section_find(f, ".debug_line"), &cur, &t), CUDW_OK);
+    cudw_line_iter it;
+    cudw_line_row r;
+    size_t n = 0;
+    int rc;
+    cudw_line_iter_init(t, &it, 0);
+    while ((rc = cudw_line_next(&it, &r)) == CUDW_OK) {
+        assert_true(n < cap);
+        r.function = NULL; /* points into the image */
+        rows[n++] = r;
+    }
+    assert_int_equal(rc, CUDW_DONE);
+    assert_int_equal(cudw_line_table_next(f, cudw_section_find(f, ".debug_line"), &cur, &t), CUDW_DONE);
+    cudw_close(f);
+    free(img);
+    return n;
+}
+
+static void round_trip(void **state)
+{
+    (void)state;
+    static const char strs[] = "\0_Z3fooi\0_Z3barv\0";
+    const char *dirs[] = {"/src", "/usr/include"};
+    cudw_line_file files[] = {{.name = "a.cu", .dir = 1, .mtime = 1735689600, .size = 1368},
+                              {.name = "b.cuh", .dir = 2, .mtime = 0, .size = 0},
+                              {.name = "c.cuh", .dir = 1, .mtime = 7, .size = 9}};
+    enum { MAXR = 4000 };
+    cudw_line_row *in = calloc(MAXR, sizeof *in), *out_rows = calloc(MAXR, sizeof *out_rows);
+    for (int iter = 0; iter < 300; iter++) {
+        size_t n = 0;
+        int nseq = 1 + (int)(next() % 4);
+        for (int s = 0; s < nseq; s++) {
+            uint64_t addr = (next() % 4) * 0x1000, line = 1 + next() % 500;
+            size_t first = n, len = 1 + next() % 200;
+            for (size_t k = 0; k < len; k++) {
+                cudw_line_row *r = &in[n++];
+                memset(r, 0, sizeof *r);
+                /* mostly one instruction, sometimes none, sometimes far */
+                uint64_t pick = next() % 10;
+                addr += pick < 6 ? 16 : pick < 8 ? 0 : 16 * (next() % 300);
+                int64_t dl = pick < 5 ? (int64_t)(next() % 14) - 5 : (int64_t)(next() % 2001) - 1000;
+                if ((int64_t)line + dl < 1)
+                    dl = 1 - (int64_t)line;
+                line += (uint64_t)dl;
+                r->address = addr;
+                r->line = line;
+                r->file = 1 + next() % 3;
+                r->is_stmt = 1;
+                if (k && next() % 4 == 0) { /* inlined at an earlier row of this sequence */
+                    r->context = 1 + next() % k;
+                    r->function_offset = next() % 2 ? 1 : 9;
+                }
+                r->merc_flag = next() % 16 == 0;
+                (void)first;
+            }
+            cudw_line_row *e = &in[n++];
+            memset(e, 0, sizeof *e);
+            e->address = addr + 16 * (next() % 8);
+            e->end_sequence = 1;
+            e->line = line;
+        }
+        cudw_line_params p = cudw_line_params_nvidia();
+        cudw_line_header_in h = {.dirs = dirs, .ndirs = 2, .files = files, .nfiles = 3, .has_str_base = 1};
+        cudw_line_out out;
+        assert_int_equal(cudw_line_encode(&p, &h, in, n, &out), CUDW_OK);
+        size_t m = decode(&out, strs, sizeof strs, out_rows, MAXR);
+        assert_int_equal(m, n);
+        for (size_t k = 0; k < n; k++) {
+            const cudw_line_row *a = &in[k], *b = &out_rows[k];
+            assert_int_equal(a->address, b->address);
+            assert_int_equal(a->end_sequence, b->end_sequence);
+            if (a->end_sequence)
+                continue; /* the registers an end row carries are the last row's */
+            assert_int_equal(a->line, b->line);
+            assert_int_equal(a->file, b->file);
+            assert_int_equal(a->is_stmt, b->is_stmt);
+            assert_int_equal(a->context, b->context);
+            assert_int_equal(a->function_offset, b->function_offset);
+            assert_int_equal(a->merc_flag, b->merc_flag);
+        }
+        cudw_line_out_free(&out);
+    }
+    free(in);
+    free(out_rows);
+}
+
+static void header_from_paths(void **state)
+{
+    (void)state;
+    const char *paths[] = {"/p/src/a.cu", "/usr/include/x.h", "/p/src/b.cuh", "plain.cu"};
+    uint64_t mt[] = {1, 2, 3, 4}, sz[] = {10, 20, 30, 40};
+    char **dirs;
+    size_t nd;
+    cudw_line_file *files;
+    assert_int_equal(cudw_line_header_from_paths(paths, mt, sz, 4, &dirs, &nd, &files), CUDW_OK);
+    assert_int_equal(nd, 2);
+    assert_string_equal(dirs[0], "/p/src");
+    assert_string_equal(dirs[1], "/usr/include");
+    assert_string_equal(files[2].name, "b.cuh");
+    assert_int_equal(files[2].dir, 1);
+    assert_int_equal(files[1].dir, 2);
+    assert_int_equal(files[3].dir, 0);
+    assert_int_equal(files[3].size, 40);
+    for (size_t i = 0; i < nd; i++)
+        free(dirs[i]);
+    free(dirs);
+    free(files);
+}
+
+static void encoder_errors(void **state)
+{
+    (void)state;
+    cudw_line_row rows[3] = {{.address = 0x20, .line = 1, .file = 1}, {.address = 0x10, .line = 2, .file = 1},
+                             {.address = 0x30, .end_sequence = 1}};
+    cudw_line_params p = cudw_line_params_nvidia();
+    cudw_line_header_in h = {0};
+    cudw_line_out out;
+    assert_int_equal(cudw_line_encode(&p, &h, rows, 3, &out), CUDW_E_ARG);
+    assert_int_equal(out.err.offset, 1);
+    assert_null(out.data);
+    p.line_range = 0;
+    assert_int_equal(cudw_line_encode(&p, &h, rows, 0, &out), CUDW_E_ARG);
+}
+
+/* The rows of a known ptxas table (tests/fixtures/tiny_sm90_G.cubin,
+ * .debug_line) encode to its exact program bytes. */
+static void known_program(void **state)
+{
+    (void)state;
+    cudw_line_row rows[] = {
+        {.address = 0x0, .file = 1, .line = 3, .is_stmt = 1, .symbol = "_Z11tiny_kernelPii"},
+        {.address = 0xe0, .file = 1, .line = 5, .is_stmt = 1, .symbol = "_Z11tiny_kernelPii"},
+        {.address = 0x170, .file = 1, .line = 6, .is_stmt = 1, .symbol = "_Z11tiny_kernelPii"},
+        {.address = 0x290, .file = 1, .line = 7, .is_stmt = 1, .symbol = "_Z11tiny_kernelPii"},
+        {.address = 0x400, .file = 1, .line = 7, .end_sequence = 1, .symbol = "_Z11tiny_kernelPii"},
+    };
+    static const uint8_t program[] = {0x00, 0x09, 0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0x04, 0x01, 0x03, 0x02, 0x01,
+                                      0x03, 0x02, 0x02, 0xe0, 0x01, 0x01, 0x03, 0x01, 0x02, 0x90, 0x01, 0x01,
+                                      0x03, 0x01, 0x02, 0xa0, 0x02, 0x01, 0x02, 0xf0, 0x02, 0x00, 0x01, 0x01};
+    cudw_line_params p = cudw_line_params_nvidia();
+    cudw_line_header_in h = {0};
+    cudw_line_out out;
+    assert_int_equal(cudw_line_encode(&p, &h, rows, 5, &out), CUDW_OK);
+    assert_true(out.size > sizeof program);
+    assert_memory_equal(out.data + out.size - sizeof program, program, sizeof program);
+    assert_int_equal(out.nsites, 1);
+    assert_int_equal(out.sites[0].offset, out.size - sizeof program + 3);
+    assert_string_equal(out.sites[0].symbol, "_Z11tiny_kernelPii");
+    cudw_line_out_free(&out);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(round_trip),
+        cmocka_unit_test(header_from_paths),
+        cmocka_unit_test(encoder_errors),
+        cmocka_unit_test(known_program),
+    };
+    return cmocka_run_group_tests_name("line", tests, NULL, NULL);
+}
