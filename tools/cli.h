@@ -37,6 +37,11 @@ int cmd_sections(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_lines(int argc, char **argv);
 int cmd_addr2line(int argc, char **argv);
+int cmd_line_encode(int argc, char **argv);
+
+/* Write data to path whole or not at all (temporary file + rename); "-" is
+ * standard output.  0, or -1 with a message in err. */
+int write_file_atomic(const char *path, const void *data, size_t size, char *err, size_t errlen);
 
 /* dump --line (dump_line.c) */
 int walk_line_section(cudw_file *f, const cudw_section *s);

@@ -14,6 +14,8 @@ static const char help[] =
     "\n"
     "  --section NAME   only that section\n"
     "  --ptx            with .nv_debug_line_sass rows, the PTX line's text\n"
+    "  --hidden         with --json, also the address advances no row follows\n"
+    "                   (\"hidden\": true; what line-encode needs to reproduce ptxas)\n"
     "  --json           JSON (schema: docs/json.md)\n"
     "\n"
     "Columns: address (relocated), symbol+offset, file:line, flags (S is_stmt,\n"
@@ -22,7 +24,7 @@ static const char help[] =
     "inlined function's name.\n";
 
 typedef struct lopts {
-    int json, ptx;
+    int json, ptx, hidden;
     const char *section;
 } lopts;
 
@@ -131,6 +133,8 @@ static void text_table(cudw_file *f, const cudw_line_table *t, const lopts *o, i
 
 static void json_table(cudw_file *f, const cudw_line_table *t, const lopts *o, int sass, json *j)
 {
+    cudw_line_iter it;
+    cudw_line_row r;
     json_obj(j, NULL);
     json_u64(j, "offset", t->offset);
     json_u64(j, "unit_length", t->unit_length);
@@ -157,16 +161,16 @@ static void json_table(cudw_file *f, const cudw_line_table *t, const lopts *o, i
     }
     json_end_arr(j);
     if (t->has_str_base) {
-        json_u64(j, "str_base", t->str_base);
+        json_u64(j, "str_base", t->str_base_raw);
+        if (t->str_base_raw != t->str_base)
+            json_u64(j, "str_base_relocated", t->str_base);
         if (t->str_base_reloc) {
             json_str(j, "str_base_symbol", t->str_base_reloc->sym_name);
             json_i64(j, "str_base_addend", t->str_base_reloc->addend);
         }
     }
     json_arr(j, "rows");
-    cudw_line_iter it;
-    cudw_line_row r;
-    cudw_line_iter_init(t, &it, 0);
+    cudw_line_iter_init(t, &it, o->hidden ? CUDW_LINE_HIDDEN : 0);
     while (cudw_line_next(&it, &r) == CUDW_OK) {
         json_obj(j, NULL);
         json_u64(j, "address", r.address);
@@ -181,6 +185,10 @@ static void json_table(cudw_file *f, const cudw_line_table *t, const lopts *o, i
         json_bool(j, "end_sequence", r.end_sequence);
         json_u64(j, "context", r.context);
         json_str(j, "function", r.context ? r.function : NULL);
+        if (r.context || r.function_offset)
+            json_u64(j, "function_offset", r.function_offset);
+        if (r.hidden)
+            json_bool(j, "hidden", 1);
         if (r.merc_flag)
             json_u64(j, "merc_flag", r.merc_flag);
         json_u64(j, "sequence", r.sequence);
@@ -254,6 +262,8 @@ int cmd_lines(int argc, char **argv)
             o.json = 1;
         else if (!strcmp(a, "--ptx"))
             o.ptx = 1;
+        else if (!strcmp(a, "--hidden"))
+            o.hidden = 1;
         else if (!strcmp(a, "--section") || !strncmp(a, "--section=", 10)) {
             if (a[9] == '=')
                 o.section = a + 10;

@@ -27,6 +27,9 @@ static const char usage[] =
     "  addr2line -e FILE [-afipC] [--ptx] [--json] [SYMBOL+0xOFF...]\n"
     "                                 SASS location -> file:line, inline stack\n"
     "\n"
+    "  line-encode [-o OUT] [--json] INPUT.json\n"
+    "                                 rows -> a line program, encoded as ptxas does\n"
+    "\n"
     "  cudwarf COMMAND --help         options of one command\n"
     "  cudwarf --version\n"
     "\n"
@@ -89,6 +92,8 @@ int main(int argc, char **argv)
         rc = cmd_lines(argc - 1, argv + 1);
     else if (!strcmp(cmd, "addr2line"))
         rc = cmd_addr2line(argc - 1, argv + 1);
+    else if (!strcmp(cmd, "line-encode"))
+        rc = cmd_line_encode(argc - 1, argv + 1);
     else
         rc = -1;
     if (rc >= 0) {

@@ -255,5 +255,37 @@ struct.pack_into("<I", d, lsec[4] + 6, 0x7FFF)
 expect_error("line header_length past the unit", write("lh.cubin", bytes(d)), ["lines"], ".debug_line",
              r"line table header: header_length 0x7fff does not fit the unit")
 
+# --- line-encode: lines --json --hidden | line-encode reproduces ptxas's bytes ---
+def section_bytes(path, name):
+    data = open(path, "rb").read()
+    h = sections(data)[name][1]
+    return data[h[4]:h[4] + h[5]]
+
+
+for fx, sec in (("inline_sm90_lineinfo.rdc.cubin", ".debug_line"), ("inline_sm100_G.cubin", ".nv.merc.debug_line"),
+                ("shared_sm100_G.rdc.cubin", ".nv.merc.nv_debug_line_sass")):
+    fpath = os.path.join(FIX, fx)
+    rows = run("lines", "--json", "--hidden", "--section", sec, fpath).stdout
+    outp = os.path.join(TMP, "unit.bin")
+    r = subprocess.run([CUDWARF, "line-encode", "--json", "--section", sec, "-o", outp, "-"], input=rows,
+                       capture_output=True, text=True)
+    ok = r.returncode == 0 and open(outp, "rb").read() == section_bytes(fpath, sec)
+    sites = json.loads(r.stdout)["relocations"] if r.returncode == 0 else []
+    check(f"line-encode round trip: {fx} {sec} byte-identical, {len(sites)} relocation sites", ok and sites, r.stderr)
+bad_json = write("bad.json", b'{"rows": [ {"address": 1.5} ]}')
+r = run("line-encode", "-o", os.path.join(TMP, "never.bin"), bad_json)
+check("line-encode: non-integer number is an error, no output file",
+      r.returncode == 1 and "only integers" in r.stderr and not os.path.exists(os.path.join(TMP, "never.bin")))
+desc = write("desc.json", json.dumps({"rows": [{"address": 32, "line": 1}, {"address": 16, "line": 2}]}).encode())
+r = run("line-encode", "-o", os.path.join(TMP, "never.bin"), desc)
+check("line-encode: descending addresses are an error naming the row, no output file",
+      r.returncode == 1 and "row 1" in r.stderr and not os.path.exists(os.path.join(TMP, "never.bin")), r.stderr)
+paths = write("paths.json", json.dumps({"paths": ["/a/x.cu", "/b/y.h", "/a/z.cuh"], "rows": [
+    {"address": 0, "line": 3, "file": 1}, {"address": 16, "line": 4, "file": 3}, {"address": 48, "end_sequence": True}]}).encode())
+outp = os.path.join(TMP, "p.bin")
+r = run("line-encode", "-o", outp, paths)
+unit = open(outp, "rb").read() if r.returncode == 0 else b""
+check("line-encode from paths: directories de-duplicated", r.returncode == 0 and b"/a\0/b\0\0x.cu\0\x01" in unit, unit[:80])
+
 print(f"cli: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

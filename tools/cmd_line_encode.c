@@ -1,0 +1,286 @@
+/* cudwarf line-encode: rows (JSON) -> a line-number program unit, encoded
+ * the way ptxas does, plus the relocation sites it needs. */
+#include "cli.h"
+#include "json_read.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char help[] =
+    "usage: cudwarf line-encode [-o OUT] [--json] [--section NAME] [--table N] INPUT.json\n"
+    "\n"
+    "Encode line-table rows into one DWARF line-number program unit (header and\n"
+    "program) exactly as ptxas would, and list the relocation sites the unit\n"
+    "needs (DW_LNE_set_address operands, the .debug_str base word).\n"
+    "\n"
+    "INPUT.json ('-' for standard input) is a table object, or a whole\n"
+    "`cudwarf lines --json` document from which --section (default .debug_line)\n"
+    "and --table (default 0) pick one.  A table object has:\n"
+    "  rows         [{address, symbol?, offset?, file, line, is_stmt?, end_sequence?,\n"
+    "                 context?, function_offset?, merc_flag?, hidden?}]\n"
+    "  directories  [\"dir\", ...] and files [{name, dir, mtime, size}], or\n"
+    "  paths        [\"/full/path\", ...] (with optional mtimes, sizes): split and\n"
+    "               de-duplicated the way ptxas does\n"
+    "  str_base     the .debug_str base word (omit: no word); str_base_symbol\n"
+    "  version, line_base, line_range, opcode_base, min_inst_length,\n"
+    "  default_is_stmt, address_size: default to NVIDIA's (2, -5, 14, 10, 1, 1, 8)\n"
+    "`cudwarf lines --json --hidden` writes exactly this, so a table round-trips.\n"
+    "\n"
+    "  -o OUT     write the unit to OUT (written whole or not at all); default:\n"
+    "             nothing is written, only the sites are listed\n"
+    "  --json     list the sites as JSON\n";
+
+static int read_all(const char *path, char **out, size_t *len, char *err, size_t errlen)
+{
+    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+    if (!f) {
+        snprintf(err, errlen, "%s", strerror(errno));
+        return -1;
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *b = malloc(cap);
+    size_t r;
+    while (b && (r = fread(b + n, 1, cap - n, f)) > 0) {
+        n += r;
+        if (n == cap) {
+            char *nb = realloc(b, cap *= 2);
+            if (!nb) {
+                free(b);
+                b = NULL;
+            }
+            b = nb;
+        }
+    }
+    int bad = !b || ferror(f);
+    if (f != stdin)
+        fclose(f);
+    if (bad) {
+        free(b);
+        snprintf(err, errlen, "cannot read");
+        return -1;
+    }
+    *out = b;
+    *len = n;
+    return 0;
+}
+
+static const jv *pick_table(const jv *root, const char *section, uint64_t index, char *err, size_t errlen)
+{
+    if (jv_get(root, "rows"))
+        return root;
+    const jv *secs = jv_get(root, "sections");
+    if (!secs && root->type == JV_ARR && root->child)
+        secs = jv_get(root->child, "sections");
+    for (const jv *s = secs ? secs->child : NULL; s; s = s->next) {
+        const char *name = jv_str(s, "section");
+        if (!name || strcmp(name, section))
+            continue;
+        const jv *tabs = jv_get(s, "tables");
+        uint64_t k = 0;
+        for (const jv *t = tabs ? tabs->child : NULL; t; t = t->next, k++)
+            if (k == index)
+                return t;
+        snprintf(err, errlen, "%s has no table %llu", section, (unsigned long long)index);
+        return NULL;
+    }
+    snprintf(err, errlen, "no table object and no section %s in the input", section);
+    return NULL;
+}
+
+int cmd_line_encode(int argc, char **argv)
+{
+    const char *in = NULL, *outpath = NULL, *section = ".debug_line";
+    uint64_t table = 0;
+    int as_json = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-o") || !strcmp(a, "--section") || !strcmp(a, "--table")) {
+            if (i + 1 == argc) {
+                usage_error("line-encode", "%s needs an argument", a);
+                return EXIT_USAGE;
+            }
+            const char *v = argv[++i];
+            if (a[1] == 'o')
+                outpath = v;
+            else if (a[2] == 's')
+                section = v;
+            else
+                table = strtoull(v, NULL, 0);
+        } else if (!strcmp(a, "--json")) {
+            as_json = 1;
+        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            ob_puts(&out_stdout, help);
+            return EXIT_OK;
+        } else if (a[0] == '-' && a[1]) {
+            usage_error("line-encode", "unknown option '%s'", a);
+            return EXIT_USAGE;
+        } else if (in) {
+            usage_error("line-encode", "one input at a time");
+            return EXIT_USAGE;
+        } else {
+            in = a;
+        }
+    }
+    if (!in) {
+        usage_error("line-encode", "no input (a JSON file, or - for standard input)");
+        return EXIT_USAGE;
+    }
+    char err[256], *text;
+    size_t len;
+    if (read_all(in, &text, &len, err, sizeof err)) {
+        fprintf(stderr, "%s: %s: %s\n", progname, in, err);
+        return EXIT_BAD_INPUT;
+    }
+    jdoc doc;
+    if (jdoc_parse(&doc, text, len)) {
+        fprintf(stderr, "%s: %s: JSON: %s\n", progname, in, doc.err);
+        jdoc_free(&doc);
+        return EXIT_BAD_INPUT;
+    }
+    int rc = EXIT_BAD_INPUT;
+    const jv *t = pick_table(doc.root, section, table, err, sizeof err);
+    cudw_line_row *rows = NULL;
+    const char **dirs = NULL;
+    cudw_line_file *files = NULL;
+    char **owned_dirs = NULL;
+    size_t ndirs = 0, nfiles = 0, nrows = 0, nowned = 0;
+    const char **paths = NULL;
+    uint64_t *mt = NULL, *sz = NULL;
+    cudw_line_out out = {0};
+    if (!t) {
+        fprintf(stderr, "%s: %s: %s\n", progname, in, err);
+        goto done;
+    }
+    cudw_line_params p = cudw_line_params_nvidia();
+    p.version = (uint16_t)jv_u64(t, "version", p.version);
+    p.addr_size = (uint8_t)jv_u64(t, "address_size", p.addr_size);
+    p.min_inst_length = (uint8_t)jv_u64(t, "min_inst_length", p.min_inst_length);
+    p.default_is_stmt = (uint8_t)jv_u64(t, "default_is_stmt", p.default_is_stmt);
+    p.line_base = (int8_t)jv_i64(t, "line_base", p.line_base);
+    p.line_range = (uint8_t)jv_u64(t, "line_range", p.line_range);
+    p.opcode_base = (uint8_t)jv_u64(t, "opcode_base", p.opcode_base);
+    cudw_line_header_in h = {0};
+    const jv *jp = jv_get(t, "paths");
+    if (jp && jp->type == JV_ARR) {
+        nfiles = jp->count;
+        paths = calloc(nfiles + 1, sizeof *paths);
+        mt = calloc(nfiles + 1, sizeof *mt);
+        sz = calloc(nfiles + 1, sizeof *sz);
+        const jv *jm = jv_get(t, "mtimes"), *js = jv_get(t, "sizes");
+        size_t k = 0;
+        for (const jv *c = jp->child; c; c = c->next, k++)
+            paths[k] = c->type == JV_STR ? c->str : "";
+        k = 0;
+        for (const jv *c = jm ? jm->child : NULL; c && k < nfiles; c = c->next, k++)
+            mt[k] = c->u;
+        k = 0;
+        for (const jv *c = js ? js->child : NULL; c && k < nfiles; c = c->next, k++)
+            sz[k] = c->u;
+        if (cudw_line_header_from_paths(paths, mt, sz, nfiles, &owned_dirs, &nowned, &files) != CUDW_OK)
+            goto oom;
+        h.dirs = (const char *const *)owned_dirs;
+        h.ndirs = nowned;
+    } else {
+        const jv *jd = jv_get(t, "directories"), *jf = jv_get(t, "files");
+        ndirs = jd ? jd->count : 0;
+        nfiles = jf ? jf->count : 0;
+        dirs = calloc(ndirs + 1, sizeof *dirs);
+        files = calloc(nfiles + 1, sizeof *files);
+        if (!dirs || !files)
+            goto oom;
+        size_t k = 0;
+        for (const jv *c = jd ? jd->child : NULL; c; c = c->next, k++)
+            dirs[k] = c->type == JV_STR ? c->str : "";
+        k = 0;
+        for (const jv *c = jf ? jf->child : NULL; c; c = c->next, k++) {
+            files[k].name = jv_str(c, "name") ? jv_str(c, "name") : "";
+            files[k].dir = jv_u64(c, "dir", 0);
+            files[k].mtime = jv_u64(c, "mtime", 0);
+            files[k].size = jv_u64(c, "size", 0);
+        }
+        h.dirs = dirs;
+        h.ndirs = ndirs;
+    }
+    h.files = files;
+    h.nfiles = nfiles;
+    if (jv_get(t, "str_base")) {
+        h.has_str_base = 1;
+        h.str_base = (uint32_t)jv_u64(t, "str_base", 0);
+        h.str_base_symbol = jv_str(t, "str_base_symbol");
+    }
+    const jv *jr = jv_get(t, "rows");
+    if (!jr || jr->type != JV_ARR) {
+        fprintf(stderr, "%s: %s: the table has no \"rows\" array\n", progname, in);
+        goto done;
+    }
+    rows = calloc(jr->count + 1, sizeof *rows);
+    if (!rows)
+        goto oom;
+    for (const jv *c = jr->child; c; c = c->next) {
+        cudw_line_row *r = &rows[nrows++];
+        r->address = jv_u64(c, "address", 0);
+        r->symbol = jv_str(c, "symbol");
+        if (r->symbol)
+            r->symbol_value = r->address - jv_u64(c, "offset", r->address);
+        r->file = jv_u64(c, "file", 1);
+        r->line = jv_u64(c, "line", 1);
+        r->is_stmt = (uint8_t)jv_u64(c, "is_stmt", p.default_is_stmt);
+        r->end_sequence = (uint8_t)jv_u64(c, "end_sequence", 0);
+        r->hidden = (uint8_t)jv_u64(c, "hidden", 0);
+        r->context = jv_u64(c, "context", 0);
+        r->function_offset = jv_u64(c, "function_offset", 0);
+        r->merc_flag = (uint8_t)jv_u64(c, "merc_flag", 0);
+    }
+    if (cudw_line_encode(&p, &h, rows, nrows, &out) != CUDW_OK) {
+        fprintf(stderr, "%s: %s: %s %llu: %s\n", progname, in, out.err.what, (unsigned long long)out.err.offset,
+                out.err.detail);
+        goto done;
+    }
+    if (outpath && write_file_atomic(outpath, out.data, out.size, err, sizeof err)) {
+        fprintf(stderr, "%s: %s\n", progname, err);
+        goto done;
+    }
+    json j;
+    json_init(&j, &out_stdout);
+    if (as_json) {
+        json_obj(&j, NULL);
+        json_u64(&j, "size", out.size);
+        json_arr(&j, "relocations");
+    }
+    for (size_t k = 0; k < out.nsites; k++) {
+        const cudw_reloc_site *s = &out.sites[k];
+        if (as_json) {
+            json_obj(&j, NULL);
+            json_u64(&j, "offset", s->offset);
+            json_str(&j, "symbol", s->symbol);
+            json_i64(&j, "addend", s->addend);
+            json_u64(&j, "width", s->width);
+            json_end_obj(&j);
+        } else {
+            ob_printf(&out_stdout, "0x%llx\t%s%+lld\t%u bytes\n", (unsigned long long)s->offset, s->symbol,
+                      (long long)s->addend, s->width);
+        }
+    }
+    if (as_json) {
+        json_end_arr(&j);
+        json_end_obj(&j);
+    }
+    rc = EXIT_OK;
+    goto done;
+oom:
+    fprintf(stderr, "%s: out of memory\n", progname);
+done:
+    cudw_line_out_free(&out);
+    for (size_t k = 0; k < nowned; k++)
+        free(owned_dirs[k]);
+    free(owned_dirs);
+    free(dirs);
+    free(files);
+    free(rows);
+    free(paths);
+    free(mt);
+    free(sz);
+    jdoc_free(&doc);
+    return rc;
+}
