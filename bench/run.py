@@ -45,15 +45,52 @@ def count(cmd, pattern):
     return len(re.findall(pattern, out, re.M))
 
 
+def build(name, flag):
+    cubin = os.path.join(OUT, name)
+    if not os.path.exists(cubin):
+        print(f"building {cubin} (nvcc {flag}, CUB; about a minute)")
+        sh("nvcc", "-arch=sm_90", flag, "-dc", "-cubin", "-o", cubin, os.path.join(ROOT, "bench", "src", "cub_big.cu"))
+    return cubin
+
+
+def table(res):
+    base = res[0][1]
+    print(f"\n{'command':52} {'best of ' + str(RUNS):>11} {'peak RSS':>10} {'rows/DIEs':>10} {'time / cudwarf':>15}")
+    for name, t, rss, n in res:
+        print(f"{name:52} {t * 1000:9.1f} ms {rss:7.1f} MB {n:10d} {t / base:14.2f}x")
+
+
+def bench_lines(cudwarf, prep, cubin):
+    rel = os.path.join(OUT, "relocated-lines.cubin")
+    sh(prep, "-r", "-e", "-x", cubin, rel, stderr=subprocess.DEVNULL)
+    row = r"^  0x[0-9a-f]+  "
+    cases = [
+        ("cudwarf lines (.debug_line + .nv_debug_line_sass)", [cudwarf, "lines", cubin], row),
+        ("cudwarf lines --section .debug_line", [cudwarf, "lines", "--section", ".debug_line", cubin], row),
+        ("cudwarf lines --json (both)", [cudwarf, "lines", "--json", cubin], None),
+        ("llvm-dwarfdump --debug-line (.debug_line)", ["llvm-dwarfdump", "--debug-line", rel], r"^0x[0-9a-f]{16}\s"),
+        ("eu-readelf --debug-dump=decodedline (.debug_line)", ["eu-readelf", "--debug-dump=decodedline", rel],
+         r"^\s+\d+:\d+\s"),
+    ]
+    res = []
+    for name, cmd, pat in cases:
+        t, rss = measure(cmd)
+        n = count(cmd, pat) if pat else res[0][3]
+        res.append((name, t, rss, n))
+    print(f"\nline tables: {cubin} ({os.path.getsize(cubin) / 1e6:.1f} MB)")
+    table(res)
+    ours_rate = res[0][3] / res[0][1]
+    for name, t, _, n in res[3:]:
+        if n:
+            print(f"rows per second, cudwarf (both sections) / {name.split()[0]}: {ours_rate / (n / t):.2f}x")
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     sh("make", "-s", "-C", ROOT, "all", "build/tests/cubin_prep")
     cudwarf = os.path.join(ROOT, "build", "cudwarf")
     prep = os.path.join(ROOT, "build", "tests", "cubin_prep")
-    cubin = sys.argv[1] if len(sys.argv) > 1 else os.path.join(OUT, "cub_big_sm90_G.cubin")
-    if not os.path.exists(cubin):
-        print(f"building {cubin} (nvcc -G, CUB; about a minute)")
-        sh("nvcc", "-arch=sm_90", "-G", "-dc", "-cubin", "-o", cubin, os.path.join(ROOT, "bench", "src", "cub_big.cu"))
+    cubin = sys.argv[1] if len(sys.argv) > 1 else build("cub_big_sm90_G.cubin", "-G")
     rel = os.path.join(OUT, "relocated.cubin")
     sh(prep, "-r", "-e", "-x", cubin, rel, stderr=subprocess.DEVNULL)
     info = subprocess.run(["readelf", "-SW", cubin], capture_output=True, text=True).stdout
@@ -78,14 +115,15 @@ def main():
     for name, cmd, tool in cases:
         t, rss = measure(cmd)
         res.append((name, t, rss, dies[tool]))
-    base = res[0][1]
-    print(f"\n{'command':34} {'best of ' + str(RUNS):>11} {'peak RSS':>10} {'DIEs':>8} {'time / cudwarf':>15}")
-    for name, t, rss, n in res:
-        print(f"{name:34} {t * 1000:9.1f} ms {rss:7.1f} MB {n:8d} {t / base:14.2f}x")
+    print("\n.debug_info:")
+    table(res)
     refs = [t for name, t, _, _ in res[2:]]
-    print(f"\nfastest reference reader / cudwarf dump --info: {min(refs) / base:.2f}x")
+    print(f"fastest reference reader / cudwarf dump --info: {min(refs) / res[0][1]:.2f}x")
     if len(set(dies.values())) != 1:
         print(f"note: DIE counts differ: {dies}")
+    if len(sys.argv) <= 1:
+        bench_lines(cudwarf, prep, cubin)
+        bench_lines(cudwarf, prep, build("cub_big_sm90_lineinfo.cubin", "-lineinfo"))
 
 
 if __name__ == "__main__":

@@ -37,17 +37,17 @@ int is_line_section(const cudw_section *s, const char *only)
            (c.kind == CUDW_SEC_LINE || c.kind == CUDW_SEC_NV_LINE_SASS);
 }
 
-/* Every row of every table: 0, or -1 with the error on the handle. */
+/* Every opcode of every table (rows cannot fail where the opcodes
+ * decode): 0, or -1 with the error on the handle. */
 static int walk(cudw_file *f, const cudw_section *s, int ptx)
 {
     uint64_t cur = 0;
     const cudw_line_table *t;
     int rc;
     while ((rc = cudw_line_table_next(f, s, &cur, &t)) == CUDW_OK) {
-        cudw_line_iter it;
-        cudw_line_row r;
-        cudw_line_iter_init(t, &it, 0);
-        while ((rc = cudw_line_next(&it, &r)) == CUDW_OK)
+        uint64_t pos = t->program_offset;
+        cudw_line_op op;
+        while ((rc = cudw_line_op_next(t, &pos, &op)) == CUDW_OK)
             ;
         if (rc < 0)
             return -1;
@@ -88,9 +88,7 @@ static void text_table(cudw_file *f, const cudw_line_table *t, const lopts *o, i
     cudw_line_iter_init(t, &it, 0);
     while (cudw_line_next(&it, &r) == CUDW_OK) {
         ob_puts(out, "  0x");
-        char hx[24];
-        int n = snprintf(hx, sizeof hx, "%08llx", (unsigned long long)r.address);
-        ob_write(out, hx, (size_t)n);
+        ob_hex_pad(out, r.address, 8);
         ob_puts(out, "  ");
         if (r.symbol) {
             ob_puts(out, r.symbol);

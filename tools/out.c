@@ -36,6 +36,19 @@ void ob_hex(obuf *o, uint64_t v)
     ob_write(o, t + 16 - n, (size_t)n);
 }
 
+void ob_hex_pad(obuf *o, uint64_t v, int width)
+{
+    char t[16];
+    int n = 0;
+    do {
+        t[15 - n++] = "0123456789abcdef"[v & 15];
+        v >>= 4;
+    } while (v);
+    while (n < width && n < 16)
+        t[15 - n++] = '0';
+    ob_write(o, t + 16 - n, (size_t)n);
+}
+
 void ob_dec(obuf *o, uint64_t v)
 {
     char t[20];

@@ -19,6 +19,7 @@ extern obuf out_stdout; /* the CLI's stdout; flushed at exit by main */
 void ob_flush(obuf *o);
 void ob_write_slow(obuf *o, const void *p, size_t n);
 void ob_hex(obuf *o, uint64_t v);   /* lowercase, no prefix */
+void ob_hex_pad(obuf *o, uint64_t v, int width); /* at least width digits, zero-padded */
 void ob_dec(obuf *o, uint64_t v);
 void ob_sdec(obuf *o, int64_t v);
 void ob_printf(obuf *o, const char *fmt, ...)

@@ -471,7 +471,42 @@ int cudw_line_next(cudw_line_iter *it, cudw_line_row *out)
         reset(it);
         st->sequence = seq;
     }
-    while ((rc = cudw_line_op_next(t, &it->pos, &o)) == CUDW_OK) {
+    const uint8_t *d = t->section->data;
+    for (;;) {
+        /* Fast path for what fills real tables: special opcodes, copy, and
+         * advance_pc / advance_line with short operands. */
+        if (it->pos + 3 <= t->end) {
+            const uint8_t *p = d + it->pos;
+            uint8_t op = p[0];
+            if (op >= t->opcode_base) {
+                unsigned adj = op - t->opcode_base;
+                st->address += (uint64_t)(adj / t->line_range) * t->min_inst_length;
+                st->line += (uint64_t)(int64_t)(t->line_base + (int)(adj % t->line_range));
+                it->pos++;
+                return emit(it, out, it->pos - 1);
+            }
+            if (op == 1) {
+                it->pos++;
+                return emit(it, out, it->pos - 1);
+            }
+            if (op == 3 && !(p[1] & 0x80)) {
+                st->line += (uint64_t)((int64_t)(p[1] & 0x3f) - (int64_t)(p[1] & 0x40));
+                it->pos += 2;
+                continue;
+            }
+            if (op == 2 && !(p[1] & 0x80) && !(it->flags & CUDW_LINE_HIDDEN)) {
+                st->address += (uint64_t)p[1] * t->min_inst_length;
+                it->pos += 2;
+                continue;
+            }
+            if (op == 2 && (p[1] & 0x80) && !(p[2] & 0x80) && !(it->flags & CUDW_LINE_HIDDEN)) {
+                st->address += ((uint64_t)(p[1] & 0x7f) | (uint64_t)p[2] << 7) * t->min_inst_length;
+                it->pos += 3;
+                continue;
+            }
+        }
+        if ((rc = cudw_line_op_next(t, &it->pos, &o)) != CUDW_OK)
+            break;
         switch (o.kind) {
         case CUDW_LOP_SPECIAL:
             st->address += o.addr_adv;
