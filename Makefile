@@ -8,7 +8,7 @@ VERSION = 0.1.0
 SOVERSION = 0
 
 PKG_CFLAGS := $(shell pkg-config --cflags libelf 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs libelf 2>/dev/null || echo -lelf)
+PKG_LIBS := $(shell pkg-config --libs libelf 2>/dev/null || echo -lelf) -lzstd -llz4
 
 WARN = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-missing-field-initializers
 OPT ?= -O2 -g

@@ -625,6 +625,83 @@ int cudw_ptx_line_count(cudw_file *f, const cudw_section *sec, uint64_t *count);
 const cudw_section *cudw_ptx_section_for(cudw_file *f, const cudw_line_table *t, uint64_t file);
 
 /* ------------------------------------------------------------------ */
+/* Fatbins and the inputs users have                                   */
+/* ------------------------------------------------------------------ */
+
+/* A fatbin blob: containers back to back (zero padding between them, as in
+ * an executable's .nv_fatbin), each a 16-byte header and its entries. */
+enum { CUDW_FATBIN_PTX = 1, CUDW_FATBIN_ELF = 2 };
+#define CUDW_FATBIN_64BIT 0x1ull
+#define CUDW_FATBIN_DEBUG 0x2ull
+#define CUDW_FATBIN_LINUX 0x10ull
+#define CUDW_FATBIN_LZ4 0x2000ull    /* LZ4 block format (--compress-mode=speed) */
+#define CUDW_FATBIN_ZSTD 0x8000ull   /* a zstd frame (default, size, balance) */
+
+typedef struct cudw_fatbin_entry {
+    unsigned container, index;   /* 0-based */
+    uint64_t offset;             /* of the entry header in the blob */
+    const uint8_t *header;       /* raw header bytes (header_size of them) */
+    uint16_t kind;               /* CUDW_FATBIN_PTX / _ELF (others: shown raw) */
+    uint16_t field2;             /* 0x0101 in every entry seen; meaning unknown */
+    uint32_t header_size;
+    uint64_t payload_size;       /* stored bytes, padded to 8 */
+    uint32_t compressed_size;    /* 0 when not compressed */
+    uint32_t options_offset;     /* from the entry start, 0 if none */
+    uint16_t minor, major;       /* ELF 1.8, PTX ISA major.minor */
+    uint32_t sm;
+    const char *name;            /* the --ident, NOT NUL-terminated (name_length bytes), or NULL */
+    uint32_t name_length;
+    uint64_t flags;
+    uint64_t field48;            /* 0 in every entry seen */
+    uint64_t decompressed_size;  /* when compressed */
+    const uint8_t *payload;      /* as stored */
+    uint64_t stored_size;        /* compressed_size when compressed, else payload_size */
+    const uint8_t *options;      /* options data (ptxas options, or binary), or NULL */
+    uint32_t options_length;
+} cudw_fatbin_entry;
+
+typedef struct cudw_fatbin cudw_fatbin;
+
+/* Parse a blob the caller keeps alive.  On failure the handle (when not
+ * NULL) holds the error: cudw_fatbin_error.  name labels errors. */
+int cudw_fatbin_parse(const void *blob, size_t size, const char *name, cudw_fatbin **out);
+const cudw_error *cudw_fatbin_error(const cudw_fatbin *fb);
+size_t cudw_fatbin_count(const cudw_fatbin *fb);
+const cudw_fatbin_entry *cudw_fatbin_get(const cudw_fatbin *fb, size_t i);
+/* Entry i's image, decompressed (zstd, LZ4) and checked against the size
+ * the header gives; trimmed to the ELF's own size or the PTX text.  *data
+ * points into the blob or into a buffer the handle owns. */
+int cudw_fatbin_image(cudw_fatbin *fb, size_t i, const uint8_t **data, size_t *size);
+void cudw_fatbin_close(cudw_fatbin *fb);
+
+/* What a user hands a tool: a cubin, a fatbin file, or a host ELF
+ * (object, executable, .so) with fatbins in .nv_fatbin / __nv_relfatbin. */
+enum { CUDW_INPUT_CUBIN = 1, CUDW_INPUT_FATBIN, CUDW_INPUT_HOST };
+
+typedef struct cudw_input_image {
+    char label[160];             /* "app.exe[1.0: ELF sm_90 'app.cu']"; the path for a cubin */
+    int kind;                    /* CUDW_FATBIN_ELF or _PTX */
+    const cudw_fatbin_entry *entry;  /* NULL for a bare cubin */
+    cudw_file *elf;              /* ELF images: opened on first cudw_input_image */
+    const uint8_t *data;         /* the image bytes (ELF or PTX text) */
+    size_t size;
+} cudw_input_image;
+
+typedef struct cudw_input cudw_input;
+
+/* Like cudw_open: on failure *out still holds the error (close it). */
+int cudw_input_open(cudw_input **out, const char *path);
+int cudw_input_type(const cudw_input *in);
+const cudw_error *cudw_input_error(const cudw_input *in);
+size_t cudw_input_count(const cudw_input *in);
+/* Image i as listed (label, kind, entry), without decompressing it. */
+const cudw_input_image *cudw_input_peek(const cudw_input *in, size_t i);
+/* Image i, decompressed and (for ELF) opened; errors on the input. */
+int cudw_input_image_get(cudw_input *in, size_t i, const cudw_input_image **out);
+const cudw_fatbin *cudw_input_fatbin(const cudw_input *in);   /* NULL for a cubin */
+void cudw_input_close(cudw_input *in);
+
+/* ------------------------------------------------------------------ */
 /* DW_OP expressions                                                   */
 /* ------------------------------------------------------------------ */
 

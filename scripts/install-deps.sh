@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install what building and testing cudwarf needs, from Debian's packages,
 # when it is missing.  Safe to run again; does nothing when all is there.
-#   build:  cc, make, pkg-config, libelf (elfutils), libiberty (demangler), cmocka
+#   build:  cc, make, pkg-config, libelf (elfutils), libzstd, liblz4, libiberty (demangler), cmocka
 #   tests:  python3, llvm-dwarfdump, eu-readelf, GNU readelf, libdw (the row oracle)
 set -eu
 need=()
@@ -14,6 +14,8 @@ have_header gelf.h || need+=(libelf-dev)
 have_header cmocka.h || need+=(libcmocka-dev)
 have_header elfutils/libdw.h || need+=(libdw-dev)
 have_header libiberty/demangle.h || need+=(libiberty-dev)
+have_header zstd.h || need+=(libzstd-dev)
+have_header lz4.h || need+=(liblz4-dev)
 command -v python3 >/dev/null || need+=(python3)
 command -v llvm-dwarfdump >/dev/null || need+=(llvm)
 command -v eu-readelf >/dev/null || need+=(elfutils)

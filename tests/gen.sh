@@ -26,6 +26,7 @@ for arch in 75 90 100; do
         d="$out/sm_$arch/$mode"
         mkdir -p "$d"
         "$NVCC" -arch=sm_$arch $flag -cubin -DWHOLE -o "$d/kern.cubin" "$src/kern.cu"
+        "$NVCC" -arch=sm_$arch $flag -ptx -DWHOLE -o "$d/kern.ptx" "$src/kern.cu"
         "$NVCC" -arch=sm_$arch $flag -dc -cubin -o "$d/kern.rdc.cubin" "$src/kern.cu"
         "$NVCC" -arch=sm_$arch $flag -dc -cubin -o "$d/other.rdc.cubin" "$src/other.cu"
         "$NVLINK" -arch=sm_$arch -g -o "$d/link.g.cubin" "$d/kern.rdc.cubin" "$d/other.rdc.cubin"

@@ -74,6 +74,10 @@ else
         python3 tests/ref/compare_lines.py "$build/cudwarf" "$build/tests/libdw_lines" $gen >"$log/gl.txt" 2>&1
         count_lines "$log/gl.txt"
         echo "$(grep -c '^ok' "$log/gl.txt") line views agree"
+        echo "== fatbins (fatbinary, every compression mode) and host builds (nvcc)"
+        python3 tests/ref/check_fatbin.py "$build/cudwarf" build/gen >"$log/fb.txt" 2>&1
+        count_lines "$log/fb.txt"
+        tail -1 "$log/fb.txt"
     fi
 fi
 

@@ -21,6 +21,14 @@ void usage_error(const char *cmd, const char *fmt, ...);
 /* Open path; on failure report and return NULL. */
 cudw_file *open_or_report(const char *path);
 
+/* Inputs are cubins, fatbins or host ELFs with fatbins: fn is called once
+ * per ELF image (label: the path for a cubin, "path[c.e: ELF sm_90]" for an
+ * embedded image).  Problems are reported; returns the worst exit code. */
+typedef int (*image_fn)(cudw_file *f, const char *label, void *ctx);
+int for_each_elf(const char *path, image_fn fn, void *ctx);
+/* ELF images in path (1 for a cubin, 0 when unreadable). */
+size_t count_elf_images(const char *path);
+
 /* Text for a relocation: "sym+0x10" ("sym" when the addend is 0). */
 void reloc_text(const cudw_reloc *r, char *buf, size_t n);
 void reloc_out(const cudw_reloc *r, obuf *o);
@@ -38,6 +46,8 @@ int cmd_dump(int argc, char **argv);
 int cmd_lines(int argc, char **argv);
 int cmd_addr2line(int argc, char **argv);
 int cmd_line_encode(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_extract(int argc, char **argv);
 
 /* Write data to path whole or not at all (temporary file + rename); "-" is
  * standard output.  0, or -1 with a message in err. */

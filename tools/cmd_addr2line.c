@@ -3,12 +3,14 @@
 #include "cli.h"
 
 #include <libiberty/demangle.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char help[] =
     "usage: cudwarf addr2line -e FILE [-a] [-f] [-i] [-p] [-C] [--ptx] [--json]\n"
-    "                         [--function NAME] [LOCATION...]\n"
+    "                         [--function NAME] [--sm=N] [LOCATION...]\n"
+    "FILE is a cubin, a fatbin, or an executable/object/.so with embedded fatbins.\n"
     "\n"
     "Map SASS locations to file:line.  A LOCATION is SYMBOL+0xOFFSET (the\n"
     "function's symbol; each function's code starts at 0 in its own section),\n"
@@ -24,12 +26,15 @@ static const char help[] =
     "  -C               demangle function names\n"
     "  --ptx            also the PTX line (from .nv_debug_line_sass) and its text\n"
     "  --function NAME  the symbol for bare offsets\n"
+    "  --sm=N           in a fatbin or executable, only the sm_N images (else the\n"
+    "                   first image with a row for the location answers)\n"
     "  --json           one JSON object per location (an array)\n"
     "\n"
     "Unknown locations print ?\?:0 (and ?\? for the function), like binutils.\n";
 
 typedef struct aopts {
     int addr, func, inl, pretty, demangle, ptx, json;
+    unsigned sm;
     const char *function;
 } aopts;
 
@@ -90,8 +95,16 @@ static const cudw_section *find_line_section(cudw_file *f, int sass)
     return s;
 }
 
-/* Answer one location; returns 0, or -1 after reporting a malformed file. */
-static int answer(cudw_file *f, const char *path, const aopts *o, const char *loc, json *j)
+/* The ELF images of the input (one for a cubin). */
+typedef struct images {
+    cudw_file **files;
+    const char **labels;
+    size_t n;
+} images;
+
+/* Answer one location; returns 0, 1 for a bad location, or -1 after
+ * reporting a malformed file. */
+static int answer(const images *ims, const char *path, const aopts *o, const char *loc, json *j)
 {
     obuf *out = &out_stdout;
     char sym[1024];
@@ -102,12 +115,22 @@ static int answer(cudw_file *f, const char *path, const aopts *o, const char *lo
         return 1;
     }
     cudw_line_hit hit;
-    const cudw_section *ls = find_line_section(f, 0);
-    int rc = ls ? cudw_line_lookup(f, ls, sym, off, &hit) : CUDW_DONE;
-    if (rc < 0)
-        return -1;
+    int rc = CUDW_DONE;
+    cudw_file *f = ims->n ? ims->files[0] : NULL;
+    /* the first image with a row for the location answers */
+    for (size_t k = 0; k < ims->n && rc == CUDW_DONE; k++) {
+        f = ims->files[k];
+        const cudw_section *ls = find_line_section(f, 0);
+        rc = ls ? cudw_line_lookup(f, ls, sym, off, &hit) : CUDW_DONE;
+        if (rc < 0) {
+            report(f, ims->labels[k]);
+            return -2;
+        }
+    }
+    if (!f)
+        rc = CUDW_DONE;
     cudw_line_hit ptx;
-    const cudw_section *ps = o->ptx ? find_line_section(f, 1) : NULL;
+    const cudw_section *ps = o->ptx && f ? find_line_section(f, 1) : NULL;
     int prc = ps ? cudw_line_lookup(f, ps, sym, off, &ptx) : CUDW_DONE;
     if (prc < 0)
         return -1;
@@ -211,6 +234,8 @@ int cmd_addr2line(int argc, char **argv)
                 exe = argv[++i];
             else
                 o.function = argv[++i];
+        } else if (!strncmp(a, "--sm=", 5)) {
+            o.sm = (unsigned)strtoul(a + 5, NULL, 10);
         } else if (!strncmp(a, "--exe=", 6)) {
             exe = a + 6;
         } else if (!strncmp(a, "--function=", 11)) {
@@ -246,9 +271,40 @@ int cmd_addr2line(int argc, char **argv)
         usage_error("addr2line", "no input file (-e FILE)");
         return EXIT_USAGE;
     }
-    cudw_file *f = open_or_report(exe);
-    if (!f)
+    cudw_input *in;
+    if (cudw_input_open(&in, exe) != CUDW_OK) {
+        char buf[512];
+        if (in) {
+            cudw_error_format(cudw_input_error(in), buf, sizeof buf);
+            fprintf(stderr, "%s: %s: %s\n", progname, exe, buf);
+        }
+        cudw_input_close(in);
         return EXIT_BAD_INPUT;
+    }
+    images ims = {calloc(cudw_input_count(in) + 1, sizeof(cudw_file *)),
+                  calloc(cudw_input_count(in) + 1, sizeof(const char *)), 0};
+    if (!ims.files || !ims.labels) {
+        fprintf(stderr, "%s: out of memory\n", progname);
+        cudw_input_close(in);
+        free(ims.files);
+        free(ims.labels);
+        return EXIT_BAD_INPUT;
+    }
+    for (size_t k = 0; k < cudw_input_count(in); k++) {
+        const cudw_input_image *im;
+        const cudw_input_image *pk = cudw_input_peek(in, k);
+        if (pk->kind != CUDW_FATBIN_ELF || (o.sm && pk->entry && pk->entry->sm != o.sm))
+            continue;
+        if (cudw_input_image_get(in, k, &im) != CUDW_OK) {
+            char buf[512];
+            cudw_error_format(cudw_input_error(in), buf, sizeof buf);
+            fprintf(stderr, "%s: %s: %s\n", progname, cudw_input_peek(in, k)->label, buf);
+            continue;
+        }
+        ims.files[ims.n] = im->elf;
+        ims.labels[ims.n++] = im->label;
+    }
+    cudw_file *f = ims.n ? ims.files[0] : NULL;
     json j;
     json_init(&j, &out_stdout);
     int rc = EXIT_OK, r;
@@ -263,8 +319,9 @@ int cmd_addr2line(int argc, char **argv)
             }
             if (a[0] == '-' && a[1])
                 continue;
-            if ((r = answer(f, exe, &o, a, &j)) < 0) {
-                report(f, exe);
+            if ((r = answer(&ims, exe, &o, a, &j)) < 0) {
+                if (r == -1)
+                    report(f, exe);
                 rc = EXIT_BAD_INPUT;
                 break;
             }
@@ -277,8 +334,9 @@ int cmd_addr2line(int argc, char **argv)
             line[strcspn(line, "\r\n")] = 0;
             if (!line[0])
                 continue;
-            if ((r = answer(f, exe, &o, line, &j)) < 0) {
-                report(f, exe);
+            if ((r = answer(&ims, exe, &o, line, &j)) < 0) {
+                if (r == -1)
+                    report(f, exe);
                 rc = EXIT_BAD_INPUT;
                 break;
             }
@@ -292,6 +350,8 @@ int cmd_addr2line(int argc, char **argv)
         json_end_arr(&j);
         ob_putc(&out_stdout, '\n');
     }
-    cudw_close(f);
+    cudw_input_close(in);
+    free(ims.files);
+    free(ims.labels);
     return rc;
 }

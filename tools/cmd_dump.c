@@ -416,11 +416,15 @@ static void info_json(cudw_file *f, const cudw_section *s, json *j)
     json_end_obj(j);
 }
 
-static int one(const char *path, const opts *o, json *j)
+typedef struct dctx {
+    const opts *o;
+    json *j;
+} dctx;
+
+static int one(cudw_file *f, const char *path, void *vctx)
 {
-    cudw_file *f = open_or_report(path);
-    if (!f)
-        return EXIT_BAD_INPUT;
+    const opts *o = ((dctx *)vctx)->o;
+    json *j = ((dctx *)vctx)->j;
     unsigned n = cudw_section_count(f);
     /* walk first: one error, no partial output */
     for (unsigned i = 1; i < n; i++) {
@@ -437,7 +441,6 @@ static int one(const char *path, const opts *o, json *j)
                 fprintf(stderr, "%s: %s: %s: no bytes in the file\n", progname, path, s->name);
             else
                 report(f, path);
-            cudw_close(f);
             return EXIT_BAD_INPUT;
         }
     }
@@ -467,7 +470,6 @@ static int one(const char *path, const opts *o, json *j)
         json_end_arr(j);
         json_end_obj(j);
     }
-    cudw_close(f);
     return EXIT_OK;
 }
 
@@ -535,8 +537,19 @@ int cmd_dump(int argc, char **argv)
         o.abbrev = o.info = o.line = 1;
     json j;
     json_init(&j, &out_stdout);
-    if (o.json && nfiles > 1)
+    size_t docs = 0;
+    for (int i = 1; i < argc && o.json; i++) {
+        if (!strcmp(argv[i], "--section")) {
+            i++;
+            continue;
+        }
+        if (!(argv[i][0] == '-' && argv[i][1]))
+            docs += count_elf_images(argv[i]);
+    }
+    int many = o.json && (nfiles > 1 || docs > 1);
+    if (many)
         json_arr(&j, NULL);
+    dctx c = {&o, &j};
     int rc = EXIT_OK;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -546,10 +559,10 @@ int cmd_dump(int argc, char **argv)
         }
         if (a[0] == '-' && a[1])
             continue;
-        if (one(a, &o, &j) != EXIT_OK)
+        if (for_each_elf(a, one, &c) != EXIT_OK)
             rc = EXIT_BAD_INPUT;
     }
-    if (o.json && nfiles > 1) {
+    if (many) {
         json_end_arr(&j);
         ob_putc(&out_stdout, '\n');
     }

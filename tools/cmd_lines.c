@@ -199,17 +199,20 @@ static void json_table(cudw_file *f, const cudw_line_table *t, const lopts *o, i
     json_end_obj(j);
 }
 
-static int one(const char *path, const lopts *o, json *j)
+typedef struct lctx {
+    const lopts *o;
+    json *j;
+} lctx;
+
+static int one(cudw_file *f, const char *path, void *vctx)
 {
-    cudw_file *f = open_or_report(path);
-    if (!f)
-        return EXIT_BAD_INPUT;
+    const lopts *o = ((lctx *)vctx)->o;
+    json *j = ((lctx *)vctx)->j;
     unsigned n = cudw_section_count(f);
     for (unsigned i = 1; i < n; i++) {
         const cudw_section *s = cudw_section_get(f, i);
         if (is_line_section(s, o->section) && walk(f, s, o->ptx) < 0) {
             report(f, path);
-            cudw_close(f);
             return EXIT_BAD_INPUT;
         }
     }
@@ -246,7 +249,6 @@ static int one(const char *path, const lopts *o, json *j)
         json_end_arr(j);
         json_end_obj(j);
     }
-    cudw_close(f);
     return EXIT_OK;
 }
 
@@ -287,8 +289,19 @@ int cmd_lines(int argc, char **argv)
     }
     json j;
     json_init(&j, &out_stdout);
-    if (o.json && nfiles > 1)
+    size_t docs = 0;
+    for (int i = 1; i < argc && o.json; i++) {
+        if (!strcmp(argv[i], "--section")) {
+            i++;
+            continue;
+        }
+        if (!(argv[i][0] == '-' && argv[i][1]))
+            docs += count_elf_images(argv[i]);
+    }
+    int many = o.json && (nfiles > 1 || docs > 1);
+    if (many)
         json_arr(&j, NULL);
+    lctx c = {&o, &j};
     int rc = EXIT_OK;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -298,10 +311,10 @@ int cmd_lines(int argc, char **argv)
         }
         if (a[0] == '-' && a[1])
             continue;
-        if (one(a, &o, &j) != EXIT_OK)
+        if (for_each_elf(a, one, &c) != EXIT_OK)
             rc = EXIT_BAD_INPUT;
     }
-    if (o.json && nfiles > 1) {
+    if (many) {
         json_end_arr(&j);
         ob_putc(&out_stdout, '\n');
     }

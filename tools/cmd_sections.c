@@ -38,11 +38,18 @@ static const char *family_name(int fam)
     return fam == CUDW_FAMILY_DWARF ? "dwarf" : fam == CUDW_FAMILY_NV ? "nvidia" : "-";
 }
 
-static int one(const char *path, int as_json, int only_debug, json *j)
+typedef struct sctx {
+    int as_json, only_debug, count;
+    json *j;
+} sctx;
+
+static int one(cudw_file *f, const char *path, void *vctx)
 {
-    cudw_file *f = open_or_report(path);
-    if (!f)
-        return EXIT_BAD_INPUT;
+    sctx *c_ = vctx;
+    int as_json = c_->as_json, only_debug = c_->only_debug;
+    json *j = c_->j;
+    if (!as_json && c_->count++)
+        ob_putc(&out_stdout, '\n');
     const cudw_elf_header *h = cudw_header(f);
     unsigned n = cudw_section_count(f);
     if (as_json) {
@@ -134,7 +141,6 @@ static int one(const char *path, int as_json, int only_debug, json *j)
                "Id: nvlink's classifier type (1 info, 2 loc, 3 abbrev, 4 ptx_txt, 5 line, 6 str).\n"
                "Twin: the section on the other side (bare <-> .nv.merc.); aliased = same file bytes.\n");
     }
-    cudw_close(f);
     return rc;
 }
 
@@ -161,18 +167,22 @@ int cmd_sections(int argc, char **argv)
     }
     json j;
     json_init(&j, &out_stdout);
-    if (as_json && nfiles > 1)
+    size_t docs = 0;
+    for (int i = 1; i < argc && as_json; i++)
+        if (!(argv[i][0] == '-' && argv[i][1]))
+            docs += count_elf_images(argv[i]);
+    int many = as_json && (nfiles > 1 || docs > 1);
+    if (many)
         json_arr(&j, NULL);
-    int rc = EXIT_OK, k = 0;
+    sctx c = {as_json, only_debug, 0, &j};
+    int rc = EXIT_OK;
     for (int i = 1; i < argc; i++) {
         if (argv[i][0] == '-' && argv[i][1])
             continue;
-        if (!as_json && k++)
-            ob_putc(&out_stdout, '\n');
-        if (one(argv[i], as_json, only_debug, &j) != EXIT_OK)
+        if (for_each_elf(argv[i], one, &c) != EXIT_OK)
             rc = EXIT_BAD_INPUT;
     }
-    if (as_json && nfiles > 1) {
+    if (many) {
         json_end_arr(&j);
         ob_putc(&out_stdout, '\n');
     }

@@ -30,6 +30,14 @@ static const char usage[] =
     "  line-encode [-o OUT] [--json] INPUT.json\n"
     "                                 rows -> a line program, encoded as ptxas does\n"
     "\n"
+    "  list [--json] FILE...          fatbin containers and entries (fatbin files,\n"
+    "                                 executables, objects, .so)\n"
+    "  extract [-o DIR] [--elf|--ptx] FILE...\n"
+    "                                 write embedded cubins and PTX out, decompressed\n"
+    "\n"
+    "FILE may be a cubin, a fatbin, or a host ELF with embedded fatbins: every\n"
+    "command then works on each embedded cubin.\n"
+    "\n"
     "  cudwarf COMMAND --help         options of one command\n"
     "  cudwarf --version\n"
     "\n"
@@ -94,6 +102,10 @@ int main(int argc, char **argv)
         rc = cmd_addr2line(argc - 1, argv + 1);
     else if (!strcmp(cmd, "line-encode"))
         rc = cmd_line_encode(argc - 1, argv + 1);
+    else if (!strcmp(cmd, "list"))
+        rc = cmd_list(argc - 1, argv + 1);
+    else if (!strcmp(cmd, "extract"))
+        rc = cmd_extract(argc - 1, argv + 1);
     else
         rc = -1;
     if (rc >= 0) {

@@ -88,7 +88,8 @@ check("--version", r.returncode == 0 and r.stdout.startswith("cudwarf "))
 # --- unreadable files ---
 expect_error("missing file", os.path.join(TMP, "nope.cubin"), ["dump"], "", r"offset 0x0: open: No such file")
 expect_error("empty file", write("empty.cubin", b""), ["dump"], "", r"offset 0x0: ELF header: empty file")
-expect_error("not ELF", write("text.cubin", b"hello, world\n" * 10), ["dump"], "", r"offset 0x0: ELF header: no ELF magic")
+expect_error("not ELF", write("text.cubin", b"hello, world\n" * 10), ["dump"], "",
+             r"offset 0x0: ELF header: neither an ELF file nor a fatbin")
 elf32 = bytearray(base)
 elf32[4] = 1
 expect_error("ELF32", write("elf32.cubin", bytes(elf32)), ["sections"], "", r"offset 0x4: ELF header: class 1")
@@ -286,6 +287,33 @@ outp = os.path.join(TMP, "p.bin")
 r = run("line-encode", "-o", outp, paths)
 unit = open(outp, "rb").read() if r.returncode == 0 else b""
 check("line-encode from paths: directories de-duplicated", r.returncode == 0 and b"/a\0/b\0\0x.cu\0\x01" in unit, unit[:80])
+
+# --- fatbins and host executables (fixtures from the corpus) ---
+fb = os.path.join(FIX, "inline_G_speed.fatbin")
+r = run("list", "--json", fb)
+doc = json.loads(r.stdout)
+check("list: the LZ4 fatbin's 4 entries", [(i["kind"], i["sm"], i["compression"]) for i in doc["images"]] ==
+      [("elf", 75, "lz4"), ("elf", 90, "lz4"), ("elf", 100, "lz4"), ("ptx", 90, "lz4")])
+exdir = os.path.join(TMP, "ex")
+os.makedirs(exdir)
+r = run("extract", "-o", exdir, fb)
+sm100 = os.path.join(exdir, "inline_G_speed.fatbin.0.2.sm_100.cubin")
+check("extract: LZ4 entry decompressed to the cubin byte for byte",
+      r.returncode == 0 and open(sm100, "rb").read() == open(os.path.join(FIX, "inline_sm100_G.cubin"), "rb").read())
+r = run("dump", "--info", "--json", fb)
+check("dump reads every ELF image of a fatbin (an array of 3)", r.returncode == 0 and len(json.loads(r.stdout)) == 3)
+exe = os.path.join(FIX, "hostapp_lineinfo.exe")
+r = run("list", exe)
+check("list: host executable, two containers (cudart's and the application's)",
+      "[0.0] ELF sm_75" in r.stdout and "[1.2] PTX sm_90" in r.stdout and "name 'src/hostapp/app.cu'" in r.stdout)
+r = run("addr2line", "-e", exe, "--sm=90", "-fipC", "_Z12saxpy_kernelfPKfPfi+0x80")
+check("addr2line -e app.exe finds the kernel in the embedded cubin",
+      r.returncode == 0 and r.stdout.startswith("saxpy_kernel(float, float const*, float*, int) at /proc/self/cwd/src/hostapp/app.cu:"),
+      r.stdout + r.stderr)
+r = run("extract", os.path.join(FIX, "tiny_sm90_G.cubin"))
+check("extract on a bare cubin: exit 1, says why", r.returncode == 1 and "nothing to extract" in r.stderr)
+r = run("lines", "/bin/sh")
+check("a host ELF without device code: exit 1", r.returncode == 1 and "no CUDA device code" in r.stderr, r.stderr)
 
 print(f"cli: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
