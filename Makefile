@@ -45,7 +45,7 @@ $(BUILD)/cudwarf.pc: cudwarf.pc.in
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libcudwarf.a tests/unit/testutil.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Itests/unit -o $@ $< $(BUILD)/libcudwarf.a $(LDFLAGS_ALL) $(PKG_LIBS) -lcmocka
+	$(CC) $(CFLAGS_ALL) -Itests/unit -Itests/common -o $@ $< $(BUILD)/libcudwarf.a $(LDFLAGS_ALL) $(PKG_LIBS) -lcmocka
 
 $(BUILD)/tests/cubin_prep: tests/oracles/cubin_prep.c tests/oracles/cubin_prep_main.c tests/oracles/cubin_prep.h
 	@mkdir -p $(dir $@)
@@ -63,7 +63,29 @@ $(BUILD)/tests/reencode: tests/tools/reencode.c $(BUILD)/libcudwarf.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libcudwarf.a $(LDFLAGS_ALL) $(PKG_LIBS)
 
-tests: all $(BUILD)/tests/reencode $(UNIT_BIN) $(BUILD)/tests/cubin_prep $(BUILD)/tests/libdw_lines $(BUILD)/examples/list_functions
+FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+REPLAY_BIN := $(FUZZ_TARGETS:%=$(BUILD)/tests/replay_%)
+FUZZ_HDRS := tests/fuzz/fuzz.h tests/common/exercise.h tests/common/telf.h
+
+$(BUILD)/tests/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_HDRS) $(BUILD)/libcudwarf.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Itests/common -Itests/fuzz -o $@ tests/fuzz/fuzz_$*.c tests/fuzz/replay.c \
+	    $(BUILD)/libcudwarf.a $(LDFLAGS_ALL) $(PKG_LIBS)
+
+$(BUILD)/tests/mutate: tests/tools/mutate.c $(FUZZ_HDRS) $(BUILD)/libcudwarf.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Itests/common -Itests/fuzz -o $@ $< $(BUILD)/libcudwarf.a $(LDFLAGS_ALL) $(PKG_LIBS)
+
+# libFuzzer builds (clang): build-fuzz/fuzz_<target>; see tests/fuzz/README.md
+fuzz:
+	$(MAKE) BUILD=build-fuzz CC=clang OPT="-O1 -g" \
+	    SAN="-fsanitize=fuzzer-no-link,address,undefined" build-fuzz/libcudwarf.a
+	for t in $(FUZZ_TARGETS); do \
+	    clang -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O1 -g -Iinclude -Itests/common -Itests/fuzz \
+	        -fsanitize=fuzzer,address,undefined -o build-fuzz/fuzz_$$t tests/fuzz/fuzz_$$t.c \
+	        build-fuzz/libcudwarf.a $(PKG_LIBS) || exit 1; done
+
+tests: all $(BUILD)/tests/reencode $(REPLAY_BIN) $(UNIT_BIN) $(BUILD)/tests/cubin_prep $(BUILD)/tests/libdw_lines $(BUILD)/examples/list_functions
 
 # Every test, normal build then sanitizers.
 check: deps
@@ -95,6 +117,6 @@ install: all
 	install -m 644 man/cudwarf.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz
 
-.PHONY: all tests check deps demo install clean
+.PHONY: all tests check deps demo install clean fuzz

@@ -187,6 +187,9 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
         }
         if (r->address < addr) {
             free(b.p);
+            free(out->sites);
+            out->sites = NULL;
+            out->nsites = 0;
             return fail(out, CUDW_E_ARG, i, "row %zu: address 0x%llx is below the previous row's 0x%llx "
                         "(a sequence ascends)", i, (unsigned long long)r->address, (unsigned long long)addr);
         }
@@ -226,6 +229,12 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
             fn = r->function_offset;
         }
         if (r->hidden) { /* an advance no row follows (a same-line entry ptxas did not copy) */
+            int64_t hl = (int64_t)(r->line - line);
+            if (hl) { /* never from ptxas; keeps decode(encode(rows)) == rows */
+                byte(&b, 3);
+                sleb(&b, hl);
+                line = r->line;
+            }
             if (daddr) {
                 byte(&b, 2);
                 uleb_signed_style(&b, daddr);
@@ -275,6 +284,9 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
     }
     if (b.n - 4 > UINT32_MAX) {
         free(b.p);
+        free(out->sites);
+        out->sites = NULL;
+        out->nsites = 0;
         return fail(out, CUDW_E_LIMIT, 0, "the unit would exceed 4 GiB");
     }
     uint32_t unit = (uint32_t)(b.n - 4), hlen = (uint32_t)(program - 10);
