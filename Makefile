@@ -85,7 +85,7 @@ fuzz:
 	        -fsanitize=fuzzer,address,undefined -o build-fuzz/fuzz_$$t tests/fuzz/fuzz_$$t.c \
 	        build-fuzz/libcudwarf.a $(PKG_LIBS) || exit 1; done
 
-tests: all $(BUILD)/tests/reencode $(REPLAY_BIN) $(UNIT_BIN) $(BUILD)/tests/cubin_prep $(BUILD)/tests/libdw_lines $(BUILD)/examples/list_functions
+tests: all $(BUILD)/tests/reencode $(BUILD)/tests/mutate $(REPLAY_BIN) $(UNIT_BIN) $(BUILD)/tests/cubin_prep $(BUILD)/tests/libdw_lines $(BUILD)/examples/list_functions
 
 # Every test, normal build then sanitizers.
 check: deps

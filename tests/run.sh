@@ -86,6 +86,22 @@ echo "== line programs re-encoded byte for byte (decode -> cudw_line_encode)"
 count_lines "$log/re.txt"
 echo "$(grep -c '^ok' "$log/re.txt") line sections identical"
 
+echo "== mutation suite: truncations and byte flips of real cubins, every parser"
+"$build/tests/mutate" --flips 1000 tests/fixtures/*.cubin >"$log/mu.txt" 2>&1
+count_lines "$log/mu.txt"
+tail -1 "$log/mu.txt"
+python3 tests/cli/mutants_cli.py "$build/cudwarf" 500 tests/fixtures/*.cubin >"$log/mc.txt" 2>&1
+count_lines "$log/mc.txt"
+tail -1 "$log/mc.txt"
+
+echo "== fuzz corpora and crash reproducers, replayed"
+for t in $(ls tests/fuzz/corpus); do
+    "$build/tests/replay_$t" "$t" tests/fuzz/corpus/$t tests/fuzz/crashes/$t >"$log/rp.txt" 2>&1 ||
+        echo "FAIL replay $t: exit $?" >>"$log/rp.txt"
+    count_lines "$log/rp.txt"
+    cat "$log/rp.txt"
+done
+
 echo "== .nv_debug_line_sass rows point at PTX instructions of the right function"
 python3 tests/ref/check_sass_ptx.py "$build/cudwarf" tests/fixtures/*.cubin ${gen:-} >"$log/sp.txt" 2>&1
 count_lines "$log/sp.txt"
