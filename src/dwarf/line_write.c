@@ -235,10 +235,10 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
                 sleb(&b, hl);
                 line = r->line;
             }
-            if (daddr) {
-                byte(&b, 2);
-                uleb_signed_style(&b, daddr);
-            }
+            /* even an advance of 0 (a hidden first row of a sequence): a
+             * lone advance_pc is what makes a hidden row */
+            byte(&b, 2);
+            uleb_signed_style(&b, daddr);
             addr = r->address;
             continue;
         }
