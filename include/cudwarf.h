@@ -511,7 +511,9 @@ void cudw_line_iter_free(cudw_line_iter *it);
 
 /* The call-site row of an inlined row (context c: row c of the same
  * sequence).  CUDW_DONE when r is not inlined; CUDW_E_BAD_OFFSET when the
- * context points outside the rows seen so far.  Needs keep_sequence. */
+ * context points outside the rows seen so far.  Needs
+ * CUDW_LINE_KEEP_SEQUENCE, whose memory grows with the sequence;
+ * cudw_line_lookup resolves chains in constant memory instead. */
 int cudw_line_callsite(const cudw_line_iter *it, const cudw_line_row *r, const cudw_line_row **site);
 
 /* Path of DWARF file number idx of t (1-based); NULL when out of range. */
@@ -661,6 +663,9 @@ typedef struct cudw_fatbin_entry {
 } cudw_fatbin_entry;
 
 typedef struct cudw_fatbin cudw_fatbin;
+
+/* The largest decompressed image cudwarf will allocate (CUDW_E_LIMIT beyond). */
+#define CUDW_MAX_IMAGE_SIZE (1ull << 30)
 
 /* Parse a blob the caller keeps alive.  On failure the handle (when not
  * NULL) holds the error: cudw_fatbin_error.  name labels errors. */

@@ -1,13 +1,16 @@
 /* Address -> rows: find the row that covers symbol+offset and walk its
- * inline contexts outward.  Sequence rows are kept while scanning, since
- * a context names a row of the same sequence (FINDINGS 4.3). */
+ * inline contexts outward.  A context names a row of the same sequence
+ * (FINDINGS 4.3); rather than keep every row of a sequence (memory in
+ * proportion to the table), each hop re-reads the sequence from its start:
+ * memory stays constant, time is the chain depth times the sequence. */
 #include "../internal.h"
 
 #include <gelf.h>
 
 /* The FUNC symbol of section shndx whose [value, value + size) holds
  * addr: whole-program -lineinfo cubins lay __noinline__ callees out inside
- * the kernel's section, under one sequence. */
+ * the kernel's section, under one sequence, with local symbols named
+ * "$<kernel>$<callee>". */
 static const char *containing_function(cudw_file *f, unsigned symtab, const char *seq_symbol, uint64_t addr)
 {
     const cudw_section *st = cudw_section_get(f, symtab);
@@ -48,6 +51,24 @@ static void frame_of(const cudw_line_table *t, const cudw_line_row *r, cudw_line
     fr->column = r->column;
 }
 
+/* Row number index (1-based) of the sequence that starts at program
+ * offset start. */
+static int row_at(const cudw_line_table *t, uint64_t start, uint64_t sequence, uint64_t index, cudw_line_row *out)
+{
+    cudw_line_iter it;
+    cudw_line_iter_init(t, &it, 0);
+    it.pos = start;
+    it.state.sequence = sequence;
+    int rc;
+    while ((rc = cudw_line_next(&it, out)) == CUDW_OK) {
+        if (out->index == index)
+            return CUDW_OK;
+        if (out->end_sequence)
+            break;
+    }
+    return rc < 0 ? rc : CUDW_DONE;
+}
+
 int cudw_line_lookup(cudw_file *f, const cudw_section *sec, const char *symbol, uint64_t offset,
                      cudw_line_hit *hit)
 {
@@ -56,57 +77,62 @@ int cudw_line_lookup(cudw_file *f, const cudw_section *sec, const char *symbol, 
     int rc;
     while ((rc = cudw_line_table_next(f, sec, &cur, &t)) == CUDW_OK) {
         cudw_line_iter it;
-        cudw_line_row r;
-        cudw_line_iter_init(t, &it, CUDW_LINE_KEEP_SEQUENCE);
-        size_t best = SIZE_MAX;   /* index into it.seq of the covering row */
-        while ((rc = cudw_line_next(&it, &r)) == CUDW_OK) {
-            if (!r.symbol || strcmp(r.symbol, symbol) != 0) {
-                continue;
+        cudw_line_row r, best;
+        int have = 0, found = 0;
+        uint64_t seq_start = t->program_offset, best_start = 0;
+        cudw_line_iter_init(t, &it, 0);
+        while (!found && (rc = cudw_line_next(&it, &r)) == CUDW_OK) {
+            if (r.symbol && strcmp(r.symbol, symbol) == 0) {
+                uint64_t off = r.address - r.symbol_value;
+                if (!r.end_sequence) {
+                    /* the last row at the highest address <= offset */
+                    if (off <= offset && (!have || off >= best.address - best.symbol_value)) {
+                        best = r;
+                        best_start = seq_start;
+                        have = 1;
+                    }
+                } else if (have && offset < off) {
+                    found = 1; /* this sequence covers the offset */
+                }
             }
-            uint64_t off = r.address - r.symbol_value;
-            if (!r.end_sequence) {
-                if (off <= offset && (best == SIZE_MAX || off >= it.seq[best].address - it.seq[best].symbol_value))
-                    best = it.nseq - 1;
-                continue;
+            if (r.end_sequence) {
+                seq_start = it.pos;
+                if (!found)
+                    have = 0;
             }
-            /* end of a sequence of this symbol: did it cover the offset? */
-            if (best != SIZE_MAX && offset < off)
-                break;
-            best = SIZE_MAX;
         }
-        if (rc < 0) {
-            cudw_line_iter_free(&it);
+        if (rc < 0)
             return rc;
-        }
-        if (rc == CUDW_OK && best != SIZE_MAX) {
-            hit->table = t;
-            hit->row = it.seq[best];
-            hit->nframes = 0;
-            const cudw_line_row *row = &it.seq[best];
-            for (;;) {
-                if (hit->nframes == CUDW_MAX_INLINE_DEPTH) {
-                    cudw_line_iter_free(&it);
-                    return cudw_fail(f, CUDW_E_LIMIT, sec, row->op_offset, "line row",
-                                     "inline chain deeper than %d", CUDW_MAX_INLINE_DEPTH);
-                }
-                cudw_line_frame *fr = &hit->frames[hit->nframes++];
-                frame_of(t, row, fr);
-                if (!row->context) {
-                    fr->function = containing_function(f, row->symtab, row->symbol, row->address);
-                    break;
-                }
-                fr->function = row->function;
-                const cudw_line_row *site;
-                if ((rc = cudw_line_callsite(&it, row, &site)) < 0) {
-                    cudw_line_iter_free(&it);
-                    return rc;
-                }
-                row = site;
+        if (!found)
+            continue;
+        hit->table = t;
+        hit->row = best;
+        hit->nframes = 0;
+        cudw_line_row row = best;
+        for (;;) {
+            if (hit->nframes == CUDW_MAX_INLINE_DEPTH)
+                return cudw_fail(f, CUDW_E_LIMIT, sec, row.op_offset, "line row", "inline chain deeper than %d",
+                                 CUDW_MAX_INLINE_DEPTH);
+            cudw_line_frame *fr = &hit->frames[hit->nframes++];
+            frame_of(t, &row, fr);
+            if (!row.context) {
+                fr->function = containing_function(f, row.symtab, row.symbol, row.address);
+                break;
             }
-            cudw_line_iter_free(&it);
-            return CUDW_OK;
+            fr->function = row.function;
+            uint64_t want = row.context;
+            if (want >= row.index)
+                return cudw_fail(f, CUDW_E_BAD_OFFSET, sec, row.op_offset, "line row",
+                                 "inlined-call context %llu does not name an earlier row of sequence %llu (row %llu)",
+                                 (unsigned long long)want, (unsigned long long)row.sequence,
+                                 (unsigned long long)row.index);
+            if ((rc = row_at(t, best_start, best.sequence, want, &row)) != CUDW_OK)
+                return rc < 0 ? rc
+                              : cudw_fail(f, CUDW_E_BAD_OFFSET, sec, best.op_offset, "line row",
+                                          "inlined-call context %llu not found in sequence %llu",
+                                          (unsigned long long)want, (unsigned long long)best.sequence);
         }
-        cudw_line_iter_free(&it);
+        return CUDW_OK;
     }
     return rc < 0 ? rc : CUDW_DONE;
 }

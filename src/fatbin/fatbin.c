@@ -213,9 +213,13 @@ int cudw_fatbin_image(cudw_fatbin *fb, size_t i, const uint8_t **data, size_t *s
     if (e->flags & (CUDW_FATBIN_LZ4 | CUDW_FATBIN_ZSTD)) {
         if (!fb->images[i]) {
             uint64_t want = e->decompressed_size;
-            if (want == 0 || want > (1ull << 34))
+            if (want == 0)
                 return fb_fail(fb, CUDW_E_BAD_OFFSET, e->offset + 56, "fatbin entry header",
-                               "decompressed size %llu", (unsigned long long)want);
+                               "decompressed size 0 for a compressed entry");
+            if (want > CUDW_MAX_IMAGE_SIZE)
+                return fb_fail(fb, CUDW_E_LIMIT, e->offset + 56, "fatbin entry header",
+                               "decompressed size %llu is over cudwarf's limit of %llu bytes",
+                               (unsigned long long)want, (unsigned long long)CUDW_MAX_IMAGE_SIZE);
             uint8_t *buf = malloc((size_t)want);
             if (!buf)
                 return fb_fail(fb, CUDW_E_NOMEM, e->offset, "fatbin entry", "out of memory");
