@@ -81,6 +81,11 @@ else
     fi
 fi
 
+echo "== addr2line's inline stacks equal the chains in the rows"
+python3 tests/ref/check_addr2line.py "$build/cudwarf" tests/fixtures/*.cubin $(echo "${gen:-}" | grep lineinfo) >"$log/a2l.txt" 2>&1
+count_lines "$log/a2l.txt"
+echo "$(grep -c '^ok' "$log/a2l.txt") files checked"
+
 echo "== line programs re-encoded byte for byte (decode -> cudw_line_encode)"
 "$build/tests/reencode" tests/fixtures/*.cubin ${gen:-} >"$log/re.txt" 2>&1
 count_lines "$log/re.txt"

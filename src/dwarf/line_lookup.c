@@ -1,11 +1,12 @@
 /* Address -> rows: find the row that covers symbol+offset and walk its
- * inline contexts outward.  A context names a row of the same sequence
- * (FINDINGS 4.3); rather than keep every row of a sequence (memory in
- * proportion to the table), each hop re-reads the sequence from its start:
- * memory stays constant, time is the chain depth times the sequence. */
+ * inline contexts outward.  A context names an earlier row of the same
+ * sequence (FINDINGS 4.3).  Three passes over that sequence keep time
+ * linear and memory at 4 bytes a row of one sequence: find the row, note
+ * every row's context to follow the chain, fetch the chain's rows. */
 #include "../internal.h"
 
 #include <gelf.h>
+#include <stdlib.h>
 
 /* The FUNC symbol of section shndx whose [value, value + size) holds
  * addr: whole-program -lineinfo cubins lay __noinline__ callees out inside
@@ -51,22 +52,59 @@ static void frame_of(const cudw_line_table *t, const cudw_line_row *r, cudw_line
     fr->column = r->column;
 }
 
-/* Row number index (1-based) of the sequence that starts at program
- * offset start. */
-static int row_at(const cudw_line_table *t, uint64_t start, uint64_t sequence, uint64_t index, cudw_line_row *out)
+static void iter_at(const cudw_line_table *t, cudw_line_iter *it, uint64_t start, uint64_t sequence)
 {
+    cudw_line_iter_init(t, it, 0);
+    it->pos = start;
+    it->state.sequence = sequence;
+}
+
+/* The chain of row numbers from row `last` outward (innermost first). */
+static int chain_of(cudw_file *f, const cudw_section *sec, const cudw_line_table *t, uint64_t start,
+                    const cudw_line_row *best, uint64_t *chain, size_t *n)
+{
+    uint64_t count = best->index;
+    if (count > UINT32_MAX)
+        return cudw_fail(f, CUDW_E_LIMIT, sec, best->op_offset, "line row", "sequence of more than 2^32 rows");
+    uint32_t *ctx = malloc((size_t)count * sizeof *ctx);
+    if (!ctx)
+        return cudw_fail(f, CUDW_E_NOMEM, sec, best->op_offset, "line row", "out of memory");
     cudw_line_iter it;
-    cudw_line_iter_init(t, &it, 0);
-    it.pos = start;
-    it.state.sequence = sequence;
+    cudw_line_row r;
     int rc;
-    while ((rc = cudw_line_next(&it, out)) == CUDW_OK) {
-        if (out->index == index)
-            return CUDW_OK;
-        if (out->end_sequence)
+    iter_at(t, &it, start, best->sequence);
+    while ((rc = cudw_line_next(&it, &r)) == CUDW_OK && r.index <= count) {
+        ctx[r.index - 1] = r.context < r.index ? (uint32_t)r.context : UINT32_MAX;
+        if (r.index == count)
             break;
     }
-    return rc < 0 ? rc : CUDW_DONE;
+    if (rc < 0) {
+        free(ctx);
+        return rc;
+    }
+    size_t k = 0;
+    uint64_t at = count;
+    for (;;) {
+        if (k == CUDW_MAX_INLINE_DEPTH) {
+            free(ctx);
+            return cudw_fail(f, CUDW_E_LIMIT, sec, best->op_offset, "line row", "inline chain deeper than %d",
+                             CUDW_MAX_INLINE_DEPTH);
+        }
+        chain[k++] = at;
+        uint32_t c = ctx[at - 1];
+        if (c == 0)
+            break;
+        if (c == UINT32_MAX) {
+            free(ctx);
+            return cudw_fail(f, CUDW_E_BAD_OFFSET, sec, best->op_offset, "line row",
+                             "inlined-call context of row %llu does not name an earlier row of its sequence",
+                             (unsigned long long)at);
+        }
+        at = c;
+    }
+    free(ctx);
+    *n = k;
+    return CUDW_OK;
 }
 
 int cudw_line_lookup(cudw_file *f, const cudw_section *sec, const char *symbol, uint64_t offset,
@@ -107,31 +145,26 @@ int cudw_line_lookup(cudw_file *f, const cudw_section *sec, const char *symbol, 
             continue;
         hit->table = t;
         hit->row = best;
-        hit->nframes = 0;
-        cudw_line_row row = best;
-        for (;;) {
-            if (hit->nframes == CUDW_MAX_INLINE_DEPTH)
-                return cudw_fail(f, CUDW_E_LIMIT, sec, row.op_offset, "line row", "inline chain deeper than %d",
-                                 CUDW_MAX_INLINE_DEPTH);
-            cudw_line_frame *fr = &hit->frames[hit->nframes++];
-            frame_of(t, &row, fr);
-            if (!row.context) {
-                fr->function = containing_function(f, row.symtab, row.symbol, row.address);
-                break;
+        uint64_t chain[CUDW_MAX_INLINE_DEPTH];
+        size_t n = 0;
+        if ((rc = chain_of(f, sec, t, best_start, &best, chain, &n)) != CUDW_OK)
+            return rc;
+        /* fetch the chain's rows in one more pass; chain[] descends */
+        hit->nframes = n;
+        cudw_line_iter again;
+        iter_at(t, &again, best_start, best.sequence);
+        size_t next = n;   /* chain[next - 1] is the smallest row number still wanted */
+        while (next && (rc = cudw_line_next(&again, &r)) == CUDW_OK) {
+            while (next && chain[next - 1] == r.index) {
+                cudw_line_frame *fr = &hit->frames[next - 1];
+                frame_of(t, &r, fr);
+                fr->function = r.context ? r.function
+                                         : containing_function(f, r.symtab, r.symbol, r.address);
+                next--;
             }
-            fr->function = row.function;
-            uint64_t want = row.context;
-            if (want >= row.index)
-                return cudw_fail(f, CUDW_E_BAD_OFFSET, sec, row.op_offset, "line row",
-                                 "inlined-call context %llu does not name an earlier row of sequence %llu (row %llu)",
-                                 (unsigned long long)want, (unsigned long long)row.sequence,
-                                 (unsigned long long)row.index);
-            if ((rc = row_at(t, best_start, best.sequence, want, &row)) != CUDW_OK)
-                return rc < 0 ? rc
-                              : cudw_fail(f, CUDW_E_BAD_OFFSET, sec, best.op_offset, "line row",
-                                          "inlined-call context %llu not found in sequence %llu",
-                                          (unsigned long long)want, (unsigned long long)best.sequence);
         }
+        if (rc < 0)
+            return rc;
         return CUDW_OK;
     }
     return rc < 0 ? rc : CUDW_DONE;

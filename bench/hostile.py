@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""Hostile inputs: peak memory and time of cudwarf on inputs built to
+stress its bounds.  Each case is generated here (tests/tools/mkelf.py's ELF
+writer), run with /usr/bin/time, and reported with the input size, cudwarf's
+exit status and first error line.
+
+usage: bench/hostile.py [CUDWARF]
+"""
+import os, struct, subprocess, sys, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tests", "tools"))
+from mkelf import build_elf, uleb  # noqa: E402
+
+CUDWARF = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build", "cudwarf")
+tmp = tempfile.mkdtemp()
+
+
+def unit(body, version=2, asz=8):
+    return struct.pack("<IHIB", len(body) + 7, version, 0, asz) + body
+
+
+def case_max_attrs():
+    # 4,000 abbreviations of 256 data1 attributes, and one DIE of each
+    ab = bytearray()
+    for code in range(1, 4001):
+        ab += uleb(code) + uleb(0x34) + b"\0" + (uleb(0x3b) + uleb(0x0b)) * 256 + b"\0\0"
+    ab += b"\0"
+    body = bytearray(uleb(1)[:0])
+    for code in range(1, 4001):
+        body += uleb(code) + bytes(256)
+    return [{"name": ".debug_abbrev", "data": bytes(ab)}, {"name": ".debug_info", "data": unit(bytes(body))}]
+
+
+def case_long_leb():
+    # one attribute whose ULEB128 is 8 MB of padding bytes
+    ab = uleb(1) + uleb(0x34) + b"\0" + uleb(0x3b) + uleb(0x0f) + b"\0\0\0"
+    body = uleb(1) + b"\x80" * (8 << 20) + b"\x00"
+    return [{"name": ".debug_abbrev", "data": ab}, {"name": ".debug_info", "data": unit(body)}]
+
+
+def case_deep():
+    # DIEs nested to the limit and past it
+    ab = uleb(1) + uleb(0x0b) + b"\1" + b"\0\0\0"
+    return [{"name": ".debug_abbrev", "data": ab}, {"name": ".debug_info", "data": unit(b"\x01" * 100000)}]
+
+
+def line_unit(program):
+    hdr = bytes([1, 1, 0xFB, 14, 10]) + bytes([0, 1, 1, 1, 1, 0, 0, 0, 1]) + b"\0" + b"a.cu\0\0\0\0\0"
+    body = struct.pack("<H", 2) + struct.pack("<I", len(hdr)) + hdr + program
+    return struct.pack("<I", len(body)) + body
+
+
+def case_many_rows():
+    # one sequence of 16 million rows (special opcodes), each inlined at the row before
+    prog = b"\0\x09\x02" + bytes(8) + b"\0\x03\x90\x01\x00" + b"\xf0" * (16 << 20) + b"\0\x01\x01"
+    return [{"name": ".debug_line", "data": line_unit(prog)}, {"name": ".debug_str", "data": b"\0f\0"}]
+
+
+def case_many_relocs():
+    # 1 million relocations on .debug_info, against a symbol table of 1 symbol
+    ab = uleb(1) + uleb(0x11) + b"\0" + uleb(0x11) + uleb(0x01) + b"\0\0\0"
+    info = unit(uleb(1) + bytes(8))
+    sym = bytes(24) + struct.pack("<IBBHQQ", 0, 3, 0, 1, 0, 0)
+    rela = struct.pack("<QQq", 12, (1 << 32) | 2, 0x40) * (1 << 20)
+    return [{"name": ".debug_abbrev", "data": ab}, {"name": ".debug_info", "data": info},
+            {"name": ".strtab", "type": 3, "data": b"\0"},
+            {"name": ".symtab", "type": 2, "data": sym, "link": 3, "entsize": 24},
+            {"name": ".rela.debug_info", "type": 4, "data": rela, "link": 4, "info": 2, "entsize": 24}]
+
+
+def fatbin_bomb():
+    # a zstd entry claiming 64 GiB, and one whose frame says less than its header
+    import zlib  # noqa: F401  (no zstd module needed: the header lies before decoding)
+    entry = struct.pack("<HHIQIIHHIIIQQQ", 2, 0x101, 64, 16, 8, 0, 8, 1, 90, 0, 0, 0x8011, 0, 64 << 30)
+    body = entry + b"\x28\xb5\x2f\xfd" + bytes(12)
+    return struct.pack("<IHHQ", 0xBA55ED50, 1, 16, len(body)) + body
+
+
+cases = [
+    ("abbrev: 4,000 entries x 256 attributes", case_max_attrs, ["dump", "--all"]),
+    ("one 8 MB LEB128", case_long_leb, ["dump", "--info"]),
+    ("100,000 nested DIEs (limit 4096)", case_deep, ["dump", "--info"]),
+    ("16 M rows, one sequence: lines", case_many_rows, ["lines"]),
+    ("16 M rows, one sequence: addr2line", case_many_rows, ["addr2line", "-fi", "-e"]),
+    ("1 M relocations on one field", case_many_relocs, ["dump", "--info"]),
+]
+print(f"{'case':44} {'input':>10} {'time':>9} {'peak RSS':>10}  exit  first error")
+for name, make, args in cases:
+    path = os.path.join(tmp, "h.cubin")
+    open(path, "wb").write(build_elf(make()))
+    cmd = [CUDWARF, *args, path] + (["+0x100"] if args[0] == "addr2line" else [])
+    if args[0] == "addr2line":
+        cmd = [CUDWARF, "addr2line", "-fi", "-e", path, "--function", "x", "0x100"]
+    t0 = time.perf_counter()
+    p = subprocess.run(["/usr/bin/time", "-f", "%M", *cmd], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    dt = time.perf_counter() - t0
+    lines = p.stderr.strip().splitlines()
+    rss = int(lines[-1]) / 1024
+    err = lines[0][len("cudwarf: ") + len(path) + 2:][:60] if len(lines) > 1 else ""
+    rc = p.returncode
+    print(f"{name:44} {os.path.getsize(path) / 1e6:8.1f}MB {dt * 1000:7.0f}ms {rss:8.1f}MB  {rc:4}  {err}")
+path = os.path.join(tmp, "bomb.fatbin")
+open(path, "wb").write(fatbin_bomb())
+p = subprocess.run(["/usr/bin/time", "-f", "%M", CUDWARF, "extract", "-o", tmp, path], capture_output=True, text=True)
+lines = p.stderr.strip().splitlines()
+print(f"{'fatbin entry claiming 64 GiB decompressed':44} {os.path.getsize(path) / 1e6:8.4f}MB {'':9} "
+      f"{int(lines[-1]) / 1024:8.1f}MB  {p.returncode:4}  {lines[0].split(': ', 2)[-1][:60]}")
