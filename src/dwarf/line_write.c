@@ -163,6 +163,7 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
     int start = 1;
     uint64_t addr = 0, line = 1, file = 1, ctx = 0, fn = 0;
     unsigned flag = 0; /* a 0x92 1 is open */
+    int prev_hidden = 0;
     int stmt = p->default_is_stmt != 0;
     for (size_t i = 0; i < n && !b.oom; i++) {
         const cudw_line_row *r = &rows[i];
@@ -195,6 +196,15 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
         }
         uint64_t daddr = (r->address - addr) / p->min_inst_length;
         if (r->end_sequence) {
+            /* ptxas's end rows only advance the address; other rows handed
+             * to us may also change the line (kept, so decode(encode) holds),
+             * and a hidden advance right before needs something between it
+             * and the end, or it would read as the end's own advance */
+            int64_t dl = (int64_t)(r->line - line);
+            if (dl || (prev_hidden && !daddr)) {
+                byte(&b, 3);
+                sleb(&b, dl);
+            }
             if (daddr) {
                 byte(&b, 2);
                 uleb_signed_style(&b, daddr);
@@ -203,8 +213,10 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
             byte(&b, 1);
             byte(&b, 1);
             start = 1;
+            prev_hidden = 0;
             continue;
         }
+        prev_hidden = r->hidden;
         if (r->file != file) {
             byte(&b, 4);
             uleb(&b, r->file);
