@@ -610,6 +610,65 @@ int cudw_line_header_from_paths(const char *const *paths, const uint64_t *mtimes
                                 size_t n, char ***out_dirs, size_t *ndirs, cudw_line_file **out_files);
 
 /* ------------------------------------------------------------------ */
+/* .debug_frame                                                        */
+/* ------------------------------------------------------------------ */
+
+/* One CIE or FDE.  ptxas writes 64-bit DWARF (0xffffffff + 8-byte length,
+ * CIE id 0xffffffffffffffff), CIE version 3, one CIE before each FDE; in
+ * relocatable objects the FDE's CIE pointer and initial_location carry
+ * relocations (the bytes are 0) and address_range an UNUSED_CLEAR64 one. */
+typedef struct cudw_cfa_entry {
+    uint64_t offset;            /* of the length field */
+    uint64_t length;            /* the unit length */
+    uint64_t end;               /* just past the entry */
+    uint8_t format64;           /* 64-bit DWARF */
+    uint8_t is_cie;
+    /* CIE */
+    uint8_t version;
+    const char *augmentation;
+    uint64_t code_align;
+    int64_t data_align;
+    uint64_t ra_register;
+    /* FDE */
+    uint64_t cie_pointer;       /* relocated: the CIE's section offset */
+    const cudw_reloc *cie_reloc;
+    uint64_t initial_location;  /* relocated */
+    const cudw_reloc *location_reloc;
+    uint64_t address_range;
+    const cudw_reloc *range_reloc;  /* e.g. R_CUDA_UNUSED_CLEAR64: not applied */
+    /* both */
+    uint64_t instructions_offset;   /* section offset of the CFA program */
+    const uint8_t *instructions;
+    uint64_t instructions_length;
+} cudw_cfa_entry;
+
+/* Next entry of a .debug_frame (or twin); *cursor starts at 0.  Addresses
+ * are addr_size bytes (8 in cubins).  The entry's program is checked too:
+ * an unknown or truncated instruction is an error at its offset. */
+int cudw_frame_next(cudw_file *f, const cudw_section *sec, uint8_t addr_size, uint64_t *cursor,
+                    cudw_cfa_entry *out);
+
+/* The CIE of an FDE: the entry its CIE pointer names when that is a CIE;
+ * otherwise the nearest CIE before the FDE, with *guessed = 1.  ptxas's
+ * relocatable objects need the fallback: their CIE-pointer addends count
+ * 16-byte entry headers where the entries have 12 (docs/spec-disagreements.md). */
+int cudw_frame_cie(cudw_file *f, const cudw_section *sec, uint8_t addr_size, const cudw_cfa_entry *fde,
+                   cudw_cfa_entry *cie, int *guessed);
+
+typedef struct cudw_cfa_op {
+    uint64_t offset;      /* within the program */
+    uint8_t op;           /* DW_CFA_* (advance_loc, offset, restore: the high-bit forms) */
+    uint64_t reg;         /* register operand */
+    uint64_t u;           /* unsigned operand: offset, delta (unscaled), address, second register */
+    int64_t s;            /* signed operand (_sf forms), factored */
+    const uint8_t *block; /* DW_CFA_*expression */
+    uint64_t block_len;
+} cudw_cfa_op;
+
+int cudw_cfa_op_next(const uint8_t *prog, uint64_t len, uint8_t addr_size, uint64_t *pos, cudw_cfa_op *out);
+const char *cudw_cfa_name(uint8_t op);
+
+/* ------------------------------------------------------------------ */
 /* PTX text (.nv_debug_ptx_txt[.N])                                    */
 /* ------------------------------------------------------------------ */
 

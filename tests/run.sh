@@ -56,6 +56,11 @@ else
     count_lines "$log/fx.txt"
     echo "$(grep -c '^ok' "$log/fx.txt") views agree"
 
+    echo "== .debug_frame of the fixtures vs llvm-dwarfdump"
+    python3 tests/ref/compare_frames.py "$build/cudwarf" "$build/tests/cubin_prep" tests/fixtures/*.cubin >"$log/ff.txt" 2>&1
+    count_lines "$log/ff.txt"
+    echo "$(grep -c '^ok' "$log/ff.txt") views agree"
+
     echo "== line rows of the fixtures vs libdw"
     python3 tests/ref/compare_lines.py "$build/cudwarf" "$build/tests/libdw_lines" tests/fixtures/*.cubin >"$log/fl.txt" 2>&1
     count_lines "$log/fl.txt"
@@ -71,6 +76,9 @@ else
         python3 tests/ref/compare_dies.py "$build/cudwarf" "$build/tests/cubin_prep" $gen >"$log/gen.txt" 2>&1
         count_lines "$log/gen.txt"
         echo "$(grep -c '^ok' "$log/gen.txt") DIE views agree ($(echo "$gen" | wc -l) cubins: sm_75/90/100, -G/-lineinfo, whole/-dc/nvlink)"
+        python3 tests/ref/compare_frames.py "$build/cudwarf" "$build/tests/cubin_prep" $gen >"$log/gf.txt" 2>&1
+        count_lines "$log/gf.txt"
+        echo "$(grep -c '^ok' "$log/gf.txt") frame views agree"
         python3 tests/ref/compare_lines.py "$build/cudwarf" "$build/tests/libdw_lines" $gen >"$log/gl.txt" 2>&1
         count_lines "$log/gl.txt"
         echo "$(grep -c '^ok' "$log/gl.txt") line views agree"

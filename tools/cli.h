@@ -58,6 +58,11 @@ int walk_line_section(cudw_file *f, const cudw_section *s);
 void line_text(cudw_file *f, const cudw_section *s, obuf *o);
 void line_json(cudw_file *f, const cudw_section *s, json *j);
 
+/* dump --frames (dump_frame.c) */
+int walk_frame_section(cudw_file *f, const cudw_section *s);
+void frame_text(cudw_file *f, const cudw_section *s, obuf *o);
+void frame_json(cudw_file *f, const cudw_section *s, json *j);
+
 /* A .debug_line / .nv_debug_line_sass section (or twin), and named only if only != NULL. */
 int is_line_section(const cudw_section *s, const char *only);
 

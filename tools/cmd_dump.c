@@ -9,7 +9,7 @@
 #include <string.h>
 
 static const char help[] =
-    "usage: cudwarf dump [--abbrev] [--info] [--line] [--all] [--json] [--section NAME] FILE...\n"
+    "usage: cudwarf dump [--abbrev] [--info] [--line] [--frames] [--all] [--json] [--section NAME] FILE...\n"
     "\n"
     "Decode debug sections.  Without a section option, everything cudwarf decodes.\n"
     "\n"
@@ -17,8 +17,9 @@ static const char help[] =
     "  --info              .debug_info, .nv_debug_info_ptx, .nv.merc.debug_info\n"
     "  --line              line programs opcode by opcode: .debug_line,\n"
     "                      .nv_debug_line_sass and their Mercury twins\n"
+    "  --frames            .debug_frame: CIEs, FDEs, call-frame instructions\n"
     "  --all               every section cudwarf decodes\n"
-    "  --debug-dump=LIST   readelf's spelling: abbrev,info,line (also -wa, -wi, -wl)\n"
+    "  --debug-dump=LIST   readelf's spelling: abbrev,info,line,frames (also -wa, -wi, -wl, -wf)\n"
     "  --section NAME      only the section called NAME\n"
     "  --json              JSON (schema: docs/json.md)\n"
     "\n"
@@ -26,7 +27,7 @@ static const char help[] =
     "DIE and reference offsets are section offsets.\n";
 
 typedef struct opts {
-    int abbrev, info, line, json;
+    int abbrev, info, line, frames, json;
     const char *section;
 } opts;
 
@@ -436,6 +437,8 @@ static int one(cudw_file *f, const char *path, void *vctx)
             bad = walk_info(f, s);
         if (!bad && o->line && is_line_section(s, o->section))
             bad = walk_line_section(f, s);
+        if (!bad && o->frames && wanted(o, s, CUDW_SEC_FRAME))
+            bad = walk_frame_section(f, s);
         if (bad) {
             if (!cudw_last_error(f)->code)
                 fprintf(stderr, "%s: %s: %s: no bytes in the file\n", progname, path, s->name);
@@ -466,6 +469,11 @@ static int one(cudw_file *f, const char *path, void *vctx)
         if (o->line && is_line_section(s, o->section))
             o->json ? line_json(f, s, j) : line_text(f, s, &out_stdout);
     }
+    for (unsigned i = 1; i < n; i++) {
+        const cudw_section *s = cudw_section_get(f, i);
+        if (o->frames && wanted(o, s, CUDW_SEC_FRAME))
+            o->json ? frame_json(f, s, j) : frame_text(f, s, &out_stdout);
+    }
     if (o->json) {
         json_end_arr(j);
         json_end_obj(j);
@@ -484,8 +492,10 @@ static int debug_dump_list(opts *o, const char *list)
             o->info = 1;
         else if (!strcmp(t, "line") || !strcmp(t, "rawline"))
             o->line = 1;
+        else if (!strcmp(t, "frames") || !strcmp(t, "frame"))
+            o->frames = 1;
         else {
-            usage_error("dump", "unsupported --debug-dump section '%s' (supported: abbrev, info, line)", t);
+            usage_error("dump", "unsupported --debug-dump section '%s' (supported: abbrev, info, line, frames)", t);
             return -1;
         }
     }
@@ -504,8 +514,10 @@ int cmd_dump(int argc, char **argv)
             o.info = 1;
         else if (!strcmp(a, "--line") || !strcmp(a, "-wl"))
             o.line = 1;
+        else if (!strcmp(a, "--frames") || !strcmp(a, "-wf"))
+            o.frames = 1;
         else if (!strcmp(a, "--all"))
-            o.abbrev = o.info = o.line = 1;
+            o.abbrev = o.info = o.line = o.frames = 1;
         else if (!strcmp(a, "--json"))
             o.json = 1;
         else if (!strncmp(a, "--debug-dump=", 13)) {
@@ -533,8 +545,8 @@ int cmd_dump(int argc, char **argv)
         usage_error("dump", "no input file");
         return EXIT_USAGE;
     }
-    if (!o.abbrev && !o.info && !o.line)
-        o.abbrev = o.info = o.line = 1;
+    if (!o.abbrev && !o.info && !o.line && !o.frames)
+        o.abbrev = o.info = o.line = o.frames = 1;
     json j;
     json_init(&j, &out_stdout);
     size_t docs = 0;

@@ -1,0 +1,321 @@
+/* .debug_frame: CIEs, FDEs and their call-frame programs.
+ *
+ *   32-bit: u32 length | u32 CIE id (0xffffffff) or CIE pointer | ...
+ *   64-bit: u32 0xffffffff | u64 length | u64 CIE id (~0) or CIE pointer | ...
+ *   CIE:    u8 version | augmentation string | ULEB code_align | SLEB data_align |
+ *           return address register (u8 in version 1, ULEB from 3) | program
+ *   FDE:    initial_location (address size) | address_range | program
+ *
+ * cubins (FINDINGS 5): 64-bit, version 3, code_align 4, data_align -4,
+ * register numbers class << 24 | n. */
+#include "../internal.h"
+
+static int fr_fail(cudw_file *f, const cudw_section *s, uint64_t off, int code, const char *msg)
+{
+    return cudw_fail(f, code, s, off, "frame entry", "%s", msg);
+}
+
+/* A fixed-size field, relocated when a writing relocation sits on it. */
+static uint64_t field(cudw_file *f, const cudw_section *s, uint64_t at, unsigned size, const cudw_reloc **rel)
+{
+    const uint8_t *p = s->data + at;
+    uint64_t v = size == 4 ? ld32(p) : ld64(p);
+    const cudw_reloc *r = cudw_reloc_at(f, s->index, at);
+    *rel = r;
+    if (r && r->width)
+        v = size == 4 ? (uint32_t)r->value : r->value;
+    return v;
+}
+
+int cudw_frame_next(cudw_file *f, const cudw_section *s, uint8_t asz, uint64_t *cursor, cudw_cfa_entry *e)
+{
+    uint64_t at = *cursor;
+    if (!s->data)
+        return s->size ? fr_fail(f, s, 0, CUDW_E_BAD_OFFSET, "section bytes lie outside the file") : CUDW_DONE;
+    if (at >= s->data_size)
+        return CUDW_DONE;
+    const cudw_reloc *rels;
+    size_t nrel;
+    int rc = cudw_relocs(f, s->index, &rels, &nrel);
+    if (rc)
+        return rc;
+    const uint8_t *d = s->data;
+    uint64_t left = s->data_size - at;
+    memset(e, 0, sizeof *e);
+    e->offset = at;
+    if (left < 4)
+        return fr_fail(f, s, at, CUDW_E_TRUNCATED, "fewer than 4 bytes left for a length");
+    uint64_t len = ld32(d + at), hdr = 4;
+    if (len == 0xffffffffu) {
+        if (left < 12)
+            return fr_fail(f, s, at, CUDW_E_TRUNCATED, "64-bit length runs past the end");
+        len = ld64(d + at + 4);
+        hdr = 12;
+        e->format64 = 1;
+    } else if (len >= 0xfffffff0u) {
+        return fr_fail(f, s, at, CUDW_E_UNSUPPORTED, "reserved length value");
+    }
+    if (len > left - hdr)
+        return cudw_fail(f, CUDW_E_TRUNCATED, s, at, "frame entry",
+                         "length 0x%llx runs past the end of the section (0x%llx bytes left)",
+                         (unsigned long long)len, (unsigned long long)(left - hdr));
+    e->length = len;
+    e->end = at + hdr + len;
+    *cursor = e->end;
+    if (len == 0) { /* a zero terminator some producers write */
+        e->is_cie = 0;
+        e->instructions_offset = e->end;
+        return CUDW_OK;
+    }
+    unsigned osz = e->format64 ? 8 : 4;
+    uint64_t p = at + hdr;
+    if (len < osz)
+        return fr_fail(f, s, p, CUDW_E_TRUNCATED, "entry too short for its CIE id");
+    uint64_t id = e->format64 ? ld64(d + p) : ld32(d + p);
+    const cudw_reloc *idrel = cudw_reloc_at(f, s->index, p);
+    e->is_cie = !(idrel && idrel->width) && id == (e->format64 ? ~0ull : 0xffffffffull);
+    if (e->is_cie) {
+        p += osz;
+        if (p >= e->end)
+            return fr_fail(f, s, p, CUDW_E_TRUNCATED, "CIE ends before its version");
+        e->version = d[p++];
+        if (e->version != 1 && e->version != 3 && e->version != 4)
+            return cudw_fail(f, CUDW_E_UNSUPPORTED, s, p - 1, "CIE", "version %u (1, 3 or 4)", e->version);
+        const uint8_t *z = memchr(d + p, 0, e->end - p);
+        if (!z)
+            return fr_fail(f, s, p, CUDW_E_TRUNCATED, "augmentation string runs past the entry");
+        e->augmentation = (const char *)d + p;
+        p = (uint64_t)(z - d) + 1;
+        if (e->version == 4) { /* address_size, segment_selector_size */
+            if (e->end - p < 2)
+                return fr_fail(f, s, p, CUDW_E_TRUNCATED, "CIE ends before its address size");
+            p += 2;
+        }
+        const uint8_t *q = d + p, *end = d + e->end;
+        if ((rc = cudw_uleb128_read(&q, end, &e->code_align)) || (rc = cudw_sleb128_read(&q, end, &e->data_align)))
+            return fr_fail(f, s, (uint64_t)(q - d), rc, "CIE alignment factors");
+        if (e->version == 1) {
+            if (q >= end)
+                return fr_fail(f, s, (uint64_t)(q - d), CUDW_E_TRUNCATED, "CIE ends before its return register");
+            e->ra_register = *q++;
+        } else if ((rc = cudw_uleb128_read(&q, end, &e->ra_register))) {
+            return fr_fail(f, s, (uint64_t)(q - d), rc, "CIE return address register");
+        }
+        if (e->augmentation[0])
+            /* "z..." and vendor augmentations change the layout: the program
+             * cannot be located safely */
+            return cudw_fail(f, CUDW_E_UNSUPPORTED, s, at, "CIE", "augmentation \"%s\"", e->augmentation);
+        p = (uint64_t)(q - d);
+    } else {
+        e->cie_pointer = field(f, s, p, osz, &e->cie_reloc);
+        if (e->cie_reloc && !e->cie_reloc->width)
+            e->cie_reloc = NULL;
+        p += osz;
+        if (e->end - p < 2u * asz)
+            return fr_fail(f, s, p, CUDW_E_TRUNCATED, "FDE ends before its address range");
+        e->initial_location = field(f, s, p, asz, &e->location_reloc);
+        if (e->location_reloc && !e->location_reloc->width)
+            e->location_reloc = NULL;
+        p += asz;
+        const cudw_reloc *r;
+        e->address_range = asz == 4 ? ld32(d + p) : ld64(d + p);
+        r = cudw_reloc_at(f, s->index, p);
+        e->range_reloc = r;
+        if (r && r->width) /* a writing relocation on the range: apply it */
+            e->address_range = asz == 4 ? (uint32_t)r->value : r->value;
+        p += asz;
+
+    }
+    e->instructions_offset = p;
+    e->instructions = d + p;
+    e->instructions_length = e->end - p;
+    /* check the program here, so readers of the ops meet no surprise */
+    uint64_t pos = 0;
+    cudw_cfa_op op;
+    while ((rc = cudw_cfa_op_next(e->instructions, e->instructions_length, asz, &pos, &op)) == CUDW_OK)
+        ;
+    if (rc < 0)
+        return cudw_fail(f, rc, s, p + pos, "call frame instruction",
+                         rc == CUDW_E_BAD_EXPR ? "unknown DW_CFA opcode 0x%02x"
+                                               : "operands of 0x%02x run past the end of the entry",
+                         e->instructions[pos]);
+    return CUDW_OK;
+}
+
+/* Offsets of the section's CIEs, ascending: built once, cached. */
+typedef struct cie_index {
+    size_t n;
+    uint64_t *at;
+} cie_index;
+
+static int cies(cudw_file *f, const cudw_section *s, uint8_t asz, cie_index **out)
+{
+    cie_index *x = cache_get(f, CACHE_FRAME, s->index, 0);
+    if (x) {
+        *out = x;
+        return CUDW_OK;
+    }
+    size_t n = 0;
+    uint64_t cur = 0;
+    cudw_cfa_entry e;
+    int rc;
+    while ((rc = cudw_frame_next(f, s, asz, &cur, &e)) == CUDW_OK)
+        n += e.is_cie;
+    if (rc < 0)
+        return rc;
+    x = arena_alloc(&f->arena, sizeof *x);
+    uint64_t *at = n ? arena_alloc(&f->arena, n * sizeof *at) : NULL;
+    if (!x || (n && !at))
+        return cudw_fail(f, CUDW_E_NOMEM, s, 0, "frame index", "out of memory");
+    x->n = 0;
+    x->at = at;
+    cur = 0;
+    while (cudw_frame_next(f, s, asz, &cur, &e) == CUDW_OK)
+        if (e.is_cie)
+            at[x->n++] = e.offset;
+    if (cache_put(f, CACHE_FRAME, s->index, 0, x))
+        return cudw_fail(f, CUDW_E_NOMEM, s, 0, "frame index", "out of memory");
+    *out = x;
+    return CUDW_OK;
+}
+
+int cudw_frame_cie(cudw_file *f, const cudw_section *s, uint8_t asz, const cudw_cfa_entry *fde, cudw_cfa_entry *cie,
+                   int *guessed)
+{
+    cie_index *x = NULL;
+    int rc = cies(f, s, asz, &x);
+    if (rc)
+        return rc;
+    *guessed = 0;
+    size_t lo = 0, hi = x->n;
+    while (lo < hi) { /* first CIE at or after the pointer */
+        size_t mid = lo + (hi - lo) / 2;
+        if (x->at[mid] < fde->cie_pointer)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    uint64_t at;
+    if (lo < x->n && x->at[lo] == fde->cie_pointer) {
+        at = x->at[lo];
+    } else {
+        /* the last CIE before the FDE */
+        size_t a = 0, b = x->n;
+        while (a < b) {
+            size_t mid = a + (b - a) / 2;
+            if (x->at[mid] < fde->offset)
+                a = mid + 1;
+            else
+                b = mid;
+        }
+        if (a == 0)
+            return cudw_fail(f, CUDW_E_BAD_OFFSET, s, fde->offset, "FDE",
+                             "CIE pointer 0x%llx names no CIE, and no CIE precedes the FDE",
+                             (unsigned long long)fde->cie_pointer);
+        at = x->at[a - 1];
+        *guessed = 1;
+    }
+    return cudw_frame_next(f, s, asz, &at, cie);
+}
+
+const char *cudw_cfa_name(uint8_t op)
+{
+    static const char *const n[] = {
+        "DW_CFA_nop", "DW_CFA_set_loc", "DW_CFA_advance_loc1", "DW_CFA_advance_loc2", "DW_CFA_advance_loc4",
+        "DW_CFA_offset_extended", "DW_CFA_restore_extended", "DW_CFA_undefined", "DW_CFA_same_value",
+        "DW_CFA_register", "DW_CFA_remember_state", "DW_CFA_restore_state", "DW_CFA_def_cfa",
+        "DW_CFA_def_cfa_register", "DW_CFA_def_cfa_offset", "DW_CFA_def_cfa_expression", "DW_CFA_expression",
+        "DW_CFA_offset_extended_sf", "DW_CFA_def_cfa_sf", "DW_CFA_def_cfa_offset_sf", "DW_CFA_val_offset",
+        "DW_CFA_val_offset_sf", "DW_CFA_val_expression",
+    };
+    if (op >= 0x40)
+        return op >= 0xc0 ? "DW_CFA_restore" : op >= 0x80 ? "DW_CFA_offset" : "DW_CFA_advance_loc";
+    if (op < sizeof n / sizeof n[0])
+        return n[op];
+    if (op == 0x2e)
+        return "DW_CFA_GNU_args_size";
+    if (op == 0x2f)
+        return "DW_CFA_GNU_negative_offset_extended";
+    return NULL;
+}
+
+int cudw_cfa_op_next(const uint8_t *prog, uint64_t len, uint8_t asz, uint64_t *ppos, cudw_cfa_op *o)
+{
+    uint64_t at = *ppos;
+    if (at >= len)
+        return CUDW_DONE;
+    const uint8_t *p = prog + at, *end = prog + len;
+    uint8_t op = *p++;
+    int rc = CUDW_OK;
+    memset(o, 0, sizeof *o);
+    o->offset = at;
+    o->op = op;
+    if (op >= 0x40) {
+        o->op = op & 0xc0;
+        if (o->op == 0x40)
+            o->u = op & 0x3f;
+        else {
+            o->reg = op & 0x3f;
+            if (o->op == 0x80)
+                rc = cudw_uleb128_read(&p, end, &o->u);
+        }
+    } else {
+        switch (op) {
+        case 0x00: case 0x0a: case 0x0b: break;
+        case 0x01:
+            if ((uint64_t)(end - p) < asz)
+                return CUDW_E_TRUNCATED;
+            o->u = asz == 4 ? ld32(p) : ld64(p);
+            p += asz;
+            break;
+        case 0x02: case 0x03: case 0x04: {
+            unsigned n = op == 0x02 ? 1 : op == 0x03 ? 2 : 4;
+            if ((unsigned)(end - p) < n)
+                return CUDW_E_TRUNCATED;
+            o->u = n == 1 ? p[0] : n == 2 ? ld16(p) : ld32(p);
+            p += n;
+            break;
+        }
+        case 0x05: case 0x09: case 0x0c: case 0x14: /* reg, ULEB */
+            if (!(rc = cudw_uleb128_read(&p, end, &o->reg)))
+                rc = cudw_uleb128_read(&p, end, &o->u);
+            break;
+        case 0x06: case 0x07: case 0x08: case 0x0d: /* reg */
+            rc = cudw_uleb128_read(&p, end, &o->reg);
+            break;
+        case 0x0e: case 0x2e: /* ULEB */
+            rc = cudw_uleb128_read(&p, end, &o->u);
+            break;
+        case 0x11: case 0x12: case 0x15: /* reg, SLEB */
+            if (!(rc = cudw_uleb128_read(&p, end, &o->reg)))
+                rc = cudw_sleb128_read(&p, end, &o->s);
+            break;
+        case 0x13: /* SLEB */
+            rc = cudw_sleb128_read(&p, end, &o->s);
+            break;
+        case 0x2f: /* reg, ULEB (negated) */
+            if (!(rc = cudw_uleb128_read(&p, end, &o->reg)))
+                rc = cudw_uleb128_read(&p, end, &o->u);
+            break;
+        case 0x0f: case 0x10: case 0x16: { /* [reg,] block */
+            if (op != 0x0f && (rc = cudw_uleb128_read(&p, end, &o->reg)))
+                break;
+            uint64_t bl;
+            if ((rc = cudw_uleb128_read(&p, end, &bl)))
+                break;
+            if (bl > (uint64_t)(end - p))
+                return CUDW_E_TRUNCATED;
+            o->block = p;
+            o->block_len = bl;
+            p += bl;
+            break;
+        }
+        default:
+            return CUDW_E_BAD_EXPR;
+        }
+    }
+    if (rc)
+        return rc;
+    *ppos = (uint64_t)(p - prog);
+    return CUDW_OK;
+}

@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Compare `cudwarf dump --frames --json` with llvm-dwarfdump --debug-frame
+on a relocated copy (tests/oracles/cubin_prep -r -e -x; -m for the Mercury
+twin): every CIE and FDE (offset, kind, version, alignment factors, return
+register, CIE pointer, pc range) and every call-frame instruction (name and
+operands, as llvm scales them).
+
+usage: compare_frames.py CUDWARF CUBIN_PREP FILE...
+"""
+import json, os, re, subprocess, sys, tempfile
+
+NUM = re.compile(r"(-?\d+)(\*(code|data)_alignment_factor)?")
+
+
+def llvm(path):
+    out = subprocess.run(["llvm-dwarfdump", "--debug-frame", path], capture_output=True, text=True).stdout
+    entries, cur = [], None
+    for line in out.splitlines():
+        m = re.match(r"^([0-9a-f]{8}) ([0-9a-f]+) ([0-9a-f]+) (CIE|FDE)(?: cie=([0-9a-f]+|<invalid offset>) pc=([0-9a-f]+)\.\.\.([0-9a-f]+))?", line)
+        if m:
+            cur = {"offset": int(m.group(1), 16), "type": m.group(4), "ops": [], "fields": {}}
+            if m.group(4) == "FDE":
+                cie = None if m.group(5).startswith("<") else int(m.group(5), 16)
+                cur["fields"] = {"cie": cie, "pointer": int(m.group(3), 16), "lo": int(m.group(6), 16),
+                                 "hi": int(m.group(7), 16)}
+            entries.append(cur)
+            continue
+        if cur is None:
+            continue
+        m = re.match(r"^\s+(Version|Code alignment factor|Data alignment factor|Return address column):\s+(-?\d+)", line)
+        if m:
+            cur["fields"][m.group(1)] = int(m.group(2))
+            continue
+        m = re.match(r"^\s+(DW_CFA_\w+):(.*)$", line)
+        if m and "expression" in m.group(1):
+            # "reg83886336 DW_OP_bregx 0x5000014 +0, DW_OP_deref_size 0x4": register, then the ops
+            reg = re.match(r"\s*reg(\d+)", m.group(2))
+            ops = []
+            for part in m.group(2).split(","):
+                toks = [t for t in part.split() if not t.startswith("reg")]
+                if toks and toks[0].startswith("DW_OP"):
+                    ops.append((toks[0], [int(t, 0) for t in toks[1:] if re.match(r"^[+-]?(0x[0-9a-f]+|\d+)$", t)]))
+            cur["ops"].append((m.group(1), ([("reg", int(reg.group(1)))] if reg else []) + [("expr", ops)]))
+            continue
+        if m:
+            args = []
+            for reg in re.findall(r"reg(\d+)", m.group(2)):
+                args.append(("reg", int(reg)))
+            rest = re.sub(r"reg\d+", "", m.group(2))
+            for n in NUM.finditer(rest):
+                args.append(("num", int(n.group(1)), n.group(3)))
+            cur["ops"].append((m.group(1), args))
+    return entries
+
+
+def ours(cudwarf, path, section):
+    p = subprocess.run([cudwarf, "dump", "--frames", "--json", "--section", section, path], capture_output=True,
+                       text=True)
+    if p.returncode:
+        raise RuntimeError(p.stderr.strip())
+    return json.loads(p.stdout)["sections"][0]["entries"]
+
+
+def compare(ref, mine):
+    bad, msgs, ops = 0, [], 0
+    cies = {e["offset"]: e for e in mine if e["type"] == "CIE"}
+    mine = [e for e in mine if e["type"] != "terminator"]
+    if len(ref) != len(mine):
+        return 1, [f"{len(mine)} entries vs llvm's {len(ref)}"], 0
+    for r, o in zip(ref, mine):
+        problem = None
+        if r["offset"] != o["offset"] or r["type"] != o["type"]:
+            problem = f"entry 0x{r['offset']:x} {r['type']} vs ours 0x{o['offset']:x} {o['type']}"
+        elif r["type"] == "CIE":
+            want = {"Version": o["version"], "Code alignment factor": o["code_align"],
+                    "Data alignment factor": o["data_align"]}
+            if any(r["fields"].get(k) != v for k, v in want.items()):
+                problem = f"CIE 0x{r['offset']:x}: {r['fields']} vs {want}"
+        else:
+            f = r["fields"]
+            # llvm prints <invalid offset> where the pointer names no CIE; we must say so too
+            if (f["cie"] is None) != bool(o.get("cie_pointer_names_no_cie")):
+                problem = f"FDE 0x{r['offset']:x}: llvm cie={f['cie']} but ours cie_pointer_names_no_cie={o.get('cie_pointer_names_no_cie')}"
+            elif (f["pointer"], f["lo"], f["hi"]) != (o["cie_pointer"], o["initial_location"],
+                                                      o["initial_location"] + o["address_range"]):
+                problem = f"FDE 0x{r['offset']:x}: {f} vs cie {o['cie_pointer']} pc {o['initial_location']}+{o['address_range']}"
+        cie = cies.get(o.get("cie", o["offset"]), o)
+        if not problem:
+            if [n for n, _ in r["ops"]] != [i["op"] for i in o["instructions"]]:
+                problem = f"entry 0x{r['offset']:x}: ops {[n for n, _ in r['ops']][:5]} vs {[i['op'] for i in o['instructions']][:5]}"
+            else:
+                for (name, args), ins in zip(r["ops"], o["instructions"]):
+                    ops += 1
+                    want = []
+                    for a in args:
+                        if a[0] == "expr":
+                            want.append(a[1])
+                        elif a[0] == "reg":
+                            want.append(a[1])
+                        elif a[2] == "code":
+                            want.append(a[1] * cie.get("code_align", 1))
+                        elif a[2] == "data":
+                            want.append(a[1] * cie.get("data_align", 1))
+                        else:
+                            want.append(a[1])
+                    got = [ins[k] for k in ("reg", "reg2", "delta", "offset_value", "address") if k in ins]
+                    if "expression" in ins:
+                        got.append([(e["op"], [x & 0xFFFFFFFFFFFFFFFF for x in e["args"]]) for e in ins["expression"]])
+                        want = [[(n, [x & 0xFFFFFFFFFFFFFFFF for x in v]) for n, v in w] if isinstance(w, list) else w
+                                for w in want]
+                    if want != got:
+                        problem = f"entry 0x{r['offset']:x} {name}: llvm {want} vs ours {got}"
+                        break
+        if problem:
+            bad += 1
+            msgs.append(problem)
+    return bad, msgs, ops
+
+
+def main():
+    cudwarf, prep = sys.argv[1], sys.argv[2]
+    fail = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in sys.argv[3:]:
+            secs = subprocess.run([cudwarf, "sections", "--json", "--debug", path], capture_output=True, text=True)
+            names = {s["name"] for s in json.loads(secs.stdout)["sections"]} if secs.returncode == 0 else set()
+            for section, extra in ((".debug_frame", []), (".nv.merc.debug_frame", ["-m"])):
+                if section not in names:
+                    continue
+                rel = os.path.join(tmp, "r.cubin")
+                subprocess.run([prep, "-r", "-e", "-x", *extra, path, rel], check=True, capture_output=True)
+                try:
+                    mine = ours(cudwarf, path, section)
+                except RuntimeError as e:
+                    print(f"FAIL {path} {section}: {e}")
+                    fail += 1
+                    continue
+                ref = llvm(rel)
+                bad, msgs, ops = compare(ref, mine)
+                ok = bad == 0 and ref
+                fail += not ok
+                print(f"{'ok  ' if ok else 'FAIL'} {path} {section}: {len(ref)} entries, {ops} instructions, {bad} differ")
+                for m in msgs[:4]:
+                    print("     " + m)
+    sys.exit(1 if fail else 0)
+
+
+if __name__ == "__main__":
+    main()
