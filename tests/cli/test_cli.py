@@ -78,7 +78,7 @@ r = run("frobnicate")
 check("unknown command: exit 2", r.returncode == 2)
 r = run("dump", "--bogus", base_path)
 check("unknown option: exit 2", r.returncode == 2 and "--bogus" in r.stderr)
-r = run("dump", "--debug-dump=frames", base_path)
+r = run("dump", "--debug-dump=macro", base_path)
 check("unsupported --debug-dump list: exit 2", r.returncode == 2)
 r = run("dump")
 check("dump without file: exit 2", r.returncode == 2)
@@ -168,8 +168,8 @@ r = run("dump", "--json", base_path)
 try:
     doc = json.loads(r.stdout)
     kinds = [s["section"] for s in doc["sections"]]
-    check("dump --json parses; abbrev, info and line sections",
-          kinds == [".debug_abbrev", ".debug_info", ".debug_line", ".nv_debug_line_sass"], kinds)
+    check("dump --json parses; abbrev, info, line and frame sections",
+          kinds == [".debug_abbrev", ".debug_info", ".debug_line", ".nv_debug_line_sass", ".debug_frame"], kinds)
 except ValueError as e:
     check("dump --json parses", False, str(e))
 
