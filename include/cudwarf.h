@@ -669,6 +669,59 @@ int cudw_cfa_op_next(const uint8_t *prog, uint64_t len, uint8_t addr_size, uint6
 const char *cudw_cfa_name(uint8_t op);
 
 /* ------------------------------------------------------------------ */
+/* .debug_loc, .debug_ranges, .debug_aranges, .debug_pubnames/types    */
+/* ------------------------------------------------------------------ */
+
+enum { CUDW_LOC_RANGE = 1, CUDW_LOC_BASE, CUDW_LOC_END };
+
+/* One entry of a DWARF 2/3 location list (.debug_loc) or range list
+ * (.debug_ranges, which has no expressions).  begin/end are relocated
+ * (ptxas: R_CUDA_64 against the function); a pair of zeros with no
+ * relocation ends a list; begin = ~0 selects a base address. */
+typedef struct cudw_list_entry {
+    uint64_t offset;        /* of the entry (a list starts at 0 and after each END) */
+    int kind;               /* CUDW_LOC_* */
+    uint64_t begin, end;
+    const cudw_reloc *begin_reloc, *end_reloc;
+    const uint8_t *expr;    /* .debug_loc ranges: the DW_OP expression */
+    uint64_t expr_len, expr_offset;
+} cudw_list_entry;
+
+/* Next entry of sec (a .debug_loc when has_expr, a .debug_ranges
+ * otherwise); *cursor starts at 0 and walks every list in turn. */
+int cudw_list_next(cudw_file *f, const cudw_section *sec, int has_expr, uint8_t addr_size, uint64_t *cursor,
+                   cudw_list_entry *out);
+
+/* .debug_pubnames / .debug_pubtypes: a header per unit, then
+ * (u32 DIE offset, name) pairs until a 0 offset. */
+typedef struct cudw_pub_set {
+    uint64_t offset, length, end;
+    uint16_t version;
+    uint64_t unit_offset;       /* relocated */
+    const cudw_reloc *unit_reloc;
+    uint64_t unit_size;
+    uint64_t entries_offset;
+} cudw_pub_set;
+
+int cudw_pub_next_set(cudw_file *f, const cudw_section *sec, uint64_t *cursor, cudw_pub_set *out);
+/* Next (DIE offset, name) of a set; *pos starts at set->entries_offset. */
+int cudw_pub_next(cudw_file *f, const cudw_section *sec, const cudw_pub_set *set, uint64_t *pos,
+                  uint64_t *die_offset, const char **name);
+
+/* .debug_aranges: a header per unit, then (address, length) tuples. */
+typedef struct cudw_aranges_set {
+    uint64_t offset, length, end;
+    uint16_t version;
+    uint64_t unit_offset;
+    uint8_t addr_size, seg_size;
+    uint64_t tuples_offset;
+} cudw_aranges_set;
+
+int cudw_aranges_next_set(cudw_file *f, const cudw_section *sec, uint64_t *cursor, cudw_aranges_set *out);
+int cudw_aranges_next(cudw_file *f, const cudw_section *sec, const cudw_aranges_set *set, uint64_t *pos,
+                      uint64_t *address, uint64_t *length, const cudw_reloc **reloc);
+
+/* ------------------------------------------------------------------ */
 /* PTX text (.nv_debug_ptx_txt[.N])                                    */
 /* ------------------------------------------------------------------ */
 

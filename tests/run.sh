@@ -61,6 +61,11 @@ else
     count_lines "$log/ff.txt"
     echo "$(grep -c '^ok' "$log/ff.txt") views agree"
 
+    echo "== .debug_loc, .debug_str, .debug_pubnames/pubtypes of the fixtures vs llvm-dwarfdump"
+    python3 tests/ref/compare_misc.py "$build/cudwarf" "$build/tests/cubin_prep" tests/fixtures/*.cubin >"$log/fm.txt" 2>&1
+    count_lines "$log/fm.txt"
+    echo "$(grep -c '^ok' "$log/fm.txt") views agree"
+
     echo "== line rows of the fixtures vs libdw"
     python3 tests/ref/compare_lines.py "$build/cudwarf" "$build/tests/libdw_lines" tests/fixtures/*.cubin >"$log/fl.txt" 2>&1
     count_lines "$log/fl.txt"

@@ -9,7 +9,8 @@
 #include <string.h>
 
 static const char help[] =
-    "usage: cudwarf dump [--abbrev] [--info] [--line] [--frames] [--all] [--json] [--section NAME] FILE...\n"
+    "usage: cudwarf dump [--abbrev] [--info] [--line] [--frames] [--loc] [--str] ... [--all] [--json]\n"
+    "                    [--section NAME] FILE...\n"
     "\n"
     "Decode debug sections.  Without a section option, everything cudwarf decodes.\n"
     "\n"
@@ -18,6 +19,9 @@ static const char help[] =
     "  --line              line programs opcode by opcode: .debug_line,\n"
     "                      .nv_debug_line_sass and their Mercury twins\n"
     "  --frames            .debug_frame: CIEs, FDEs, call-frame instructions\n"
+    "  --loc, --ranges, --aranges, --pubnames, --pubtypes, --str\n"
+    "                      the DWARF sections of those names (and Mercury twins)\n"
+    "  --ptx-txt           .nv_debug_ptx_txt: the PTX text with its line numbers\n"
     "  --all               every section cudwarf decodes\n"
     "  --debug-dump=LIST   readelf's spelling: abbrev,info,line,frames (also -wa, -wi, -wl, -wf)\n"
     "  --section NAME      only the section called NAME\n"
@@ -26,8 +30,17 @@ static const char help[] =
     "Values under a relocation are shown relocated, with symbol+addend.\n"
     "DIE and reference offsets are section offsets.\n";
 
+/* the record-style sections dump --<name> shows, in this order */
+static const struct { const char *opt; int kind; } misc[] = {
+    {"loc", CUDW_SEC_LOC}, {"ranges", CUDW_SEC_RANGES}, {"aranges", CUDW_SEC_ARANGES},
+    {"pubnames", CUDW_SEC_PUBNAMES}, {"pubtypes", CUDW_SEC_PUBTYPES}, {"str", CUDW_SEC_STR},
+    {"ptx-txt", CUDW_SEC_NV_PTX_TXT},
+};
+#define NMISC (sizeof misc / sizeof misc[0])
+
 typedef struct opts {
     int abbrev, info, line, frames, json;
+    int misc[NMISC];
     const char *section;
 } opts;
 
@@ -439,6 +452,9 @@ static int one(cudw_file *f, const char *path, void *vctx)
             bad = walk_line_section(f, s);
         if (!bad && o->frames && wanted(o, s, CUDW_SEC_FRAME))
             bad = walk_frame_section(f, s);
+        for (size_t k = 0; k < NMISC && !bad; k++)
+            if (o->misc[k] && wanted(o, s, misc[k].kind))
+                bad = walk_misc_section(f, s, misc[k].kind);
         if (bad) {
             if (!cudw_last_error(f)->code)
                 fprintf(stderr, "%s: %s: %s: no bytes in the file\n", progname, path, s->name);
@@ -474,11 +490,27 @@ static int one(cudw_file *f, const char *path, void *vctx)
         if (o->frames && wanted(o, s, CUDW_SEC_FRAME))
             o->json ? frame_json(f, s, j) : frame_text(f, s, &out_stdout);
     }
+    for (size_t k = 0; k < NMISC; k++)
+        for (unsigned i = 1; i < n && o->misc[k]; i++) {
+            const cudw_section *s = cudw_section_get(f, i);
+            if (wanted(o, s, misc[k].kind))
+                o->json ? misc_json(f, s, misc[k].kind, j) : misc_text(f, s, misc[k].kind, &out_stdout);
+        }
     if (o->json) {
         json_end_arr(j);
         json_end_obj(j);
     }
     return EXIT_OK;
+}
+
+static int misc_option(opts *o, const char *name)
+{
+    for (size_t k = 0; k < NMISC; k++)
+        if (!strcmp(name, misc[k].opt)) {
+            o->misc[k] = 1;
+            return 1;
+        }
+    return 0;
 }
 
 static int debug_dump_list(opts *o, const char *list)
@@ -494,8 +526,14 @@ static int debug_dump_list(opts *o, const char *list)
             o->line = 1;
         else if (!strcmp(t, "frames") || !strcmp(t, "frame"))
             o->frames = 1;
-        else {
-            usage_error("dump", "unsupported --debug-dump section '%s' (supported: abbrev, info, line, frames)", t);
+        else if (!strcmp(t, "loc") || !strcmp(t, "ranges") || !strcmp(t, "aranges") || !strcmp(t, "pubnames") ||
+                 !strcmp(t, "pubtypes") || !strcmp(t, "str")) {
+            for (size_t k = 0; k < NMISC; k++)
+                if (!strcmp(t, misc[k].opt))
+                    o->misc[k] = 1;
+        } else {
+            usage_error("dump", "unsupported --debug-dump section '%s' (supported: abbrev, info, line, frames, loc, ranges, "
+                        "aranges, pubnames, pubtypes, str)", t);
             return -1;
         }
     }
@@ -516,8 +554,12 @@ int cmd_dump(int argc, char **argv)
             o.line = 1;
         else if (!strcmp(a, "--frames") || !strcmp(a, "-wf"))
             o.frames = 1;
-        else if (!strcmp(a, "--all"))
+        else if (!strcmp(a, "--all")) {
             o.abbrev = o.info = o.line = o.frames = 1;
+            for (size_t k = 0; k < NMISC; k++)
+                o.misc[k] = 1;
+        } else if (a[0] == '-' && a[1] == '-' && misc_option(&o, a + 2))
+            ;
         else if (!strcmp(a, "--json"))
             o.json = 1;
         else if (!strncmp(a, "--debug-dump=", 13)) {
@@ -545,8 +587,14 @@ int cmd_dump(int argc, char **argv)
         usage_error("dump", "no input file");
         return EXIT_USAGE;
     }
-    if (!o.abbrev && !o.info && !o.line && !o.frames)
+    int any = o.abbrev || o.info || o.line || o.frames;
+    for (size_t k = 0; k < NMISC; k++)
+        any |= o.misc[k];
+    if (!any) {
         o.abbrev = o.info = o.line = o.frames = 1;
+        for (size_t k = 0; k < NMISC; k++)
+            o.misc[k] = 1;
+    }
     json j;
     json_init(&j, &out_stdout);
     size_t docs = 0;

@@ -168,8 +168,9 @@ r = run("dump", "--json", base_path)
 try:
     doc = json.loads(r.stdout)
     kinds = [s["section"] for s in doc["sections"]]
-    check("dump --json parses; abbrev, info, line and frame sections",
-          kinds == [".debug_abbrev", ".debug_info", ".debug_line", ".nv_debug_line_sass", ".debug_frame"], kinds)
+    check("dump --json parses; every decoded section of the file",
+          kinds == [".debug_abbrev", ".debug_info", ".debug_line", ".nv_debug_line_sass", ".debug_frame",
+                    ".nv_debug_ptx_txt.1865645009"], kinds)
 except ValueError as e:
     check("dump --json parses", False, str(e))
 

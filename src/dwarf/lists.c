@@ -1,0 +1,195 @@
+/* Location lists (.debug_loc), range lists (.debug_ranges), name indexes
+ * (.debug_pubnames, .debug_pubtypes) and address ranges (.debug_aranges):
+ * the DWARF 2/3 sections made of simple records.
+ *
+ *   loc entry:    addr begin | addr end | u16 length | expression
+ *   ranges entry: addr begin | addr end
+ *                 (0, 0 ends a list; begin = ~0 sets the base address)
+ *   pub set:      u32 length | u16 version | u32 unit offset | u32 unit size |
+ *                 (u32 DIE offset, string)* | u32 0
+ *   aranges set:  u32 length | u16 version | u32 unit offset | u8 addr size |
+ *                 u8 segment size | pad to 2*addr size | (addr, length)* | 0 0 */
+#include "../internal.h"
+
+static uint64_t addr_field(cudw_file *f, const cudw_section *s, uint64_t at, uint8_t asz, const cudw_reloc **r,
+                           uint64_t *raw)
+{
+    const uint8_t *p = s->data + at;
+    uint64_t v = asz == 4 ? ld32(p) : ld64(p);
+    *raw = v;
+    *r = cudw_reloc_at(f, s->index, at);
+    if (*r && (*r)->width)
+        return asz == 4 ? (uint32_t)(*r)->value : (*r)->value;
+    *r = NULL;
+    return v;
+}
+
+int cudw_list_next(cudw_file *f, const cudw_section *s, int has_expr, uint8_t asz, uint64_t *cursor,
+                   cudw_list_entry *e)
+{
+    uint64_t at = *cursor;
+    if (!s->data)
+        return s->size ? cudw_fail(f, CUDW_E_BAD_OFFSET, s, 0, "list", "section bytes lie outside the file")
+                       : CUDW_DONE;
+    if (at >= s->data_size)
+        return CUDW_DONE;
+    const cudw_reloc *rels;
+    size_t nrel;
+    int rc = cudw_relocs(f, s->index, &rels, &nrel);
+    if (rc)
+        return rc;
+    memset(e, 0, sizeof *e);
+    e->offset = at;
+    if (s->data_size - at < 2u * asz)
+        return cudw_fail(f, CUDW_E_TRUNCATED, s, at, has_expr ? "location list" : "range list",
+                         "entry needs %u bytes, %llu left", 2u * asz, (unsigned long long)(s->data_size - at));
+    uint64_t rb, re;
+    e->begin = addr_field(f, s, at, asz, &e->begin_reloc, &rb);
+    e->end = addr_field(f, s, at + asz, asz, &e->end_reloc, &re);
+    uint64_t p = at + 2u * asz;
+    uint64_t ones = asz == 4 ? 0xffffffffu : ~0ull;
+    if (!e->begin_reloc && !e->end_reloc && rb == 0 && re == 0) {
+        e->kind = CUDW_LOC_END;
+    } else if (!e->begin_reloc && rb == ones) {
+        e->kind = CUDW_LOC_BASE;
+    } else {
+        e->kind = CUDW_LOC_RANGE;
+        if (has_expr) {
+            if (s->data_size - p < 2)
+                return cudw_fail(f, CUDW_E_TRUNCATED, s, p, "location list", "expression length runs past the end");
+            uint16_t n = ld16(s->data + p);
+            p += 2;
+            if (n > s->data_size - p)
+                return cudw_fail(f, CUDW_E_TRUNCATED, s, p - 2, "location list",
+                                 "expression of %u bytes runs past the end of the section", n);
+            e->expr = s->data + p;
+            e->expr_len = n;
+            e->expr_offset = p;
+            p += n;
+        }
+    }
+    *cursor = p;
+    return CUDW_OK;
+}
+
+int cudw_pub_next_set(cudw_file *f, const cudw_section *s, uint64_t *cursor, cudw_pub_set *set)
+{
+    uint64_t at = *cursor;
+    if (!s->data)
+        return s->size ? cudw_fail(f, CUDW_E_BAD_OFFSET, s, 0, "name index", "section bytes lie outside the file")
+                       : CUDW_DONE;
+    if (at >= s->data_size)
+        return CUDW_DONE;
+    const cudw_reloc *rels;
+    size_t nrel;
+    int rc = cudw_relocs(f, s->index, &rels, &nrel);
+    if (rc)
+        return rc;
+    uint64_t left = s->data_size - at;
+    memset(set, 0, sizeof *set);
+    set->offset = at;
+    if (left < 14)
+        return cudw_fail(f, CUDW_E_TRUNCATED, s, at, "name index header", "%llu bytes left, a header needs 14",
+                         (unsigned long long)left);
+    uint32_t len = ld32(s->data + at);
+    if (len >= 0xfffffff0u)
+        return cudw_fail(f, CUDW_E_UNSUPPORTED, s, at, "name index header", "64-bit DWARF or reserved length");
+    if (len > left - 4 || len < 10)
+        return cudw_fail(f, CUDW_E_TRUNCATED, s, at, "name index header",
+                         "length 0x%x does not fit (0x%llx bytes left)", len, (unsigned long long)(left - 4));
+    set->length = len;
+    set->end = at + 4 + len;
+    set->version = ld16(s->data + at + 4);
+    set->unit_offset = ld32(s->data + at + 6);
+    set->unit_reloc = cudw_reloc_at(f, s->index, at + 6);
+    if (set->unit_reloc && set->unit_reloc->width)
+        set->unit_offset = (uint32_t)set->unit_reloc->value;
+    else
+        set->unit_reloc = NULL;
+    set->unit_size = ld32(s->data + at + 10);
+    set->entries_offset = at + 14;
+    *cursor = set->end;
+    return CUDW_OK;
+}
+
+int cudw_pub_next(cudw_file *f, const cudw_section *s, const cudw_pub_set *set, uint64_t *pos, uint64_t *die,
+                  const char **name)
+{
+    uint64_t at = *pos;
+    if (at + 4 > set->end)
+        return at >= set->end ? CUDW_DONE
+                              : cudw_fail(f, CUDW_E_TRUNCATED, s, at, "name index entry", "DIE offset runs past the set");
+    uint32_t off = ld32(s->data + at);
+    if (off == 0) {
+        *pos = set->end;
+        return CUDW_DONE;
+    }
+    const uint8_t *z = memchr(s->data + at + 4, 0, set->end - at - 4);
+    if (!z)
+        return cudw_fail(f, CUDW_E_TRUNCATED, s, at + 4, "name index entry", "name runs past the end of the set");
+    *die = off;
+    *name = (const char *)s->data + at + 4;
+    *pos = (uint64_t)(z - s->data) + 1;
+    return CUDW_OK;
+}
+
+int cudw_aranges_next_set(cudw_file *f, const cudw_section *s, uint64_t *cursor, cudw_aranges_set *set)
+{
+    uint64_t at = *cursor;
+    if (!s->data)
+        return s->size ? cudw_fail(f, CUDW_E_BAD_OFFSET, s, 0, "aranges", "section bytes lie outside the file")
+                       : CUDW_DONE;
+    if (at >= s->data_size)
+        return CUDW_DONE;
+    const cudw_reloc *rels;
+    size_t nrel;
+    int rc = cudw_relocs(f, s->index, &rels, &nrel);
+    if (rc)
+        return rc;
+    uint64_t left = s->data_size - at;
+    memset(set, 0, sizeof *set);
+    set->offset = at;
+    if (left < 12)
+        return cudw_fail(f, CUDW_E_TRUNCATED, s, at, "aranges header", "%llu bytes left, a header needs 12",
+                         (unsigned long long)left);
+    uint32_t len = ld32(s->data + at);
+    if (len >= 0xfffffff0u)
+        return cudw_fail(f, CUDW_E_UNSUPPORTED, s, at, "aranges header", "64-bit DWARF or reserved length");
+    if (len > left - 4 || len < 8)
+        return cudw_fail(f, CUDW_E_TRUNCATED, s, at, "aranges header", "length 0x%x does not fit", len);
+    set->length = len;
+    set->end = at + 4 + len;
+    set->version = ld16(s->data + at + 4);
+    set->unit_offset = ld32(s->data + at + 6);
+    const cudw_reloc *r = cudw_reloc_at(f, s->index, at + 6);
+    if (r && r->width)
+        set->unit_offset = (uint32_t)r->value;
+    set->addr_size = s->data[at + 10];
+    set->seg_size = s->data[at + 11];
+    if (set->addr_size != 4 && set->addr_size != 8)
+        return cudw_fail(f, CUDW_E_UNSUPPORTED, s, at + 10, "aranges header", "address size %u", set->addr_size);
+    uint64_t tup = 2u * set->addr_size, p = at + 12;
+    p = (p - at + tup - 1) / tup * tup + at; /* tuples are aligned to their size from the set start */
+    set->tuples_offset = p;
+    *cursor = set->end;
+    return CUDW_OK;
+}
+
+int cudw_aranges_next(cudw_file *f, const cudw_section *s, const cudw_aranges_set *set, uint64_t *pos,
+                      uint64_t *address, uint64_t *length, const cudw_reloc **reloc)
+{
+    uint64_t at = *pos, asz = set->addr_size;
+    if (at >= set->end)
+        return CUDW_DONE;
+    if (set->end - at < 2 * asz)
+        return cudw_fail(f, CUDW_E_TRUNCATED, s, at, "aranges tuple", "tuple runs past the end of the set");
+    uint64_t raw;
+    *address = addr_field(f, s, at, (uint8_t)asz, reloc, &raw);
+    *length = asz == 4 ? ld32(s->data + at + asz) : ld64(s->data + at + asz);
+    *pos = at + 2 * asz;
+    if (*address == 0 && *length == 0 && !*reloc) {
+        *pos = set->end;
+        return CUDW_DONE;
+    }
+    return CUDW_OK;
+}

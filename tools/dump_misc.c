@@ -1,0 +1,247 @@
+/* cudwarf dump for the record-style sections: --loc, --ranges, --aranges,
+ * --pubnames/--pubtypes, --str, --ptx-txt. */
+#include "cli.h"
+
+#include <string.h>
+
+int walk_misc_section(cudw_file *f, const cudw_section *s, int kind)
+{
+    uint64_t cur = 0;
+    int rc = CUDW_DONE;
+    if (kind == CUDW_SEC_LOC || kind == CUDW_SEC_RANGES) {
+        cudw_list_entry e;
+        while ((rc = cudw_list_next(f, s, kind == CUDW_SEC_LOC, 8, &cur, &e)) == CUDW_OK)
+            ;
+    } else if (kind == CUDW_SEC_PUBNAMES || kind == CUDW_SEC_PUBTYPES) {
+        cudw_pub_set set;
+        while ((rc = cudw_pub_next_set(f, s, &cur, &set)) == CUDW_OK) {
+            uint64_t pos = set.entries_offset, die;
+            const char *name;
+            while ((rc = cudw_pub_next(f, s, &set, &pos, &die, &name)) == CUDW_OK)
+                ;
+            if (rc < 0)
+                return rc;
+        }
+    } else if (kind == CUDW_SEC_ARANGES) {
+        cudw_aranges_set set;
+        while ((rc = cudw_aranges_next_set(f, s, &cur, &set)) == CUDW_OK) {
+            uint64_t pos = set.tuples_offset, a, l;
+            const cudw_reloc *r;
+            while ((rc = cudw_aranges_next(f, s, &set, &pos, &a, &l, &r)) == CUDW_OK)
+                ;
+            if (rc < 0)
+                return rc;
+        }
+    } else if (kind == CUDW_SEC_NV_PTX_TXT) {
+        uint64_t n;
+        rc = s->data ? cudw_ptx_line_count(f, s, &n) : CUDW_OK;
+    }
+    return rc < 0 ? rc : 0;
+}
+
+static void str_out(obuf *o, const char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)p[i];
+        if (c >= 0x20 && c < 0x7f)
+            ob_putc(o, (char)c);
+        else
+            ob_printf(o, "\\x%02x", c);
+    }
+}
+
+void misc_text(cudw_file *f, const cudw_section *s, int kind, obuf *o)
+{
+    ob_printf(o, "Contents of the %s section:\n\n", s->name);
+    uint64_t cur = 0;
+    if (kind == CUDW_SEC_LOC || kind == CUDW_SEC_RANGES) {
+        cudw_list_entry e;
+        int start = 1;
+        while (cudw_list_next(f, s, kind == CUDW_SEC_LOC, 8, &cur, &e) == CUDW_OK) {
+            if (start)
+                ob_printf(o, "0x%08llx:\n", (unsigned long long)e.offset);
+            start = e.kind == CUDW_LOC_END;
+            if (e.kind == CUDW_LOC_END) {
+                ob_puts(o, "            <end of list>\n");
+                continue;
+            }
+            if (e.kind == CUDW_LOC_BASE) {
+                ob_printf(o, "            base address 0x%llx\n", (unsigned long long)e.end);
+                continue;
+            }
+            ob_printf(o, "            [0x%016llx, 0x%016llx)", (unsigned long long)e.begin, (unsigned long long)e.end);
+            if (e.begin_reloc) {
+                ob_puts(o, " ");
+                reloc_out(e.begin_reloc, o);
+            }
+            if (e.expr) {
+                ob_puts(o, ": ");
+                expr_text(f, s, e.expr_offset, e.expr, e.expr_len, 8, o);
+            }
+            ob_putc(o, '\n');
+        }
+    } else if (kind == CUDW_SEC_PUBNAMES || kind == CUDW_SEC_PUBTYPES) {
+        cudw_pub_set set;
+        while (cudw_pub_next_set(f, s, &cur, &set) == CUDW_OK) {
+            ob_printf(o, "  length 0x%08llx, version %u, unit offset 0x%08llx, unit size 0x%08llx\n",
+                      (unsigned long long)set.length, set.version, (unsigned long long)set.unit_offset,
+                      (unsigned long long)set.unit_size);
+            ob_puts(o, "    Offset     Name\n");
+            uint64_t pos = set.entries_offset, die;
+            const char *name;
+            while (cudw_pub_next(f, s, &set, &pos, &die, &name) == CUDW_OK)
+                ob_printf(o, "    0x%08llx \"%s\"\n", (unsigned long long)die, name);
+        }
+    } else if (kind == CUDW_SEC_ARANGES) {
+        cudw_aranges_set set;
+        while (cudw_aranges_next_set(f, s, &cur, &set) == CUDW_OK) {
+            ob_printf(o, "  length 0x%llx, version %u, unit offset 0x%llx, address size %u\n",
+                      (unsigned long long)set.length, set.version, (unsigned long long)set.unit_offset, set.addr_size);
+            uint64_t pos = set.tuples_offset, a, l;
+            const cudw_reloc *r;
+            while (cudw_aranges_next(f, s, &set, &pos, &a, &l, &r) == CUDW_OK) {
+                ob_printf(o, "    [0x%016llx, 0x%016llx)", (unsigned long long)a, (unsigned long long)(a + l));
+                if (r) {
+                    ob_putc(o, ' ');
+                    reloc_out(r, o);
+                }
+                ob_putc(o, '\n');
+            }
+        }
+    } else if (kind == CUDW_SEC_STR) {
+        for (uint64_t at = 0; s->data && at < s->data_size;) {
+            const char *p = (const char *)s->data + at;
+            const char *z = memchr(p, 0, s->data_size - at);
+            size_t n = z ? (size_t)(z - p) : (size_t)(s->data_size - at);
+            ob_printf(o, "  [%6llx]  ", (unsigned long long)at);
+            str_out(o, p, n);
+            ob_putc(o, '\n');
+            at += n + 1;
+        }
+    } else if (kind == CUDW_SEC_NV_PTX_TXT) {
+        uint64_t n = 0;
+        const char *t;
+        if (s->data)
+            cudw_ptx_line_count(f, s, &n);
+        for (uint64_t k = 1; k <= n; k++)
+            if (cudw_ptx_line(f, s, k, &t) == CUDW_OK)
+                ob_printf(o, "%6llu  %s\n", (unsigned long long)k, t);
+    }
+    ob_putc(o, '\n');
+}
+
+void misc_json(cudw_file *f, const cudw_section *s, int kind, json *j)
+{
+    json_obj(j, NULL);
+    json_str(j, "section", s->name);
+    json_u64(j, "index", s->index);
+    uint64_t cur = 0;
+    if (kind == CUDW_SEC_LOC || kind == CUDW_SEC_RANGES) {
+        cudw_list_entry e;
+        int start = 1;
+        json_arr(j, "lists");
+        while (cudw_list_next(f, s, kind == CUDW_SEC_LOC, 8, &cur, &e) == CUDW_OK) {
+            if (start) {
+                json_obj(j, NULL);
+                json_u64(j, "offset", e.offset);
+                json_arr(j, "entries");
+            }
+            start = e.kind == CUDW_LOC_END;
+            if (!start) {
+                json_obj(j, NULL);
+                json_u64(j, "offset", e.offset);
+                json_str(j, "kind", e.kind == CUDW_LOC_BASE ? "base" : "range");
+                json_u64(j, "begin", e.begin);
+                json_u64(j, "end", e.end);
+                if (e.begin_reloc) {
+                    json_str(j, "symbol", e.begin_reloc->sym_name);
+                    json_i64(j, "begin_addend", e.begin_reloc->addend);
+                }
+                if (e.expr) {
+                    json_hex(j, "value", e.expr, e.expr_len);
+                    expr_json(f, s, e.expr_offset, e.expr, e.expr_len, 8, j);
+                }
+                json_end_obj(j);
+            } else {
+                json_end_arr(j);
+                json_end_obj(j);
+            }
+        }
+        if (!start) { /* a list without its end */
+            json_end_arr(j);
+            json_end_obj(j);
+        }
+        json_end_arr(j);
+    } else if (kind == CUDW_SEC_PUBNAMES || kind == CUDW_SEC_PUBTYPES) {
+        cudw_pub_set set;
+        json_arr(j, "sets");
+        while (cudw_pub_next_set(f, s, &cur, &set) == CUDW_OK) {
+            json_obj(j, NULL);
+            json_u64(j, "offset", set.offset);
+            json_u64(j, "length", set.length);
+            json_u64(j, "version", set.version);
+            json_u64(j, "unit_offset", set.unit_offset);
+            json_u64(j, "unit_size", set.unit_size);
+            json_arr(j, "names");
+            uint64_t pos = set.entries_offset, die;
+            const char *name;
+            while (cudw_pub_next(f, s, &set, &pos, &die, &name) == CUDW_OK) {
+                json_obj(j, NULL);
+                json_u64(j, "die", die);
+                json_str(j, "name", name);
+                json_end_obj(j);
+            }
+            json_end_arr(j);
+            json_end_obj(j);
+        }
+        json_end_arr(j);
+    } else if (kind == CUDW_SEC_ARANGES) {
+        cudw_aranges_set set;
+        json_arr(j, "sets");
+        while (cudw_aranges_next_set(f, s, &cur, &set) == CUDW_OK) {
+            json_obj(j, NULL);
+            json_u64(j, "offset", set.offset);
+            json_u64(j, "version", set.version);
+            json_u64(j, "unit_offset", set.unit_offset);
+            json_u64(j, "address_size", set.addr_size);
+            json_arr(j, "ranges");
+            uint64_t pos = set.tuples_offset, a, l;
+            const cudw_reloc *r;
+            while (cudw_aranges_next(f, s, &set, &pos, &a, &l, &r) == CUDW_OK) {
+                json_obj(j, NULL);
+                json_u64(j, "address", a);
+                json_u64(j, "length", l);
+                if (r)
+                    json_str(j, "symbol", r->sym_name);
+                json_end_obj(j);
+            }
+            json_end_arr(j);
+            json_end_obj(j);
+        }
+        json_end_arr(j);
+    } else if (kind == CUDW_SEC_STR) {
+        json_arr(j, "strings");
+        for (uint64_t at = 0; s->data && at < s->data_size;) {
+            const char *p = (const char *)s->data + at;
+            const char *z = memchr(p, 0, s->data_size - at);
+            size_t n = z ? (size_t)(z - p) : (size_t)(s->data_size - at);
+            json_obj(j, NULL);
+            json_u64(j, "offset", at);
+            json_strn(j, "string", p, n);
+            json_end_obj(j);
+            at += n + 1;
+        }
+        json_end_arr(j);
+    } else if (kind == CUDW_SEC_NV_PTX_TXT) {
+        uint64_t n = 0;
+        const char *t;
+        if (s->data)
+            cudw_ptx_line_count(f, s, &n);
+        json_arr(j, "lines");
+        for (uint64_t k = 1; k <= n; k++)
+            if (cudw_ptx_line(f, s, k, &t) == CUDW_OK)
+                json_str(j, NULL, t);
+        json_end_arr(j);
+    }
+    json_end_obj(j);
+}
