@@ -819,6 +819,38 @@ const cudw_fatbin *cudw_input_fatbin(const cudw_input *in);   /* NULL for a cubi
 void cudw_input_close(cudw_input *in);
 
 /* ------------------------------------------------------------------ */
+/* Register maps (.nv_debug_info_reg_sass, .nv_debug_info_reg_type)    */
+/* ------------------------------------------------------------------ */
+
+typedef struct cudw_reg_func {
+    uint64_t offset, end;        /* of the record */
+    const char *function;        /* mangled name */
+    uint64_t count;              /* entries */
+    uint64_t entries_offset;
+} cudw_reg_func;
+
+typedef struct cudw_reg_entry {
+    uint64_t offset;
+    uint32_t index;              /* grows when a PTX register has several SASS homes */
+    const char *ptx;             /* "%r4" */
+    uint32_t sass;               /* class << 24 | n: cudw_register_name names it */
+    uint32_t start, end;         /* function-relative SASS offsets */
+} cudw_reg_entry;
+
+/* Next function record of a reg_sass section (checked whole); then its
+ * entries with cudw_reg_sass_entry from *pos = entries_offset. */
+int cudw_reg_sass_next(cudw_file *f, const cudw_section *sec, uint64_t *cursor, cudw_reg_func *out);
+int cudw_reg_sass_entry(const cudw_section *sec, const cudw_reg_func *fn, uint64_t *pos, cudw_reg_entry *out);
+
+/* Next function record of a reg_type section: count type bytes at *types,
+ * one per reg_sass entry of the function. */
+int cudw_reg_type_next(cudw_file *f, const cudw_section *sec, uint64_t *cursor, cudw_reg_func *out,
+                       const uint8_t **types);
+/* ".b32", ".s32", ".u32", ".f32", ".b64", ".b16", "pred" (established
+ * from the corpus: bits 0-1 log2 bytes, bits 2-4 kind), or "0xNN". */
+const char *cudw_reg_type_name(uint8_t type, char *buf, size_t n);
+
+/* ------------------------------------------------------------------ */
 /* DW_OP expressions                                                   */
 /* ------------------------------------------------------------------ */
 

@@ -120,6 +120,11 @@ for t in $(ls tests/fuzz/corpus); do
     cat "$log/rp.txt"
 done
 
+echo "== .nv_debug_info_reg_sass records against the PTX text and the symbols"
+python3 tests/ref/check_reg_sass.py "$build/cudwarf" tests/fixtures/*.cubin ${gen:-} >"$log/rs.txt" 2>&1
+count_lines "$log/rs.txt"
+echo "$(grep -c '^ok' "$log/rs.txt") files checked"
+
 echo "== .nv_debug_line_sass rows point at PTX instructions of the right function"
 python3 tests/ref/check_sass_ptx.py "$build/cudwarf" tests/fixtures/*.cubin ${gen:-} >"$log/sp.txt" 2>&1
 count_lines "$log/sp.txt"

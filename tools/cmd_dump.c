@@ -22,6 +22,8 @@ static const char help[] =
     "  --loc, --ranges, --aranges, --pubnames, --pubtypes, --str\n"
     "                      the DWARF sections of those names (and Mercury twins)\n"
     "  --ptx-txt           .nv_debug_ptx_txt: the PTX text with its line numbers\n"
+    "  --reg-sass          .nv_debug_info_reg_sass: PTX register -> SASS register, SASS range\n"
+    "  --reg-type          .nv_debug_info_reg_type: the PTX type of each reg_sass entry\n"
     "  --all               every section cudwarf decodes\n"
     "  --debug-dump=LIST   readelf's spelling: abbrev,info,line,frames (also -wa, -wi, -wl, -wf)\n"
     "  --section NAME      only the section called NAME\n"
@@ -34,7 +36,7 @@ static const char help[] =
 static const struct { const char *opt; int kind; } misc[] = {
     {"loc", CUDW_SEC_LOC}, {"ranges", CUDW_SEC_RANGES}, {"aranges", CUDW_SEC_ARANGES},
     {"pubnames", CUDW_SEC_PUBNAMES}, {"pubtypes", CUDW_SEC_PUBTYPES}, {"str", CUDW_SEC_STR},
-    {"ptx-txt", CUDW_SEC_NV_PTX_TXT},
+    {"ptx-txt", CUDW_SEC_NV_PTX_TXT}, {"reg-sass", CUDW_SEC_NV_REG_SASS}, {"reg-type", CUDW_SEC_NV_REG_TYPE},
 };
 #define NMISC (sizeof misc / sizeof misc[0])
 

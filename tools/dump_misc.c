@@ -35,6 +35,15 @@ int walk_misc_section(cudw_file *f, const cudw_section *s, int kind)
     } else if (kind == CUDW_SEC_NV_PTX_TXT) {
         uint64_t n;
         rc = s->data ? cudw_ptx_line_count(f, s, &n) : CUDW_OK;
+    } else if (kind == CUDW_SEC_NV_REG_SASS) {
+        cudw_reg_func fn;
+        while ((rc = cudw_reg_sass_next(f, s, &cur, &fn)) == CUDW_OK)
+            ;
+    } else if (kind == CUDW_SEC_NV_REG_TYPE) {
+        cudw_reg_func fn;
+        const uint8_t *t;
+        while ((rc = cudw_reg_type_next(f, s, &cur, &fn, &t)) == CUDW_OK)
+            ;
     }
     return rc < 0 ? rc : 0;
 }
@@ -48,6 +57,21 @@ static void str_out(obuf *o, const char *p, size_t n)
         else
             ob_printf(o, "\\x%02x", c);
     }
+}
+
+/* The reg_sass record of function name, to annotate reg_type bytes. */
+static int find_reg_sass(cudw_file *f, const cudw_section *type_sec, const char *name, const cudw_section **sass,
+                         cudw_reg_func *fn)
+{
+    cudw_secclass c;
+    cudw_classify_name(type_sec->name, type_sec->flags, &c);
+    const char *want = c.mercury ? ".nv.merc.nv_debug_info_reg_sass" : ".nv_debug_info_reg_sass";
+    *sass = cudw_section_find(f, want);
+    uint64_t cur = 0;
+    while (*sass && cudw_reg_sass_next(f, *sass, &cur, fn) == CUDW_OK)
+        if (!strcmp(fn->function, name))
+            return 1;
+    return 0;
 }
 
 void misc_text(cudw_file *f, const cudw_section *s, int kind, obuf *o)
@@ -126,6 +150,35 @@ void misc_text(cudw_file *f, const cudw_section *s, int kind, obuf *o)
         for (uint64_t k = 1; k <= n; k++)
             if (cudw_ptx_line(f, s, k, &t) == CUDW_OK)
                 ob_printf(o, "%6llu  %s\n", (unsigned long long)k, t);
+    } else if (kind == CUDW_SEC_NV_REG_SASS) {
+        cudw_reg_func fn;
+        while (cudw_reg_sass_next(f, s, &cur, &fn) == CUDW_OK) {
+            ob_printf(o, "  %s: %llu entries\n", fn.function, (unsigned long long)fn.count);
+            uint64_t pos = fn.entries_offset;
+            cudw_reg_entry e;
+            char rn[48];
+            while (cudw_reg_sass_entry(s, &fn, &pos, &e) == CUDW_OK) {
+                cudw_register_name(e.sass, rn, sizeof rn);
+                ob_printf(o, "    %4u  %-12s %-8s (0x%08x)  [0x%x, 0x%x)\n", e.index, e.ptx, rn, e.sass, e.start, e.end);
+            }
+        }
+    } else if (kind == CUDW_SEC_NV_REG_TYPE) {
+        cudw_reg_func fn, sfn;
+        const uint8_t *types;
+        while (cudw_reg_type_next(f, s, &cur, &fn, &types) == CUDW_OK) {
+            ob_printf(o, "  %s: %llu entries\n", fn.function, (unsigned long long)fn.count);
+            const cudw_section *ss;
+            int have = find_reg_sass(f, s, fn.function, &ss, &sfn) && sfn.count == fn.count;
+            uint64_t pos = have ? sfn.entries_offset : 0;
+            cudw_reg_entry e;
+            char tn[16];
+            for (uint64_t k = 0; k < fn.count; k++) {
+                ob_printf(o, "    %02x  %-6s", types[k], cudw_reg_type_name(types[k], tn, sizeof tn));
+                if (have && cudw_reg_sass_entry(ss, &sfn, &pos, &e) == CUDW_OK)
+                    ob_printf(o, "  %s", e.ptx);
+                ob_putc(o, '\n');
+            }
+        }
     }
     ob_putc(o, '\n');
 }
@@ -241,6 +294,42 @@ void misc_json(cudw_file *f, const cudw_section *s, int kind, json *j)
         for (uint64_t k = 1; k <= n; k++)
             if (cudw_ptx_line(f, s, k, &t) == CUDW_OK)
                 json_str(j, NULL, t);
+        json_end_arr(j);
+    } else if (kind == CUDW_SEC_NV_REG_SASS || kind == CUDW_SEC_NV_REG_TYPE) {
+        cudw_reg_func fn;
+        const uint8_t *types = NULL;
+        json_arr(j, "functions");
+        while (kind == CUDW_SEC_NV_REG_SASS ? cudw_reg_sass_next(f, s, &cur, &fn) == CUDW_OK
+                                            : cudw_reg_type_next(f, s, &cur, &fn, &types) == CUDW_OK) {
+            json_obj(j, NULL);
+            json_u64(j, "offset", fn.offset);
+            json_str(j, "function", fn.function);
+            json_arr(j, "entries");
+            uint64_t pos = fn.entries_offset;
+            cudw_reg_entry e;
+            char rn[48];
+            for (uint64_t k = 0; k < fn.count; k++) {
+                json_obj(j, NULL);
+                if (kind == CUDW_SEC_NV_REG_SASS) {
+                    if (cudw_reg_sass_entry(s, &fn, &pos, &e) != CUDW_OK)
+                        break;
+                    cudw_register_name(e.sass, rn, sizeof rn);
+                    json_u64(j, "index", e.index);
+                    json_str(j, "ptx", e.ptx);
+                    json_u64(j, "sass", e.sass);
+                    json_str(j, "register", rn);
+                    json_u64(j, "start", e.start);
+                    json_u64(j, "end", e.end);
+                } else {
+                    char tn[16];
+                    json_u64(j, "type", types[k]);
+                    json_str(j, "meaning", cudw_reg_type_name(types[k], tn, sizeof tn));
+                }
+                json_end_obj(j);
+            }
+            json_end_arr(j);
+            json_end_obj(j);
+        }
         json_end_arr(j);
     }
     json_end_obj(j);

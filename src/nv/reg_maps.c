@@ -1,0 +1,114 @@
+/* .nv_debug_info_reg_sass and .nv_debug_info_reg_type: where each PTX
+ * register of a function lives in SASS, and its PTX type.
+ *
+ *   reg_sass record (repeated to the end of the section):
+ *     function name NUL | u32 count |
+ *     count x (u32 index | PTX register name NUL | u32 SASS register |
+ *              u32 start | u32 end)          start/end: function-relative
+ *   SASS register: class << 24 | n (5 R, 2 P, 11 UR, 9 UP, ...)
+ *
+ *   reg_type record: function name NUL | u32 count | count x u8 type,
+ *     one per reg_sass entry of the same function, in the same order.
+ *     Established on the corpus (71 cubins, every entry): bits 0-1 are
+ *     log2 of the size in bytes (.b16 1, .b32 2, .b64 3), bits 2-4 the
+ *     kind (0 untyped .b, 1 .s, 2 .u, 3 .f, 4 .pred = 16).  An
+ *     interpretation; the bytes are shown too. */
+#include "../internal.h"
+
+#include <stdio.h>
+
+int cudw_reg_sass_next(cudw_file *f, const cudw_section *s, uint64_t *cursor, cudw_reg_func *out)
+{
+    uint64_t at = *cursor;
+    if (!s->data)
+        return s->size ? cudw_fail(f, CUDW_E_BAD_OFFSET, s, 0, "register map", "section bytes lie outside the file")
+                       : CUDW_DONE;
+    if (at >= s->data_size)
+        return CUDW_DONE;
+    const uint8_t *d = s->data, *z = memchr(d + at, 0, s->data_size - at);
+    if (!z)
+        return cudw_fail(f, CUDW_E_TRUNCATED, s, at, "register map", "function name runs past the end");
+    out->offset = at;
+    out->function = (const char *)d + at;
+    uint64_t p = (uint64_t)(z - d) + 1;
+    if (s->data_size - p < 4)
+        return cudw_fail(f, CUDW_E_TRUNCATED, s, p, "register map", "entry count runs past the end");
+    out->count = ld32(d + p);
+    p += 4;
+    out->entries_offset = p;
+    /* walk the entries once to find the end (and check them) */
+    for (uint64_t k = 0; k < out->count; k++) {
+        if (s->data_size - p < 4)
+            return cudw_fail(f, CUDW_E_TRUNCATED, s, p, "register map entry", "entry %llu runs past the end",
+                             (unsigned long long)k);
+        const uint8_t *n = memchr(d + p + 4, 0, s->data_size - p - 4);
+        if (!n)
+            return cudw_fail(f, CUDW_E_TRUNCATED, s, p + 4, "register map entry", "register name runs past the end");
+        p = (uint64_t)(n - d) + 1;
+        if (s->data_size - p < 12)
+            return cudw_fail(f, CUDW_E_TRUNCATED, s, p, "register map entry", "register and range run past the end");
+        p += 12;
+    }
+    out->end = p;
+    *cursor = p;
+    return CUDW_OK;
+}
+
+int cudw_reg_sass_entry(const cudw_section *s, const cudw_reg_func *fn, uint64_t *pos, cudw_reg_entry *e)
+{
+    uint64_t p = *pos;
+    if (p >= fn->end)
+        return CUDW_DONE;
+    const uint8_t *d = s->data;
+    e->offset = p;
+    e->index = ld32(d + p);
+    e->ptx = (const char *)d + p + 4;
+    p += 4 + strlen(e->ptx) + 1;
+    e->sass = ld32(d + p);
+    e->start = ld32(d + p + 4);
+    e->end = ld32(d + p + 8);
+    *pos = p + 12;
+    return CUDW_OK;
+}
+
+int cudw_reg_type_next(cudw_file *f, const cudw_section *s, uint64_t *cursor, cudw_reg_func *out,
+                       const uint8_t **types)
+{
+    uint64_t at = *cursor;
+    if (!s->data)
+        return s->size ? cudw_fail(f, CUDW_E_BAD_OFFSET, s, 0, "register types", "section bytes lie outside the file")
+                       : CUDW_DONE;
+    if (at >= s->data_size)
+        return CUDW_DONE;
+    const uint8_t *d = s->data, *z = memchr(d + at, 0, s->data_size - at);
+    if (!z)
+        return cudw_fail(f, CUDW_E_TRUNCATED, s, at, "register types", "function name runs past the end");
+    out->offset = at;
+    out->function = (const char *)d + at;
+    uint64_t p = (uint64_t)(z - d) + 1;
+    if (s->data_size - p < 4)
+        return cudw_fail(f, CUDW_E_TRUNCATED, s, p, "register types", "entry count runs past the end");
+    out->count = ld32(d + p);
+    p += 4;
+    if (out->count > s->data_size - p)
+        return cudw_fail(f, CUDW_E_TRUNCATED, s, p, "register types", "%llu type bytes run past the end",
+                         (unsigned long long)out->count);
+    out->entries_offset = p;
+    *types = d + p;
+    out->end = p + out->count;
+    *cursor = out->end;
+    return CUDW_OK;
+}
+
+const char *cudw_reg_type_name(uint8_t t, char *buf, size_t n)
+{
+    static const char *const kinds[] = {"b", "s", "u", "f", "pred"};
+    unsigned kind = (t >> 2) & 7, size = 8u << (t & 3);
+    if (t & ~0x1fu || kind > 4)
+        snprintf(buf, n, "0x%02x", t);
+    else if (kind == 4)
+        snprintf(buf, n, "pred");
+    else
+        snprintf(buf, n, ".%s%u", kinds[kind], size);
+    return buf;
+}
