@@ -851,6 +851,27 @@ int cudw_reg_type_next(cudw_file *f, const cudw_section *sec, uint64_t *cursor, 
 const char *cudw_reg_type_name(uint8_t type, char *buf, size_t n);
 
 /* ------------------------------------------------------------------ */
+/* Verification                                                        */
+/* ------------------------------------------------------------------ */
+
+enum { CUDW_FINDING_ERROR = 1, CUDW_FINDING_NOTE = 2 };
+
+typedef struct cudw_finding {
+    int severity;          /* ERROR: malformed; NOTE: odd but known and handled */
+    cudw_error where;      /* section, offset, what, detail (code: a CUDW_E_*) */
+} cudw_finding;
+
+typedef void (*cudw_finding_fn)(const cudw_finding *finding, void *ctx);
+
+/* Check every debug section of f and report each finding (not only the
+ * first): headers and lengths, every read in bounds, abbreviation codes,
+ * references inside their unit and onto a DIE, sibling chains, line
+ * programs (file numbers, sequence ends, function-name offsets), location
+ * list offsets and expressions, CIE/FDE links, string offsets, relocation
+ * targets and types.  Returns the number of ERROR findings. */
+size_t cudw_verify(cudw_file *f, cudw_finding_fn fn, void *ctx);
+
+/* ------------------------------------------------------------------ */
 /* DW_OP expressions                                                   */
 /* ------------------------------------------------------------------ */
 

@@ -112,6 +112,13 @@ python3 tests/cli/mutants_cli.py "$build/cudwarf" 500 tests/fixtures/*.cubin >"$
 count_lines "$log/mc.txt"
 tail -1 "$log/mc.txt"
 
+echo "== cudwarf verify: fixtures clean, corrupted copies flagged at the right place"
+python3 tests/cli/verify_malformed.py "$build/cudwarf" tests/fixtures >"$log/vm.txt" 2>&1
+grep '^FAIL' "$log/vm.txt" | head -5
+p=$(sed -n 's/^verify: \([0-9]*\) passed.*/\1/p' "$log/vm.txt"); f=$(sed -n 's/.* \([0-9]*\) failed$/\1/p' "$log/vm.txt")
+pass=$((pass + ${p:-0})); fail=$((fail + ${f:-1}))
+tail -1 "$log/vm.txt"
+
 echo "== fuzz corpora and crash reproducers, replayed"
 for t in $(ls tests/fuzz/corpus); do
     "$build/tests/replay_$t" "$t" tests/fuzz/corpus/$t tests/fuzz/crashes/$t >"$log/rp.txt" 2>&1 ||

@@ -47,6 +47,7 @@ int cmd_lines(int argc, char **argv);
 int cmd_addr2line(int argc, char **argv);
 int cmd_line_encode(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
 
 /* Write data to path whole or not at all (temporary file + rename); "-" is

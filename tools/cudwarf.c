@@ -30,6 +30,8 @@ static const char usage[] =
     "  line-encode [-o OUT] [--json] INPUT.json\n"
     "                                 rows -> a line program, encoded as ptxas does\n"
     "\n"
+    "  verify [--json] [--notes] FILE...\n"
+    "                                 check every debug section; every finding\n"
     "  list [--json] FILE...          fatbin containers and entries (fatbin files,\n"
     "                                 executables, objects, .so)\n"
     "  extract [-o DIR] [--elf|--ptx] FILE...\n"
@@ -102,6 +104,8 @@ int main(int argc, char **argv)
         rc = cmd_addr2line(argc - 1, argv + 1);
     else if (!strcmp(cmd, "line-encode"))
         rc = cmd_line_encode(argc - 1, argv + 1);
+    else if (!strcmp(cmd, "verify"))
+        rc = cmd_verify(argc - 1, argv + 1);
     else if (!strcmp(cmd, "list"))
         rc = cmd_list(argc - 1, argv + 1);
     else if (!strcmp(cmd, "extract"))

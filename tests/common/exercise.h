@@ -139,9 +139,17 @@ static inline int exercise_lines(cudw_file *f, const cudw_section *s, exercise_c
     return errors;
 }
 
+static inline void exercise_no_finding(const cudw_finding *fd, void *ctx)
+{
+    (void)ctx;
+    if (!fd->where.what || !fd->where.detail[0])
+        abort(); /* a finding must say what and where */
+}
+
 static inline int exercise_file(cudw_file *f, exercise_cb cb)
 {
     int errors = 0;
+    cudw_verify(f, exercise_no_finding, NULL);
     for (unsigned i = 1; i < cudw_section_count(f); i++) {
         const cudw_section *s = cudw_section_get(f, i);
         cudw_secclass c;

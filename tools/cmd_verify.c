@@ -1,0 +1,120 @@
+/* cudwarf verify: every finding of cudw_verify, one line each. */
+#include "cli.h"
+
+#include <string.h>
+
+static const char help[] =
+    "usage: cudwarf verify [--json] [--notes] FILE...\n"
+    "\n"
+    "Check every debug section: headers and lengths, every read in bounds,\n"
+    "abbreviation codes, references inside their unit and onto a DIE, sibling\n"
+    "chains, line programs (file numbers, sequence ends, inlined-function name\n"
+    "offsets), location lists, CIE/FDE links, string offsets, relocation types.\n"
+    "Every finding is reported, with its section and offset.\n"
+    "\n"
+    "  --notes   also print notes: oddities that are known and handled (such as\n"
+    "            the CIE pointers of ptxas -dc objects); they do not fail\n"
+    "  --json    JSON: [{file, findings: [{severity, section, offset, what, detail}]}]\n"
+    "\n"
+    "Exit status: 0 when no file has an error finding, 1 otherwise, 2 usage.\n";
+
+typedef struct vctx {
+    const char *label;
+    int json, notes;
+    json *j;
+    size_t errors, notes_seen;
+} vctx;
+
+static void on_finding(const cudw_finding *fd, void *p)
+{
+    vctx *v = p;
+    if (fd->severity == CUDW_FINDING_NOTE) {
+        v->notes_seen++;
+        if (!v->notes)
+            return;
+    } else {
+        v->errors++;
+    }
+    if (v->json) {
+        json_obj(v->j, NULL);
+        json_str(v->j, "severity", fd->severity == CUDW_FINDING_NOTE ? "note" : "error");
+        json_str(v->j, "section", fd->where.section);
+        json_u64(v->j, "offset", fd->where.offset);
+        json_str(v->j, "what", fd->where.what);
+        json_str(v->j, "detail", fd->where.detail);
+        json_str(v->j, "code", cudw_status_name(fd->where.code));
+        json_end_obj(v->j);
+        return;
+    }
+    char buf[512];
+    cudw_error_format(&fd->where, buf, sizeof buf);
+    ob_printf(&out_stdout, "%s: %s%s\n", v->label, fd->severity == CUDW_FINDING_NOTE ? "note: " : "", buf);
+}
+
+typedef struct vopts {
+    int json, notes;
+    json *j;
+    size_t errors, files;
+} vopts;
+
+static int one(cudw_file *f, const char *label, void *p)
+{
+    vopts *o = p;
+    vctx v = {label, o->json, o->notes, o->j, 0, 0};
+    if (o->json) {
+        json_obj(o->j, NULL);
+        json_str(o->j, "file", label);
+        json_arr(o->j, "findings");
+    }
+    cudw_verify(f, on_finding, &v);
+    if (o->json) {
+        json_end_arr(o->j);
+        json_u64(o->j, "errors", v.errors);
+        json_u64(o->j, "notes", v.notes_seen);
+        json_end_obj(o->j);
+    } else {
+        ob_printf(&out_stdout, "%s: %zu error%s, %zu note%s\n", label, v.errors, v.errors == 1 ? "" : "s",
+                  v.notes_seen, v.notes_seen == 1 ? "" : "s");
+    }
+    o->errors += v.errors;
+    o->files++;
+    return v.errors ? EXIT_BAD_INPUT : EXIT_OK;
+}
+
+int cmd_verify(int argc, char **argv)
+{
+    vopts o = {0};
+    int nfiles = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--json"))
+            o.json = 1;
+        else if (!strcmp(argv[i], "--notes"))
+            o.notes = 1;
+        else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            ob_puts(&out_stdout, help);
+            return EXIT_OK;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            usage_error("verify", "unknown option '%s'", argv[i]);
+            return EXIT_USAGE;
+        } else
+            nfiles++;
+    }
+    if (!nfiles) {
+        usage_error("verify", "no input file");
+        return EXIT_USAGE;
+    }
+    json j;
+    json_init(&j, &out_stdout);
+    o.j = &j;
+    if (o.json)
+        json_arr(&j, NULL);
+    int rc = EXIT_OK;
+    for (int i = 1; i < argc; i++)
+        if (!(argv[i][0] == '-' && argv[i][1]) && for_each_elf(argv[i], one, &o) != EXIT_OK)
+            rc = EXIT_BAD_INPUT;
+    if (o.json) {
+        json_end_arr(&j);
+        ob_putc(&out_stdout, '\n');
+    }
+    return rc;
+}
