@@ -708,6 +708,27 @@ int cudw_pub_next_set(cudw_file *f, const cudw_section *sec, uint64_t *cursor, c
 int cudw_pub_next(cudw_file *f, const cudw_section *sec, const cudw_pub_set *set, uint64_t *pos,
                   uint64_t *die_offset, const char **name);
 
+/* Build the name index of every unit of an info section (.debug_info or
+ * its twin) as NVVM writes it into the PTX and ptxas copies it into -G
+ * objects: byte-identical to theirs (src/dwarf/pub_write.c has the rules).
+ * Unit offsets are 0 with a site each (a 32-bit relocation against the info
+ * section, addend = the unit's offset), as in relocatable objects, or the
+ * value itself with CUDW_PUB_RESOLVED, as in linked ones.  Errors on f. */
+enum { CUDW_PUB_NAMES = 1, CUDW_PUB_TYPES = 2 };
+#define CUDW_PUB_RESOLVED 0x1u       /* write unit offsets in place */
+#define CUDW_PUB_LINKAGE_NAMES 0x2u  /* spec 000's nvlink emitter: DW_AT_MIPS_linkage_name
+                                        wins over DW_AT_name, nothing qualified */
+
+typedef struct cudw_pub_out {
+    uint8_t *data;            /* the section (malloc'd) */
+    size_t size;
+    cudw_reloc_site *sites;   /* malloc'd; offsets from the section start */
+    size_t nsites;
+} cudw_pub_out;
+
+int cudw_pub_build(cudw_file *f, const cudw_section *info, int kind, unsigned flags, cudw_pub_out *out);
+void cudw_pub_out_free(cudw_pub_out *out);
+
 /* .debug_aranges: a header per unit, then (address, length) tuples. */
 typedef struct cudw_aranges_set {
     uint64_t offset, length, end;

@@ -68,6 +68,21 @@ static inline uint32_t ld32(const uint8_t *p)
 }
 static inline uint64_t ld64(const uint8_t *p) { return ld32(p) | (uint64_t)ld32(p + 4) << 32; }
 
+/* ---- growable output buffer (wbuf.c) ---- */
+typedef struct wbuf {
+    uint8_t *p;
+    size_t n, cap;
+    int oom;      /* an allocation failed: contents are incomplete */
+} wbuf;
+
+void wb_put(wbuf *b, const void *src, size_t n);
+static inline void wb_byte(wbuf *b, uint8_t v) { wb_put(b, &v, 1); }
+void wb_uleb(wbuf *b, uint64_t v);
+void wb_sleb(wbuf *b, int64_t v);
+void wb_le(wbuf *b, uint64_t v, unsigned n);             /* n <= 8 bytes, little-endian */
+void wb_patch_le(wbuf *b, size_t at, uint64_t v, unsigned n);
+void wb_free(wbuf *b);
+
 /* Section lookup with a twin fallback: the Mercury twin of base for a
  * Mercury reader, else the bare one. */
 const cudw_section *cudw_section_companion(const cudw_file *f, const cudw_section *from,

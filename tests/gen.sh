@@ -32,4 +32,9 @@ for arch in 75 90 100; do
         "$NVLINK" -arch=sm_$arch -g -o "$d/link.g.cubin" "$d/kern.rdc.cubin" "$d/other.rdc.cubin"
     done
 done
+# the C++ name-index programs: sm_100 -G carries .debug_pubnames/pubtypes
+for n in cxx types statics; do
+    "$NVCC" -arch=sm_100 -G -cubin -o "$out/sm_100/G/names_$n.cubin" "$src/names_$n.cu"
+    "$NVCC" -arch=sm_100 -G -dc -cubin -o "$out/sm_100/G/names_$n.rdc.cubin" "$src/names_$n.cu"
+done
 touch "$stamp"

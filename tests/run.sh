@@ -132,6 +132,11 @@ python3 tests/ref/check_reg_sass.py "$build/cudwarf" tests/fixtures/*.cubin ${ge
 count_lines "$log/rs.txt"
 echo "$(grep -c '^ok' "$log/rs.txt") files checked"
 
+echo "== .debug_pubnames/.debug_pubtypes built from .debug_info equal ptxas's, byte for byte"
+python3 tests/ref/check_pubnames.py "$build/cudwarf" tests/fixtures/*.cubin ${gen:-} >"$log/pn.txt" 2>&1
+count_lines "$log/pn.txt"
+tail -1 "$log/pn.txt"
+
 echo "== .nv_debug_line_sass rows point at PTX instructions of the right function"
 python3 tests/ref/check_sass_ptx.py "$build/cudwarf" tests/fixtures/*.cubin ${gen:-} >"$log/sp.txt" 2>&1
 count_lines "$log/sp.txt"

@@ -49,6 +49,7 @@ int cmd_line_encode(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
+int cmd_pubnames(int argc, char **argv);
 
 /* Write data to path whole or not at all (temporary file + rename); "-" is
  * standard output.  0, or -1 with a message in err. */

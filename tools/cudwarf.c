@@ -32,6 +32,9 @@ static const char usage[] =
     "\n"
     "  verify [--json] [--notes] FILE...\n"
     "                                 check every debug section; every finding\n"
+    "  pubnames [--types] [--check] [-o OUT] FILE...\n"
+    "                                 build .debug_pubnames/.debug_pubtypes from\n"
+    "                                 .debug_info as ptxas objects carry them\n"
     "  list [--json] FILE...          fatbin containers and entries (fatbin files,\n"
     "                                 executables, objects, .so)\n"
     "  extract [-o DIR] [--elf|--ptx] FILE...\n"
@@ -106,6 +109,8 @@ int main(int argc, char **argv)
         rc = cmd_line_encode(argc - 1, argv + 1);
     else if (!strcmp(cmd, "verify"))
         rc = cmd_verify(argc - 1, argv + 1);
+    else if (!strcmp(cmd, "pubnames"))
+        rc = cmd_pubnames(argc - 1, argv + 1);
     else if (!strcmp(cmd, "list"))
         rc = cmd_list(argc - 1, argv + 1);
     else if (!strcmp(cmd, "extract"))

@@ -24,46 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-typedef struct wbuf {
-    uint8_t *p;
-    size_t n, cap;
-    int oom;
-} wbuf;
-
-static void put(wbuf *b, const void *src, size_t n)
-{
-    if (b->oom)
-        return;
-    if (b->cap - b->n < n) {
-        size_t cap = b->cap ? b->cap * 2 : 256;
-        while (cap - b->n < n)
-            cap *= 2;
-        uint8_t *q = realloc(b->p, cap);
-        if (!q) {
-            b->oom = 1;
-            return;
-        }
-        b->p = q;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->n, src, n);
-    b->n += n;
-}
-
-static void byte(wbuf *b, uint8_t v) { put(b, &v, 1); }
-
-static void uleb(wbuf *b, uint64_t v)
-{
-    uint8_t t[10];
-    put(b, t, cudw_uleb128_write(v, t, sizeof t));
-}
-
-static void sleb(wbuf *b, int64_t v)
-{
-    uint8_t t[10];
-    put(b, t, cudw_sleb128_write(v, t, sizeof t));
-}
-
 /* ptxas writes DW_LNS_advance_pc operands with its signed encoder: a value
  * whose last 7-bit group has bit 6 set gets one more byte (96 is e0 00, not
  * 60), which is still a valid ULEB128.  Seen on every table of the corpus. */
@@ -73,15 +33,7 @@ static void uleb_signed_style(wbuf *b, uint64_t v)
     size_t n = cudw_sleb128_write((int64_t)v, t, sizeof t);
     if ((int64_t)v < 0) /* beyond 2^63: plain ULEB */
         n = cudw_uleb128_write(v, t, sizeof t);
-    put(b, t, n);
-}
-
-static void le(wbuf *b, uint64_t v, unsigned n)
-{
-    uint8_t t[8];
-    for (unsigned i = 0; i < n; i++)
-        t[i] = (uint8_t)(v >> (8 * i));
-    put(b, t, n);
+    wb_put(b, t, n);
 }
 
 cudw_line_params cudw_line_params_nvidia(void)
@@ -132,30 +84,30 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
     wbuf b = {0};
     size_t sitecap = 0;
     /* header: the lengths are patched at the end */
-    le(&b, 0, 4);
-    le(&b, p->version, 2);
-    le(&b, 0, 4);
-    byte(&b, p->min_inst_length);
-    byte(&b, p->default_is_stmt);
-    byte(&b, (uint8_t)p->line_base);
-    byte(&b, p->line_range);
-    byte(&b, p->opcode_base);
+    wb_le(&b, 0, 4);
+    wb_le(&b, p->version, 2);
+    wb_le(&b, 0, 4);
+    wb_byte(&b, p->min_inst_length);
+    wb_byte(&b, p->default_is_stmt);
+    wb_byte(&b, (uint8_t)p->line_base);
+    wb_byte(&b, p->line_range);
+    wb_byte(&b, p->opcode_base);
     for (unsigned k = 1; k < p->opcode_base; k++)
-        byte(&b, k < sizeof std_lengths ? std_lengths[k] : 0);
+        wb_byte(&b, k < sizeof std_lengths ? std_lengths[k] : 0);
     for (size_t k = 0; k < h->ndirs; k++)
-        put(&b, h->dirs[k], strlen(h->dirs[k]) + 1);
-    byte(&b, 0);
+        wb_put(&b, h->dirs[k], strlen(h->dirs[k]) + 1);
+    wb_byte(&b, 0);
     for (size_t k = 0; k < h->nfiles; k++) {
-        put(&b, h->files[k].name, strlen(h->files[k].name) + 1);
-        uleb(&b, h->files[k].dir);
-        uleb(&b, h->files[k].mtime);
-        uleb(&b, h->files[k].size);
+        wb_put(&b, h->files[k].name, strlen(h->files[k].name) + 1);
+        wb_uleb(&b, h->files[k].dir);
+        wb_uleb(&b, h->files[k].mtime);
+        wb_uleb(&b, h->files[k].size);
     }
-    byte(&b, 0);
+    wb_byte(&b, 0);
     if (h->has_str_base) {
         if (h->str_base_symbol && add_site(out, &sitecap, b.n, h->str_base_symbol, h->str_base, 4))
             b.oom = 1;
-        le(&b, h->str_base, 4);
+        wb_le(&b, h->str_base, 4);
     }
     size_t program = b.n;
 
@@ -168,15 +120,15 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
     for (size_t i = 0; i < n && !b.oom; i++) {
         const cudw_line_row *r = &rows[i];
         if (start) {
-            byte(&b, 0);
-            uleb(&b, 1u + p->addr_size);
-            byte(&b, 2);
+            wb_byte(&b, 0);
+            wb_uleb(&b, 1u + p->addr_size);
+            wb_byte(&b, 2);
             if (r->symbol) {
                 if (add_site(out, &sitecap, b.n, r->symbol, (int64_t)(r->address - r->symbol_value), p->addr_size))
                     b.oom = 1;
-                le(&b, 0, p->addr_size);
+                wb_le(&b, 0, p->addr_size);
             } else {
-                le(&b, r->address, p->addr_size);
+                wb_le(&b, r->address, p->addr_size);
             }
             addr = r->address;
             line = 1;
@@ -202,60 +154,60 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
              * and the end, or it would read as the end's own advance */
             int64_t dl = (int64_t)(r->line - line);
             if (dl || (prev_hidden && !daddr)) {
-                byte(&b, 3);
-                sleb(&b, dl);
+                wb_byte(&b, 3);
+                wb_sleb(&b, dl);
             }
             if (daddr) {
-                byte(&b, 2);
+                wb_byte(&b, 2);
                 uleb_signed_style(&b, daddr);
             }
-            byte(&b, 0);
-            byte(&b, 1);
-            byte(&b, 1);
+            wb_byte(&b, 0);
+            wb_byte(&b, 1);
+            wb_byte(&b, 1);
             start = 1;
             prev_hidden = 0;
             continue;
         }
         prev_hidden = r->hidden;
         if (r->file != file) {
-            byte(&b, 4);
-            uleb(&b, r->file);
+            wb_byte(&b, 4);
+            wb_uleb(&b, r->file);
             file = r->file;
         }
         if (r->merc_flag && !r->hidden) { /* Mercury: 0x92 1 before the entry row, 0x92 0 after it */
-            byte(&b, 0);
-            byte(&b, 2);
-            byte(&b, CUDW_LNE_MERC_ENTRY);
-            byte(&b, r->merc_flag);
+            wb_byte(&b, 0);
+            wb_byte(&b, 2);
+            wb_byte(&b, CUDW_LNE_MERC_ENTRY);
+            wb_byte(&b, r->merc_flag);
             flag = r->merc_flag;
         }
         if (r->context != ctx || r->function_offset != fn) {
             uint8_t t[20];
             size_t k = cudw_uleb128_write(r->context, t, 10);
             k += cudw_uleb128_write(r->function_offset, t + k, 10);
-            byte(&b, 0);
-            uleb(&b, 1 + k);
-            byte(&b, CUDW_LNE_INLINED_CALL);
-            put(&b, t, k);
+            wb_byte(&b, 0);
+            wb_uleb(&b, 1 + k);
+            wb_byte(&b, CUDW_LNE_INLINED_CALL);
+            wb_put(&b, t, k);
             ctx = r->context;
             fn = r->function_offset;
         }
         if (r->hidden) { /* an advance no row follows (a same-line entry ptxas did not copy) */
             int64_t hl = (int64_t)(r->line - line);
             if (hl) { /* never from ptxas; keeps decode(encode(rows)) == rows */
-                byte(&b, 3);
-                sleb(&b, hl);
+                wb_byte(&b, 3);
+                wb_sleb(&b, hl);
                 line = r->line;
             }
             /* even an advance of 0 (a hidden first row of a sequence): a
              * lone advance_pc is what makes a hidden row */
-            byte(&b, 2);
+            wb_byte(&b, 2);
             uleb_signed_style(&b, daddr);
             addr = r->address;
             continue;
         }
         if ((r->is_stmt != 0) != stmt) {
-            byte(&b, 6); /* DW_LNS_negate_stmt: ptxas never needs it, rows may */
+            wb_byte(&b, 6); /* DW_LNS_negate_stmt: ptxas never needs it, rows may */
             stmt = !stmt;
         }
         int64_t dline = (int64_t)(r->line - line);
@@ -264,25 +216,25 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
                                ? (uint64_t)adj + (uint64_t)p->line_range * daddr + p->opcode_base
                                : 256;
         if (daddr && dline && special <= 255) { /* never without both advances */
-            byte(&b, (uint8_t)special);
+            wb_byte(&b, (uint8_t)special);
         } else {
             /* ptxas advances something before every copy: a duplicate row
              * (no address advance, same line) gets "advance_line 0" */
             if (dline || !daddr) {
-                byte(&b, 3);
-                sleb(&b, dline);
+                wb_byte(&b, 3);
+                wb_sleb(&b, dline);
             }
             if (daddr) {
-                byte(&b, 2);
+                wb_byte(&b, 2);
                 uleb_signed_style(&b, daddr);
             }
-            byte(&b, 1);
+            wb_byte(&b, 1);
         }
         if (flag) {
-            byte(&b, 0);
-            byte(&b, 2);
-            byte(&b, CUDW_LNE_MERC_ENTRY);
-            byte(&b, 0);
+            wb_byte(&b, 0);
+            wb_byte(&b, 2);
+            wb_byte(&b, CUDW_LNE_MERC_ENTRY);
+            wb_byte(&b, 0);
             flag = 0;
         }
         addr = r->address;

@@ -1,0 +1,428 @@
+/* Building .debug_pubnames / .debug_pubtypes from a unit's DIE tree.
+ *
+ * One set per unit, as in every -G object of CUDA 13.0:
+ *
+ *   u32 length (of what follows) | u16 version = 2 |
+ *   u32 unit offset (0 + R_CUDA_32 against the info section in relocatable
+ *       objects; the value itself in linked ones) |
+ *   u32 unit size (unit_length + 4) |
+ *   { u32 DIE offset from the unit header | name NUL }*  ascending offsets
+ *   u32 0
+ *
+ * ptxas does not compute these: NVVM writes them into the PTX and ptxas
+ * copies them.  The rules below are NVVM's as the bytes show them
+ * (established on every sm_100/sm_120 -G object we have and the programs in
+ * tests/src; docs/spec-disagreements.md):
+ *
+ *   names  subprograms that are children of the unit; variables that are
+ *          children of the unit; nested variables with a linkage name
+ *          (function-local statics); enumerators of enumeration types that
+ *          are children of the unit.  The name is DW_AT_name, never the
+ *          linkage name.  A variable without DW_AT_external that belongs to
+ *          a function is "function::name": the nearest enclosing subprogram
+ *          in the tree, or, for a static NVVM placed at unit level, the
+ *          subprogram whose linkage name its _ZZ<function>E<name> mangling
+ *          embeds.
+ *   types  named base, typedef, structure, union, class, enumeration and
+ *          unspecified types that are children of the unit, except the
+ *          artificial array index type __ARRAY_SIZE_TYPE__.
+ *   Both   one entry per name: a later DIE with the same name replaces the
+ *          earlier one (three overloads of atomicAdd give one entry, the
+ *          last).
+ *
+ * CUDW_PUB_LINKAGE_NAMES gives spec 000's nvlink emitter instead: the
+ * linkage name wins over DW_AT_name and no name is qualified. */
+#include "../internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef struct pub_ent {
+    size_t name;          /* offset into the name pool */
+    size_t len;
+    uint64_t die;         /* from the unit header */
+} pub_ent;
+
+/* What the walk found, in DIE order; names point into the file. */
+typedef struct cand {
+    const char *name;
+    const char *qual;     /* "qual::name", or NULL */
+    const char *mangled;  /* a unit-level static: just past its "_ZZ" */
+    uint64_t die;
+} cand;
+
+typedef struct subprog {
+    const char *link;     /* linkage name */
+    size_t llen;
+    const char *name;
+    uint64_t hash;        /* of its key (see key_of) */
+} subprog;
+
+typedef struct builder {
+    cudw_file *f;
+    unsigned flags;
+    int kind;
+    wbuf pool;            /* names, NUL-separated */
+    pub_ent *ents;
+    size_t nents, cap;
+    size_t *slots;        /* open-addressing name -> ents index + 1 */
+    size_t nslots;
+    cand *cands;
+    size_t ncands, ccap;
+    size_t npending;
+    subprog *subs;
+    size_t nsubs, scap;
+    size_t *stab;         /* open-addressing key hash -> subs index + 1 */
+    size_t nstab;
+    int oom;
+} builder;
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const uint8_t *s = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ s[i]) * 0x100000001b3ull;
+    return h;
+}
+#define FNV0 0xcbf29ce484222325ull
+
+static void *grow(void *p, size_t *cap, size_t need, size_t elem, int *oom)
+{
+    if (need <= *cap)
+        return p;
+    size_t c = *cap ? *cap * 2 : 64;
+    while (c < need)
+        c *= 2;
+    if (c > SIZE_MAX / elem) {
+        *oom = 1;
+        return p;
+    }
+    void *q = realloc(p, c * elem);
+    if (!q) {
+        *oom = 1;
+        return p;
+    }
+    *cap = c;
+    return q;
+}
+
+/* Name -> entry, last wins: a later DIE of the same name replaces the
+ * earlier one.  Open addressing at most half full. */
+static int name_slots_grow(builder *b)
+{
+    size_t n = b->nslots ? b->nslots * 2 : 256;
+    size_t *t = calloc(n, sizeof *t);
+    if (!t)
+        return b->oom = 1, -1;
+    for (size_t i = 0; i < b->nents; i++) {
+        const pub_ent *e = &b->ents[i];
+        size_t h = (size_t)fnv(FNV0, b->pool.p + e->name, e->len) & (n - 1);
+        while (t[h])
+            h = (h + 1) & (n - 1);
+        t[h] = i + 1;
+    }
+    free(b->slots);
+    b->slots = t;
+    b->nslots = n;
+    return 0;
+}
+
+static void add_entry(builder *b, const char *qual, const char *name, uint64_t die)
+{
+    if (b->oom)
+        return;
+    if ((b->nents + 1) * 2 > b->nslots && name_slots_grow(b))
+        return;
+    size_t at = b->pool.n;
+    if (qual) {
+        wb_put(&b->pool, qual, strlen(qual));
+        wb_put(&b->pool, "::", 2);
+    }
+    wb_put(&b->pool, name, strlen(name));
+    size_t len = b->pool.n - at;
+    wb_byte(&b->pool, 0);
+    if (b->pool.oom) {
+        b->oom = 1;
+        return;
+    }
+    const uint8_t *s = b->pool.p + at;
+    size_t h = (size_t)fnv(FNV0, s, len) & (b->nslots - 1);
+    for (; b->slots[h]; h = (h + 1) & (b->nslots - 1)) {
+        pub_ent *e = &b->ents[b->slots[h] - 1];
+        if (e->len == len && !memcmp(b->pool.p + e->name, s, len)) {
+            e->die = die;
+            return;
+        }
+    }
+    b->ents = grow(b->ents, &b->cap, b->nents + 1, sizeof *b->ents, &b->oom);
+    if (b->oom)
+        return;
+    b->ents[b->nents] = (pub_ent){at, len, die};
+    b->slots[h] = ++b->nents;
+}
+
+static void add_cand(builder *b, const char *qual, const char *name, const char *mangled, uint64_t die)
+{
+    b->cands = grow(b->cands, &b->ccap, b->ncands + 1, sizeof *b->cands, &b->oom);
+    if (b->oom)
+        return;
+    b->cands[b->ncands++] = (cand){name, qual, mangled, die};
+    b->npending += mangled != NULL;
+}
+
+/* A subprogram's key is what a local static's _ZZ<key>E<name> embeds: the
+ * linkage name without "_Z", or <length><name> for an unmangled
+ * (extern "C") one. */
+static uint64_t key_hash(const subprog *s)
+{
+    if (s->llen > 2 && s->link[0] == '_' && s->link[1] == 'Z')
+        return fnv(FNV0, s->link + 2, s->llen - 2);
+    char num[24];
+    int k = snprintf(num, sizeof num, "%zu", s->llen);
+    return fnv(fnv(FNV0, num, (size_t)k), s->link, s->llen);
+}
+
+static int key_equals(const subprog *s, const char *m, size_t n)
+{
+    if (s->llen > 2 && s->link[0] == '_' && s->link[1] == 'Z')
+        return n == s->llen - 2 && !memcmp(m, s->link + 2, n);
+    char num[24];
+    int k = snprintf(num, sizeof num, "%zu", s->llen);
+    return n == (size_t)k + s->llen && !memcmp(m, num, (size_t)k) && !memcmp(m + k, s->link, s->llen);
+}
+
+static int build_subtab(builder *b)
+{
+    size_t n = 16;
+    while (n < b->nsubs * 2)
+        n *= 2;
+    b->stab = calloc(n, sizeof *b->stab);
+    if (!b->stab)
+        return b->oom = 1, -1;
+    b->nstab = n;
+    for (size_t i = 0; i < b->nsubs; i++) {
+        b->subs[i].hash = key_hash(&b->subs[i]);
+        size_t h = (size_t)b->subs[i].hash & (n - 1);
+        while (b->stab[h])
+            h = (h + 1) & (n - 1);
+        b->stab[h] = i + 1;
+    }
+    return 0;
+}
+
+/* The subprogram whose key is the longest prefix of m ending before an 'E':
+ * one pass over m, hashing as it goes. */
+static const subprog *owner_of(const builder *b, const char *m, size_t n)
+{
+    const subprog *best = NULL;
+    uint64_t h = FNV0;
+    for (size_t i = 0; i < n; i++) {
+        if (m[i] == 'E' && i > 0) {
+            for (size_t j = (size_t)h & (b->nstab - 1); b->stab[j]; j = (j + 1) & (b->nstab - 1)) {
+                const subprog *s = &b->subs[b->stab[j] - 1];
+                if (s->hash == h && key_equals(s, m, i)) {
+                    best = s;
+                    break;
+                }
+            }
+        }
+        h = (h ^ (uint8_t)m[i]) * 0x100000001b3ull;
+    }
+    return best;
+}
+
+static int is_type_tag(uint32_t t)
+{
+    return t == 0x24 /* base */ || t == 0x16 /* typedef */ || t == 0x13 /* structure */ ||
+           t == 0x17 /* union */ || t == 0x02 /* class */ || t == 0x04 /* enumeration */ ||
+           t == 0x3b /* unspecified */;
+}
+
+typedef struct die_facts {
+    const char *name, *link;
+    int external;
+} die_facts;
+
+static int read_facts(cudw_die_iter *it, const cudw_die *d, die_facts *x)
+{
+    *x = (die_facts){0};
+    cudw_attr_iter ai;
+    cudw_attr a;
+    int rc;
+    cudw_attr_iter_init(d, &ai);
+    while ((rc = cudw_attr_next(&ai, &a)) == CUDW_OK) {
+        if (a.name == 0x03 && a.vclass == CUDW_V_STRING)
+            x->name = a.str;
+        else if ((a.name == 0x2007 || a.name == 0x6e) && a.vclass == CUDW_V_STRING)
+            x->link = a.str;
+        else if (a.name == 0x3f)
+            x->external = a.u != 0;
+    }
+    if (rc != CUDW_DONE)
+        return rc;
+    cudw_die_iter_resume(it, &ai);
+    return CUDW_OK;
+}
+
+/* Collect the unit's entries into b (reset per unit). */
+static int walk_unit(builder *b, const cudw_unit *u)
+{
+    const char **sub_at = calloc(CUDW_MAX_DIE_DEPTH + 2, sizeof *sub_at); /* enclosing subprogram name */
+    uint32_t *tag_at = calloc(CUDW_MAX_DIE_DEPTH + 2, sizeof *tag_at);
+    if (!sub_at || !tag_at) {
+        free(sub_at);
+        free(tag_at);
+        return b->oom = 1, CUDW_E_NOMEM;
+    }
+    int linkage_wins = (b->flags & CUDW_PUB_LINKAGE_NAMES) != 0;
+    cudw_die_iter it;
+    cudw_die d;
+    int rc;
+    cudw_die_iter_init(u, &it);
+    while ((rc = cudw_die_next(&it, &d)) == CUDW_OK && !b->oom) {
+        unsigned dep = d.depth;
+        tag_at[dep] = d.tag;
+        sub_at[dep] = dep ? sub_at[dep - 1] : NULL;
+        die_facts x;
+        /* skip DIEs that cannot contribute without decoding them */
+        int want = d.tag == 0x2e || d.tag == 0x34 || (dep == 2 && d.tag == 0x28) || (dep == 1 && is_type_tag(d.tag));
+        if (!want)
+            continue;
+        if ((rc = read_facts(&it, &d, &x)) != CUDW_OK)
+            break;
+        const char *name = linkage_wins && x.link ? x.link : x.name;
+        uint64_t rel = d.offset - u->offset;
+        if (d.tag == 0x2e) {
+            if (x.name)
+                sub_at[dep] = x.name;
+            if (x.link && x.name && b->kind == CUDW_PUB_NAMES) {
+                b->subs = grow(b->subs, &b->scap, b->nsubs + 1, sizeof *b->subs, &b->oom);
+                if (!b->oom)
+                    b->subs[b->nsubs++] = (subprog){x.link, strlen(x.link), x.name, 0};
+            }
+        }
+        if (!name)
+            continue;
+        if (b->kind == CUDW_PUB_TYPES) {
+            if (dep == 1 && is_type_tag(d.tag) && strcmp(name, "__ARRAY_SIZE_TYPE__"))
+                add_cand(b, NULL, name, NULL, rel);
+        } else if (d.tag == 0x2e) {
+            if (dep == 1)
+                add_cand(b, NULL, name, NULL, rel);
+        } else if (d.tag == 0x28) {
+            if (tag_at[1] == 0x04)
+                add_cand(b, NULL, name, NULL, rel);
+        } else if (d.tag == 0x34 && (dep == 1 || x.link)) {
+            const char *zz = x.link ? strstr(x.link, "_ZZ") : NULL;
+            const char *owner = dep > 1 ? sub_at[dep - 1] : NULL;
+            if (x.external || linkage_wins || (!owner && !zz))
+                add_cand(b, NULL, name, NULL, rel);
+            else if (owner)
+                add_cand(b, owner, name, NULL, rel);
+            else /* placed at unit level: its function is known after the walk */
+                add_cand(b, NULL, name, zz + 3, rel);
+        }
+    }
+    free(sub_at);
+    free(tag_at);
+    if (b->oom)
+        return CUDW_E_NOMEM;
+    return rc == CUDW_DONE ? CUDW_OK : rc;
+}
+
+/* Qualify the unit-level statics, then index every candidate in DIE
+ * order so that the last DIE of a name wins. */
+static int index_cands(builder *b)
+{
+    if (b->npending && build_subtab(b))
+        return CUDW_E_NOMEM;
+    for (size_t i = 0; i < b->ncands && !b->oom; i++) {
+        const cand *c = &b->cands[i];
+        const char *qual = c->qual;
+        if (c->mangled) {
+            const subprog *s = owner_of(b, c->mangled, strlen(c->mangled));
+            qual = s ? s->name : NULL;
+        }
+        add_entry(b, qual, c->name, c->die);
+    }
+    return b->oom ? CUDW_E_NOMEM : CUDW_OK;
+}
+
+static int by_die(const void *a, const void *b)
+{
+    const pub_ent *x = a, *y = b;
+    return x->die < y->die ? -1 : x->die > y->die;
+}
+
+int cudw_pub_build(cudw_file *f, const cudw_section *info, int kind, unsigned flags, cudw_pub_out *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!f || !info || (kind != CUDW_PUB_NAMES && kind != CUDW_PUB_TYPES))
+        return f ? cudw_fail(f, CUDW_E_ARG, info, 0, "name index", "bad arguments") : CUDW_E_ARG;
+    wbuf o = {0};
+    size_t scap = 0;
+    uint64_t cursor = 0;
+    cudw_unit u;
+    int rc;
+    while ((rc = cudw_unit_next(f, info, &cursor, &u)) == CUDW_OK) {
+        builder b = {.f = f, .flags = flags, .kind = kind};
+        rc = walk_unit(&b, &u);
+        if (rc == CUDW_OK)
+            rc = index_cands(&b);
+        if (rc == CUDW_OK) {
+            size_t k = b.nents;
+            if (k)
+                qsort(b.ents, k, sizeof *b.ents, by_die);
+            size_t start = o.n;
+            wb_le(&o, 0, 4);
+            wb_le(&o, 2, 2);
+            if (flags & CUDW_PUB_RESOLVED) {
+                wb_le(&o, u.offset, 4);
+            } else {
+                out->sites = grow(out->sites, &scap, out->nsites + 1, sizeof *out->sites, &b.oom);
+                if (!b.oom)
+                    out->sites[out->nsites++] = (cudw_reloc_site){o.n, info->name, (int64_t)u.offset, 4};
+                wb_le(&o, 0, 4);
+            }
+            wb_le(&o, u.end - u.offset, 4);
+            for (size_t i = 0; i < k; i++) {
+                wb_le(&o, b.ents[i].die, 4);
+                wb_put(&o, b.pool.p + b.ents[i].name, b.ents[i].len);
+                wb_byte(&o, 0);
+            }
+            wb_le(&o, 0, 4);
+            wb_patch_le(&o, start, o.n - start - 4, 4);
+            if (b.oom || o.oom)
+                rc = CUDW_E_NOMEM;
+        }
+        wb_free(&b.pool);
+        free(b.ents);
+        free(b.slots);
+        free(b.cands);
+        free(b.subs);
+        free(b.stab);
+        if (rc != CUDW_OK)
+            break;
+    }
+    if (rc == CUDW_DONE) {
+        out->data = o.p;
+        out->size = o.n;
+        return CUDW_OK;
+    }
+    wb_free(&o);
+    free(out->sites);
+    out->sites = NULL;
+    out->nsites = 0;
+    if (rc == CUDW_E_NOMEM)
+        return cudw_fail(f, CUDW_E_NOMEM, info, cursor, "name index", "out of memory");
+    return rc;
+}
+
+void cudw_pub_out_free(cudw_pub_out *out)
+{
+    if (!out)
+        return;
+    free(out->data);
+    free(out->sites);
+    memset(out, 0, sizeof *out);
+}
