@@ -668,6 +668,54 @@ typedef struct cudw_cfa_op {
 int cudw_cfa_op_next(const uint8_t *prog, uint64_t len, uint8_t addr_size, uint64_t *pos, cudw_cfa_op *out);
 const char *cudw_cfa_name(uint8_t op);
 
+/* The table an FDE describes: rows of (address range, CFA rule, register
+ * rules).  Open with the FDE and its CIE (cudw_frame_cie); each
+ * cudw_cfa_rows_next gives the next row, CUDW_DONE after the last.  A
+ * fde NULL gives only the CIE's rules (cudw_cfa_rows_initial).  A
+ * row's rules are sorted by register, hold every register that has a rule,
+ * and stay valid until the next call.  Offsets are already multiplied by
+ * the data alignment factor, addresses by the code alignment factor.
+ * DW_CFA_remember_state nesting and the rules it copies are bounded
+ * (CUDW_E_LIMIT); errors name the instruction's section offset. */
+enum {
+    CUDW_RULE_UNDEFINED = 1,  /* not recoverable */
+    CUDW_RULE_SAME,           /* unchanged */
+    CUDW_RULE_OFFSET,         /* saved at CFA + offset */
+    CUDW_RULE_VAL_OFFSET,     /* the value is CFA + offset */
+    CUDW_RULE_REGISTER,       /* in register reg2 */
+    CUDW_RULE_EXPRESSION,     /* saved at the address expr computes */
+    CUDW_RULE_VAL_EXPRESSION  /* the value expr computes */
+};
+
+typedef struct cudw_cfa_rule {
+    uint64_t reg;
+    uint8_t kind;             /* CUDW_RULE_* */
+    int64_t offset;
+    uint64_t reg2;
+    const uint8_t *expr;
+    uint64_t expr_len;
+} cudw_cfa_rule;
+
+typedef struct cudw_cfa_row {
+    uint64_t address, end;    /* [address, end) */
+    uint8_t cfa_is_expr;
+    uint64_t cfa_reg;         /* CFA = cfa_reg + cfa_offset ... */
+    int64_t cfa_offset;
+    const uint8_t *cfa_expr;  /* ... or what this computes */
+    uint64_t cfa_expr_len;
+    const cudw_cfa_rule *rules;
+    size_t nrules;
+} cudw_cfa_row;
+
+typedef struct cudw_cfa_rows cudw_cfa_rows;
+
+int cudw_cfa_rows_open(cudw_file *f, const cudw_section *sec, uint8_t addr_size, const cudw_cfa_entry *cie,
+                       const cudw_cfa_entry *fde, cudw_cfa_rows **out);
+int cudw_cfa_rows_next(cudw_cfa_rows *r, cudw_cfa_row *row);
+/* The rules the CIE's initial instructions set up (what DW_CFA_restore returns to). */
+const cudw_cfa_rule *cudw_cfa_rows_initial(const cudw_cfa_rows *r, size_t *n);
+void cudw_cfa_rows_close(cudw_cfa_rows *r);
+
 /* ------------------------------------------------------------------ */
 /* .debug_loc, .debug_ranges, .debug_aranges, .debug_pubnames/types    */
 /* ------------------------------------------------------------------ */

@@ -284,11 +284,26 @@ static void verify_frames(vctx *v, const cudw_section *s)
             continue;
         if ((rc = cudw_frame_cie(v->f, s, 8, &e, &cie, &guessed)) < 0)
             report_error(v, CUDW_FINDING_ERROR);
-        else if (guessed)
-            finding(v, CUDW_FINDING_NOTE, CUDW_E_BAD_OFFSET, s, e.offset, "FDE",
-                    "CIE pointer 0x%llx names no CIE; the CIE before the FDE (0x%llx) is used "
-                    "(ptxas -dc objects count 16-byte entry headers)",
-                    (unsigned long long)e.cie_pointer, (unsigned long long)cie.offset);
+        else {
+            if (guessed)
+                finding(v, CUDW_FINDING_NOTE, CUDW_E_BAD_OFFSET, s, e.offset, "FDE",
+                        "CIE pointer 0x%llx names no CIE; the CIE before the FDE (0x%llx) is used "
+                        "(ptxas -dc objects count 16-byte entry headers)",
+                        (unsigned long long)e.cie_pointer, (unsigned long long)cie.offset);
+            /* run the table: restore_state with nothing saved, set_loc
+             * backwards, nesting past the bound */
+            cudw_cfa_rows *rows;
+            cudw_cfa_row row;
+            if (cudw_cfa_rows_open(v->f, s, 8, &cie, &e, &rows) < 0) {
+                report_error(v, CUDW_FINDING_ERROR);
+                continue;
+            }
+            while ((rc = cudw_cfa_rows_next(rows, &row)) == CUDW_OK)
+                ;
+            if (rc < 0)
+                report_error(v, CUDW_FINDING_ERROR);
+            cudw_cfa_rows_close(rows);
+        }
     }
 }
 

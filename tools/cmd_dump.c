@@ -459,7 +459,9 @@ static int one(cudw_file *f, const char *path, void *vctx)
                 bad = walk_misc_section(f, s, misc[k].kind);
         if (bad) {
             if (!cudw_last_error(f)->code)
-                fprintf(stderr, "%s: %s: %s: no bytes in the file\n", progname, path, s->name);
+                fprintf(stderr, "%s: %s: %s+0x0: section: its bytes (file offset 0x%llx, size 0x%llx) lie "
+                        "outside the file\n", progname, path, s->name, (unsigned long long)s->offset,
+                        (unsigned long long)s->size);
             else
                 report(f, path);
             return EXIT_BAD_INPUT;

@@ -29,6 +29,211 @@ static void reg_text(uint64_t reg, obuf *o)
     ob_puts(o, b);
 }
 
+static const char *const rule_names[] = {
+    [CUDW_RULE_UNDEFINED] = "undefined", [CUDW_RULE_SAME] = "same", [CUDW_RULE_OFFSET] = "offset",
+    [CUDW_RULE_VAL_OFFSET] = "val_offset", [CUDW_RULE_REGISTER] = "register",
+    [CUDW_RULE_EXPRESSION] = "expression", [CUDW_RULE_VAL_EXPRESSION] = "val_expression",
+};
+
+static int rule_same(const cudw_cfa_rule *a, const cudw_cfa_rule *b)
+{
+    return a->reg == b->reg && a->kind == b->kind && a->offset == b->offset && a->reg2 == b->reg2 &&
+           a->expr_len == b->expr_len && (!a->expr_len || !memcmp(a->expr, b->expr, a->expr_len));
+}
+
+/* The rules of row that the CIE did not set up the same way: calls fn on each. */
+typedef void (*rule_fn)(const cudw_cfa_rule *r, void *ctx);
+static void changed_rules(const cudw_cfa_row *row, const cudw_cfa_rule *init, size_t ninit, rule_fn fn, void *ctx)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < row->nrules; i++) {
+        const cudw_cfa_rule *r = &row->rules[i];
+        while (k < ninit && init[k].reg < r->reg)
+            k++;
+        if (k < ninit && rule_same(r, &init[k]))
+            continue;
+        fn(r, ctx);
+    }
+}
+
+typedef struct rule_out {
+    cudw_file *f;
+    const cudw_section *s;
+    obuf *o;
+    int n;
+} rule_out;
+
+/* llvm-dwarfdump's notation: R26=[CFA-4], R3=CFA+8, R5=R6, R7=undefined */
+static void rule_text(const cudw_cfa_rule *r, void *p)
+{
+    rule_out *x = p;
+    ob_puts(x->o, x->n++ ? ", " : ": ");
+    reg_text(r->reg, x->o);
+    ob_putc(x->o, '=');
+    switch (r->kind) {
+    case CUDW_RULE_OFFSET: ob_printf(x->o, "[CFA%+lld]", (long long)r->offset); break;
+    case CUDW_RULE_VAL_OFFSET: ob_printf(x->o, "CFA%+lld", (long long)r->offset); break;
+    case CUDW_RULE_REGISTER: reg_text(r->reg2, x->o); break;
+    case CUDW_RULE_EXPRESSION: case CUDW_RULE_VAL_EXPRESSION:
+        ob_puts(x->o, r->kind == CUDW_RULE_EXPRESSION ? "[" : "(");
+        expr_text(x->f, NULL, 0, r->expr, r->expr_len, 8, x->o);
+        ob_puts(x->o, r->kind == CUDW_RULE_EXPRESSION ? "]" : ")");
+        break;
+    default: ob_puts(x->o, rule_names[r->kind]); break;
+    }
+}
+
+static void cfa_text(cudw_file *f, const cudw_cfa_row *row, obuf *o)
+{
+    ob_puts(o, "CFA=");
+    if (row->cfa_is_expr) {
+        ob_putc(o, '[');
+        expr_text(f, NULL, 0, row->cfa_expr, row->cfa_expr_len, 8, o);
+        ob_putc(o, ']');
+        return;
+    }
+    reg_text(row->cfa_reg, o);
+    if (row->cfa_offset)
+        ob_printf(o, "%+lld", (long long)row->cfa_offset);
+}
+
+/* The CIE's initial rules, registers of one rule in runs: "same: RZ, R1..R2, R16..R27" */
+static void initial_text(const cudw_cfa_rule *init, size_t n, obuf *o)
+{
+    for (int kind = CUDW_RULE_UNDEFINED; kind <= CUDW_RULE_VAL_EXPRESSION; kind++) {
+        int any = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (init[i].kind != kind)
+                continue;
+            if (kind >= CUDW_RULE_OFFSET) { /* rare: one at a time with its operand */
+                rule_out x = {NULL, NULL, o, 0};
+                ob_puts(o, "  initial rule");
+                rule_text(&init[i], &x);
+                ob_putc(o, '\n');
+                continue;
+            }
+            size_t j = i;
+            while (j + 1 < n && init[j + 1].kind == kind && init[j + 1].reg == init[j].reg + 1)
+                j++;
+            ob_puts(o, any++ ? ", " : kind == CUDW_RULE_SAME ? "  initial rules, same value: " : "  initial rules, undefined: ");
+            reg_text(init[i].reg, o);
+            if (j > i) {
+                ob_puts(o, "..");
+                reg_text(init[j].reg, o);
+            }
+            i = j;
+        }
+        if (any)
+            ob_putc(o, '\n');
+    }
+}
+
+static const char *err_text(cudw_file *f, char *b, size_t n)
+{
+    cudw_error_format(cudw_last_error(f), b, n);
+    return b;
+}
+
+/* Rows of an FDE after its instructions; the CIE's rules once, after its own. */
+static void rows_text(cudw_file *f, const cudw_section *s, const cudw_cfa_entry *cie, const cudw_cfa_entry *e,
+                      obuf *o)
+{
+    cudw_cfa_rows *rows;
+    char b[300];
+    if (cudw_cfa_rows_open(f, s, 8, cie, e, &rows) != CUDW_OK) {
+        ob_printf(o, "  (no rows: %s)\n", err_text(f, b, sizeof b));
+        return;
+    }
+    size_t ninit;
+    const cudw_cfa_rule *init = cudw_cfa_rows_initial(rows, &ninit);
+    if (!e) {
+        initial_text(init, ninit, o);
+        cudw_cfa_rows_close(rows);
+        return;
+    }
+    ob_puts(o, "\n  rows (registers whose rule differs from the CIE's):\n");
+    cudw_cfa_row row;
+    int rc;
+    while ((rc = cudw_cfa_rows_next(rows, &row)) == CUDW_OK) {
+        ob_printf(o, "  0x%llx: ", (unsigned long long)row.address);
+        cfa_text(f, &row, o);
+        rule_out x = {f, s, o, 0};
+        changed_rules(&row, init, ninit, rule_text, &x);
+        ob_putc(o, '\n');
+    }
+    if (rc < 0)
+        ob_printf(o, "  (rows stop: %s)\n", err_text(f, b, sizeof b));
+    cudw_cfa_rows_close(rows);
+}
+
+typedef struct rule_js {
+    json *j;
+} rule_js;
+
+static void rule_json(const cudw_cfa_rule *r, void *p)
+{
+    json *j = ((rule_js *)p)->j;
+    char rn[48];
+    json_obj(j, NULL);
+    json_u64(j, "reg", r->reg);
+    cudw_register_name(r->reg, rn, sizeof rn);
+    json_str(j, "register", rn);
+    json_str(j, "rule", rule_names[r->kind]);
+    if (r->kind == CUDW_RULE_OFFSET || r->kind == CUDW_RULE_VAL_OFFSET)
+        json_i64(j, "offset", r->offset);
+    if (r->kind == CUDW_RULE_REGISTER)
+        json_u64(j, "reg2", r->reg2);
+    if (r->kind == CUDW_RULE_EXPRESSION || r->kind == CUDW_RULE_VAL_EXPRESSION)
+        json_hex(j, "block", r->expr, r->expr_len);
+    json_end_obj(j);
+}
+
+static void rows_json(cudw_file *f, const cudw_section *s, const cudw_cfa_entry *cie, const cudw_cfa_entry *e, json *j)
+{
+    cudw_cfa_rows *rows;
+    char b[300];
+    if (cudw_cfa_rows_open(f, s, 8, cie, e, &rows) != CUDW_OK) {
+        json_str(j, "rows_error", err_text(f, b, sizeof b));
+        return;
+    }
+    size_t ninit;
+    const cudw_cfa_rule *init = cudw_cfa_rows_initial(rows, &ninit);
+    rule_js x = {j};
+    if (!e) {
+        json_arr(j, "initial_rules");
+        for (size_t i = 0; i < ninit; i++)
+            rule_json(&init[i], &x);
+        json_end_arr(j);
+        cudw_cfa_rows_close(rows);
+        return;
+    }
+    json_arr(j, "rows");
+    cudw_cfa_row row;
+    int rc;
+    while ((rc = cudw_cfa_rows_next(rows, &row)) == CUDW_OK) {
+        json_obj(j, NULL);
+        json_u64(j, "address", row.address);
+        json_u64(j, "end", row.end);
+        if (row.cfa_is_expr) {
+            json_hex(j, "cfa_expression", row.cfa_expr, row.cfa_expr_len);
+        } else {
+            char rn[48];
+            json_u64(j, "cfa_reg", row.cfa_reg);
+            cudw_register_name(row.cfa_reg, rn, sizeof rn);
+            json_str(j, "cfa_register", rn);
+            json_i64(j, "cfa_offset", row.cfa_offset);
+        }
+        json_arr(j, "rules"); /* only those that differ from the CIE's initial_rules */
+        changed_rules(&row, init, ninit, rule_json, &x);
+        json_end_arr(j);
+        json_end_obj(j);
+    }
+    json_end_arr(j);
+    if (rc < 0)
+        json_str(j, "rows_error", err_text(f, b, sizeof b));
+    cudw_cfa_rows_close(rows);
+}
+
 void frame_text(cudw_file *f, const cudw_section *s, obuf *o)
 {
     ob_printf(o, "Contents of the %s section:\n\n", s->name);
@@ -41,6 +246,7 @@ void frame_text(cudw_file *f, const cudw_section *s, obuf *o)
         }
         uint64_t code_align = 1;
         int64_t data_align = 1;
+        int have_cie = 0;
         if (e.is_cie) {
             ob_printf(o, "%08llx %016llx %s CIE\n", (unsigned long long)e.offset, (unsigned long long)e.length,
                       e.format64 ? "ffffffffffffffff" : "ffffffff");
@@ -67,6 +273,7 @@ void frame_text(cudw_file *f, const cudw_section *s, obuf *o)
             ob_putc(o, '\n');
             int guessed = 0;
             if (cie_of(f, s, &e, &cie, &guessed) == 0) {
+                have_cie = 1;
                 code_align = cie.code_align;
                 data_align = cie.data_align;
                 if (guessed)
@@ -139,6 +346,10 @@ void frame_text(cudw_file *f, const cudw_section *s, obuf *o)
             }
             ob_putc(o, '\n');
         }
+        if (e.is_cie)
+            rows_text(f, s, &e, NULL, o);
+        else if (have_cie)
+            rows_text(f, s, &cie, &e, o);
         ob_putc(o, '\n');
     }
 }
@@ -159,6 +370,7 @@ void frame_json(cudw_file *f, const cudw_section *s, json *j)
         json_str(j, "type", e.length == 0 ? "terminator" : e.is_cie ? "CIE" : "FDE");
         uint64_t code_align = 1;
         int64_t data_align = 1;
+        int have_cie = 0;
         if (e.is_cie) {
             json_u64(j, "version", e.version);
             json_str(j, "augmentation", e.augmentation);
@@ -181,6 +393,7 @@ void frame_json(cudw_file *f, const cudw_section *s, json *j)
             }
             int guessed = 0;
             if (cie_of(f, s, &e, &cie, &guessed) == 0) {
+                have_cie = 1;
                 code_align = cie.code_align;
                 data_align = cie.data_align;
                 json_u64(j, "cie", cie.offset);
@@ -233,6 +446,10 @@ void frame_json(cudw_file *f, const cudw_section *s, json *j)
             json_end_obj(j);
         }
         json_end_arr(j);
+        if (e.is_cie && e.length)
+            rows_json(f, s, &e, NULL, j);
+        else if (have_cie)
+            rows_json(f, s, &cie, &e, j);
         json_end_obj(j);
     }
     json_end_arr(j);

@@ -2,8 +2,10 @@
 """Compare `cudwarf dump --frames --json` with llvm-dwarfdump --debug-frame
 on a relocated copy (tests/oracles/cubin_prep -r -e -x; -m for the Mercury
 twin): every CIE and FDE (offset, kind, version, alignment factors, return
-register, CIE pointer, pc range) and every call-frame instruction (name and
-operands, as llvm scales them).
+register, CIE pointer, pc range), every call-frame instruction (name and
+operands, as llvm scales them), and every row of every FDE's table
+(address, CFA, the rule of every register: ours are the CIE's initial rules
+with the row's differences applied).
 
 usage: compare_frames.py CUDWARF CUBIN_PREP FILE...
 """
@@ -26,6 +28,14 @@ def llvm(path):
             entries.append(cur)
             continue
         if cur is None:
+            continue
+        m = re.match(r"^\s+0x([0-9a-f]+): CFA=reg(\d+)([+-]\d+)?(?:: (.*))?$", line)
+        if m:
+            rules = {}
+            # "reg5=[CFA-4], reg6=DW_OP_addr 0x0, DW_OP_bregx 0x5000006 +0, reg7=same"
+            for k, v in re.findall(r"reg(\d+)=(.*?)(?=, reg\d+=|$)", m.group(4) or ""):
+                rules[int(k)] = "expr" if "DW_OP" in v else v
+            cur.setdefault("rows", []).append((int(m.group(1), 16), int(m.group(2)), int(m.group(3) or 0), rules))
             continue
         m = re.match(r"^\s+(Version|Code alignment factor|Data alignment factor|Return address column):\s+(-?\d+)", line)
         if m:
@@ -61,12 +71,26 @@ def ours(cudwarf, path, section):
     return json.loads(p.stdout)["sections"][0]["entries"]
 
 
+def rule_llvm(x):
+    """our JSON rule in llvm-dwarfdump's notation"""
+    k = x["rule"]
+    if k in ("undefined", "same"):
+        return k
+    if k == "offset":
+        return f"[CFA{x['offset']:+d}]"
+    if k == "val_offset":
+        return f"CFA{x['offset']:+d}"
+    if k == "register":
+        return f"reg{x['reg2']}"
+    return "expr"  # the expression itself is compared with the instruction
+
+
 def compare(ref, mine):
-    bad, msgs, ops = 0, [], 0
+    bad, msgs, ops, rows = 0, [], 0, 0
     cies = {e["offset"]: e for e in mine if e["type"] == "CIE"}
     mine = [e for e in mine if e["type"] != "terminator"]
     if len(ref) != len(mine):
-        return 1, [f"{len(mine)} entries vs llvm's {len(ref)}"], 0
+        return 1, [f"{len(mine)} entries vs llvm's {len(ref)}"], 0, 0
     for r, o in zip(ref, mine):
         problem = None
         if r["offset"] != o["offset"] or r["type"] != o["type"]:
@@ -111,10 +135,31 @@ def compare(ref, mine):
                     if want != got:
                         problem = f"entry 0x{r['offset']:x} {name}: llvm {want} vs ours {got}"
                         break
+        if not problem and r["type"] == "FDE" and r["fields"]["cie"] is not None:
+            # llvm starts a row at every advance, DW_CFA_advance_loc 0 too; an
+            # empty row covers no address, and ours has none
+            ref_rows = r.get("rows", [])
+            ref_rows = [x for i, x in enumerate(ref_rows) if i + 1 == len(ref_rows) or ref_rows[i + 1][0] != x[0]]
+            init = {x["reg"]: x for x in cie.get("initial_rules", [])}
+            mine_rows = []
+            for row in o.get("rows", []):
+                full = dict(init)
+                full.update({x["reg"]: x for x in row["rules"]})
+                mine_rows.append((row["address"], row.get("cfa_reg"), row.get("cfa_offset"),
+                                  {k: rule_llvm(v) for k, v in full.items()}))
+            if mine_rows != ref_rows:
+                for a, b in zip(mine_rows, ref_rows):
+                    if a != b:
+                        diff = {k: (a[3].get(k), b[3].get(k)) for k in set(a[3]) | set(b[3]) if a[3].get(k) != b[3].get(k)}
+                        problem = f"FDE 0x{r['offset']:x} row 0x{b[0]:x}: ours {a[:3]} vs llvm {b[:3]}; rules differ {list(diff.items())[:3]}"
+                        break
+                else:
+                    problem = f"FDE 0x{r['offset']:x}: {len(mine_rows)} rows vs llvm's {len(ref_rows)}"
+            rows += len(mine_rows)
         if problem:
             bad += 1
             msgs.append(problem)
-    return bad, msgs, ops
+    return bad, msgs, ops, rows
 
 
 def main():
@@ -136,10 +181,11 @@ def main():
                     fail += 1
                     continue
                 ref = llvm(rel)
-                bad, msgs, ops = compare(ref, mine)
+                bad, msgs, ops, rows = compare(ref, mine)
                 ok = bad == 0 and ref
                 fail += not ok
-                print(f"{'ok  ' if ok else 'FAIL'} {path} {section}: {len(ref)} entries, {ops} instructions, {bad} differ")
+                print(f"{'ok  ' if ok else 'FAIL'} {path} {section}: {len(ref)} entries, {ops} instructions, "
+                      f"{rows} rows, {bad} differ")
                 for m in msgs[:4]:
                     print("     " + m)
     sys.exit(1 if fail else 0)
