@@ -790,6 +790,18 @@ int cudw_aranges_next_set(cudw_file *f, const cudw_section *sec, uint64_t *curso
 int cudw_aranges_next(cudw_file *f, const cudw_section *sec, const cudw_aranges_set *set, uint64_t *pos,
                       uint64_t *address, uint64_t *length, const cudw_reloc **reloc);
 
+/* .debug_macinfo: entries in order; type 0 ends a unit's list. */
+typedef struct cudw_macinfo_entry {
+    uint64_t offset;
+    uint8_t type;             /* DW_MACINFO_*: 1 define, 2 undef, 3 start_file, 4 end_file, 0xff vendor */
+    uint64_t line, file;      /* define/undef/start_file: line; start_file: file */
+    uint64_t constant;        /* vendor_ext */
+    const char *string;       /* define/undef: "NAME VALUE"; vendor_ext */
+} cudw_macinfo_entry;
+
+int cudw_macinfo_next(cudw_file *f, const cudw_section *sec, uint64_t *cursor, cudw_macinfo_entry *out);
+const char *cudw_macinfo_name(uint8_t type);
+
 /* ------------------------------------------------------------------ */
 /* PTX text (.nv_debug_ptx_txt[.N])                                    */
 /* ------------------------------------------------------------------ */

@@ -132,6 +132,12 @@ python3 tests/ref/check_reg_sass.py "$build/cudwarf" tests/fixtures/*.cubin ${ge
 count_lines "$log/rs.txt"
 echo "$(grep -c '^ok' "$log/rs.txt") files checked"
 
+echo "== .debug_macinfo vs GNU readelf (a hand-made object with every entry type, and the fixtures)"
+python3 tests/tools/mkelf.py macinfo "$log/mac.o"
+python3 tests/ref/check_macinfo.py "$build/cudwarf" "$log/mac.o" tests/fixtures/*.cubin >"$log/mi.txt" 2>&1
+count_lines "$log/mi.txt"
+tail -1 "$log/mi.txt"
+
 echo "== .debug_pubnames/.debug_pubtypes built from .debug_info equal ptxas's, byte for byte"
 python3 tests/ref/check_pubnames.py "$build/cudwarf" tests/fixtures/*.cubin ${gen:-} >"$log/pn.txt" 2>&1
 count_lines "$log/pn.txt"

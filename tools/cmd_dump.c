@@ -19,7 +19,7 @@ static const char help[] =
     "  --line              line programs opcode by opcode: .debug_line,\n"
     "                      .nv_debug_line_sass and their Mercury twins\n"
     "  --frames            .debug_frame: CIEs, FDEs, call-frame instructions\n"
-    "  --loc, --ranges, --aranges, --pubnames, --pubtypes, --str\n"
+    "  --loc, --ranges, --aranges, --pubnames, --pubtypes, --macinfo, --str\n"
     "                      the DWARF sections of those names (and Mercury twins)\n"
     "  --ptx-txt           .nv_debug_ptx_txt: the PTX text with its line numbers\n"
     "  --reg-sass          .nv_debug_info_reg_sass: PTX register -> SASS register, SASS range\n"
@@ -35,7 +35,8 @@ static const char help[] =
 /* the record-style sections dump --<name> shows, in this order */
 static const struct { const char *opt; int kind; } misc[] = {
     {"loc", CUDW_SEC_LOC}, {"ranges", CUDW_SEC_RANGES}, {"aranges", CUDW_SEC_ARANGES},
-    {"pubnames", CUDW_SEC_PUBNAMES}, {"pubtypes", CUDW_SEC_PUBTYPES}, {"str", CUDW_SEC_STR},
+    {"pubnames", CUDW_SEC_PUBNAMES}, {"pubtypes", CUDW_SEC_PUBTYPES}, {"macinfo", CUDW_SEC_MACINFO},
+    {"str", CUDW_SEC_STR},
     {"ptx-txt", CUDW_SEC_NV_PTX_TXT}, {"reg-sass", CUDW_SEC_NV_REG_SASS}, {"reg-type", CUDW_SEC_NV_REG_TYPE},
 };
 #define NMISC (sizeof misc / sizeof misc[0])

@@ -32,6 +32,10 @@ int walk_misc_section(cudw_file *f, const cudw_section *s, int kind)
             if (rc < 0)
                 return rc;
         }
+    } else if (kind == CUDW_SEC_MACINFO) {
+        cudw_macinfo_entry m;
+        while ((rc = cudw_macinfo_next(f, s, &cur, &m)) == CUDW_OK)
+            ;
     } else if (kind == CUDW_SEC_NV_PTX_TXT) {
         uint64_t n;
         rc = s->data ? cudw_ptx_line_count(f, s, &n) : CUDW_OK;
@@ -131,6 +135,31 @@ void misc_text(cudw_file *f, const cudw_section *s, int kind, obuf *o)
                 }
                 ob_putc(o, '\n');
             }
+        }
+    } else if (kind == CUDW_SEC_MACINFO) {
+        /* llvm-dwarfdump --debug-macro's layout */
+        cudw_macinfo_entry m;
+        int depth = 0, start = 1;
+        while (cudw_macinfo_next(f, s, &cur, &m) == CUDW_OK) {
+            if (start)
+                ob_printf(o, "0x%08llx:\n", (unsigned long long)m.offset);
+            start = m.type == 0;
+            if (m.type == 0)
+                continue;
+            if (m.type == 0x04 && depth)
+                depth--;
+            for (int k = 0; k < depth; k++)
+                ob_puts(o, "  ");
+            ob_puts(o, cudw_macinfo_name(m.type));
+            if (m.type == 0x01 || m.type == 0x02)
+                ob_printf(o, " - lineno: %llu macro: %s", (unsigned long long)m.line, m.string);
+            else if (m.type == 0x03)
+                ob_printf(o, " - lineno: %llu filenum: %llu", (unsigned long long)m.line, (unsigned long long)m.file);
+            else if (m.type == 0xff)
+                ob_printf(o, " - constant: %llu string: %s", (unsigned long long)m.constant, m.string);
+            ob_putc(o, '\n');
+            if (m.type == 0x03)
+                depth++;
         }
     } else if (kind == CUDW_SEC_STR) {
         for (uint64_t at = 0; s->data && at < s->data_size;) {
@@ -245,6 +274,24 @@ void misc_json(cudw_file *f, const cudw_section *s, int kind, json *j)
                 json_end_obj(j);
             }
             json_end_arr(j);
+            json_end_obj(j);
+        }
+        json_end_arr(j);
+    } else if (kind == CUDW_SEC_MACINFO) {
+        cudw_macinfo_entry m;
+        json_arr(j, "entries");
+        while (cudw_macinfo_next(f, s, &cur, &m) == CUDW_OK) {
+            json_obj(j, NULL);
+            json_u64(j, "offset", m.offset);
+            json_str(j, "type", m.type ? cudw_macinfo_name(m.type) : "end");
+            if (m.type == 0x01 || m.type == 0x02 || m.type == 0x03)
+                json_u64(j, "line", m.line);
+            if (m.type == 0x03)
+                json_u64(j, "file", m.file);
+            if (m.type == 0xff)
+                json_u64(j, "constant", m.constant);
+            if (m.string)
+                json_str(j, "string", m.string);
             json_end_obj(j);
         }
         json_end_arr(j);

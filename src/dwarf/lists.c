@@ -11,6 +11,16 @@
  *                 u8 segment size | pad to 2*addr size | (addr, length)* | 0 0 */
 #include "../internal.h"
 
+/* CUDW_OK when there is a record at `at`; CUDW_DONE past the end; an
+ * error when the section's bytes lie outside the file. */
+static int section_start(cudw_file *f, const cudw_section *s, uint64_t at, const char *what)
+{
+    if (!s->data)
+        return s->size ? cudw_fail(f, CUDW_E_BAD_OFFSET, s, 0, what, "section bytes lie outside the file")
+                       : CUDW_DONE;
+    return at >= s->data_size ? CUDW_DONE : CUDW_OK;
+}
+
 static uint64_t addr_field(cudw_file *f, const cudw_section *s, uint64_t at, uint8_t asz, const cudw_reloc **r,
                            uint64_t *raw)
 {
@@ -28,11 +38,9 @@ int cudw_list_next(cudw_file *f, const cudw_section *s, int has_expr, uint8_t as
                    cudw_list_entry *e)
 {
     uint64_t at = *cursor;
-    if (!s->data)
-        return s->size ? cudw_fail(f, CUDW_E_BAD_OFFSET, s, 0, "list", "section bytes lie outside the file")
-                       : CUDW_DONE;
-    if (at >= s->data_size)
-        return CUDW_DONE;
+    int start = section_start(f, s, at, "list");
+    if (start != CUDW_OK)
+        return start;
     const cudw_reloc *rels;
     size_t nrel;
     int rc = cudw_relocs(f, s->index, &rels, &nrel);
@@ -75,11 +83,9 @@ int cudw_list_next(cudw_file *f, const cudw_section *s, int has_expr, uint8_t as
 int cudw_pub_next_set(cudw_file *f, const cudw_section *s, uint64_t *cursor, cudw_pub_set *set)
 {
     uint64_t at = *cursor;
-    if (!s->data)
-        return s->size ? cudw_fail(f, CUDW_E_BAD_OFFSET, s, 0, "name index", "section bytes lie outside the file")
-                       : CUDW_DONE;
-    if (at >= s->data_size)
-        return CUDW_DONE;
+    int start = section_start(f, s, at, "name index");
+    if (start != CUDW_OK)
+        return start;
     const cudw_reloc *rels;
     size_t nrel;
     int rc = cudw_relocs(f, s->index, &rels, &nrel);
@@ -136,11 +142,9 @@ int cudw_pub_next(cudw_file *f, const cudw_section *s, const cudw_pub_set *set, 
 int cudw_aranges_next_set(cudw_file *f, const cudw_section *s, uint64_t *cursor, cudw_aranges_set *set)
 {
     uint64_t at = *cursor;
-    if (!s->data)
-        return s->size ? cudw_fail(f, CUDW_E_BAD_OFFSET, s, 0, "aranges", "section bytes lie outside the file")
-                       : CUDW_DONE;
-    if (at >= s->data_size)
-        return CUDW_DONE;
+    int start = section_start(f, s, at, "aranges");
+    if (start != CUDW_OK)
+        return start;
     const cudw_reloc *rels;
     size_t nrel;
     int rc = cudw_relocs(f, s->index, &rels, &nrel);
@@ -192,4 +196,66 @@ int cudw_aranges_next(cudw_file *f, const cudw_section *s, const cudw_aranges_se
         return CUDW_DONE;
     }
     return CUDW_OK;
+}
+
+/* .debug_macinfo (DWARF 2/3): a list per unit of
+ *   01 ULEB line, string      define
+ *   02 ULEB line, string      undef
+ *   03 ULEB line, ULEB file   start_file
+ *   04                        end_file
+ *   ff ULEB constant, string  vendor_ext
+ *   00                        end of the unit's list
+ * CUDA 13.0 writes a lone 00 (FINDINGS 3). */
+int cudw_macinfo_next(cudw_file *f, const cudw_section *s, uint64_t *cursor, cudw_macinfo_entry *e)
+{
+    uint64_t at = *cursor;
+    int start = section_start(f, s, at, "macinfo");
+    if (start != CUDW_OK)
+        return start;
+    memset(e, 0, sizeof *e);
+    e->offset = at;
+    const uint8_t *p = s->data + at + 1, *end = s->data + s->data_size;
+    e->type = s->data[at];
+    int rc = CUDW_OK;
+    switch (e->type) {
+    case 0x00: case 0x04:
+        break;
+    case 0x01: case 0x02: case 0x03: case 0xff:
+        rc = cudw_uleb128_read(&p, end, e->type == 0xff ? &e->constant : &e->line);
+        if (rc)
+            break;
+        if (e->type == 0x03) {
+            rc = cudw_uleb128_read(&p, end, &e->file);
+            break;
+        }
+        {
+            const uint8_t *z = memchr(p, 0, (size_t)(end - p));
+            if (!z)
+                return cudw_fail(f, CUDW_E_TRUNCATED, s, (uint64_t)(p - s->data), "macinfo entry",
+                                 "string runs past the end of the section");
+            e->string = (const char *)p;
+            p = z + 1;
+        }
+        break;
+    default:
+        return cudw_fail(f, CUDW_E_BAD_EXPR, s, at, "macinfo entry", "unknown type 0x%02x", e->type);
+    }
+    if (rc)
+        return cudw_fail(f, rc, s, (uint64_t)(p - s->data), "macinfo entry",
+                         rc == CUDW_E_LEB_OVERFLOW ? "LEB128 value does not fit 64 bits" : "operand runs past the end");
+    *cursor = (uint64_t)(p - s->data);
+    return CUDW_OK;
+}
+
+const char *cudw_macinfo_name(uint8_t type)
+{
+    switch (type) {
+    case 0x00: return "end of list";
+    case 0x01: return "DW_MACINFO_define";
+    case 0x02: return "DW_MACINFO_undef";
+    case 0x03: return "DW_MACINFO_start_file";
+    case 0x04: return "DW_MACINFO_end_file";
+    case 0xff: return "DW_MACINFO_vendor_ext";
+    default: return NULL;
+    }
 }

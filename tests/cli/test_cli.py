@@ -169,7 +169,7 @@ try:
     doc = json.loads(r.stdout)
     kinds = [s["section"] for s in doc["sections"]]
     check("dump --json parses; every decoded section of the file",
-          kinds == [".debug_abbrev", ".debug_info", ".debug_line", ".nv_debug_line_sass", ".debug_frame",
+          kinds == [".debug_abbrev", ".debug_info", ".debug_line", ".nv_debug_line_sass", ".debug_frame", ".debug_macinfo",
                     ".nv_debug_ptx_txt.1865645009", ".nv_debug_info_reg_sass", ".nv_debug_info_reg_type"], kinds)
 except ValueError as e:
     check("dump --json parses", False, str(e))

@@ -7,6 +7,9 @@
                            addresses, vendor attributes, relocations); a
                            byte-identical copy sits in .debug_info so
                            llvm-dwarfdump can decode the same DIEs.
+  mkelf.py macinfo OUT     an object whose .debug_macinfo has two units'
+                           lists with every DWARF 2/3 entry type (CUDA 13.0
+                           writes only a lone 0)
 """
 import struct, sys
 
@@ -166,8 +169,25 @@ def info_ptx():
     return build_elf(secs)
 
 
+def macinfo():
+    def s(t):
+        return t.encode() + b"\0"
+    m = bytearray()
+    m += b"\x03" + uleb(0) + uleb(1)                       # start_file line 0 file 1
+    m += b"\x01" + uleb(1) + s("WIDTH 32")                 # define
+    m += b"\x03" + uleb(7) + uleb(2)                       # nested start_file at line 7
+    m += b"\x01" + uleb(300) + s("SQUARE(x) ((x)*(x))")
+    m += b"\x02" + uleb(301) + s("WIDTH")                  # undef
+    m += b"\x04"                                           # end_file
+    m += b"\xff" + uleb(200) + s("vendor data")            # vendor_ext
+    m += b"\x04" + b"\x00"                                  # end_file, end of list
+    m += b"\x01" + uleb(5) + s("SECOND 2") + b"\x00"        # a second unit's list
+    return build_elf([{"name": ".debug_macinfo", "data": bytes(m)}])
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 3 or sys.argv[1] != "info-ptx":
+    makers = {"info-ptx": info_ptx, "macinfo": macinfo}
+    if len(sys.argv) != 3 or sys.argv[1] not in makers:
         sys.exit(__doc__)
     with open(sys.argv[2], "wb") as f:
-        f.write(info_ptx())
+        f.write(makers[sys.argv[1]]())
