@@ -138,6 +138,12 @@ python3 tests/ref/check_macinfo.py "$build/cudwarf" "$log/mac.o" tests/fixtures/
 count_lines "$log/mi.txt"
 tail -1 "$log/mi.txt"
 
+echo "== .debug_aranges vs llvm-dwarfdump, .debug_ranges vs eu-readelf (a hand-made object)"
+python3 tests/tools/mkelf.py ranges "$log/rg.o"
+python3 tests/ref/check_ranges.py "$build/cudwarf" "$log/rg.o" >"$log/rg.txt" 2>&1 || echo "FAIL check_ranges.py: exit $?" >>"$log/rg.txt"
+count_lines "$log/rg.txt"
+cat "$log/rg.txt"
+
 echo "== .debug_pubnames/.debug_pubtypes built from .debug_info equal ptxas's, byte for byte"
 python3 tests/ref/check_pubnames.py "$build/cudwarf" tests/fixtures/*.cubin ${gen:-} >"$log/pn.txt" 2>&1
 count_lines "$log/pn.txt"

@@ -301,6 +301,7 @@ void misc_json(cudw_file *f, const cudw_section *s, int kind, json *j)
         while (cudw_aranges_next_set(f, s, &cur, &set) == CUDW_OK) {
             json_obj(j, NULL);
             json_u64(j, "offset", set.offset);
+            json_u64(j, "length", set.length);
             json_u64(j, "version", set.version);
             json_u64(j, "unit_offset", set.unit_offset);
             json_u64(j, "address_size", set.addr_size);

@@ -7,6 +7,11 @@
                            addresses, vendor attributes, relocations); a
                            byte-identical copy sits in .debug_info so
                            llvm-dwarfdump can decode the same DIEs.
+  mkelf.py ranges OUT      an object with .debug_aranges (two sets, 8-byte
+                           addresses) and .debug_ranges (a plain list and one
+                           with a base-address selection), one range begin
+                           under an R_CUDA_64 (applied: reference readers need
+                           the value in the bytes)
   mkelf.py macinfo OUT     an object whose .debug_macinfo has two units'
                            lists with every DWARF 2/3 entry type (CUDA 13.0
                            writes only a lone 0)
@@ -169,6 +174,31 @@ def info_ptx():
     return build_elf(secs)
 
 
+def ranges():
+    ar = bytearray()
+    for unit_off, tuples in ((0, [(0x100, 0x40), (0x200, 0x10)]), (0x40, [(0x1000, 0x8)])):
+        body = struct.pack("<HIBB", 2, unit_off, 8, 0) + bytes(4)  # pad the 12-byte header to 16
+        body += b"".join(struct.pack("<QQ", a, l) for a, l in tuples) + bytes(16)
+        ar += struct.pack("<I", len(body)) + body
+    rg = bytearray()
+    rg += struct.pack("<QQ", 0x10, 0x20) + struct.pack("<QQ", 0x30, 0x48) + bytes(16)
+    list2 = len(rg)
+    rg += struct.pack("<QQ", 0xFFFFFFFFFFFFFFFF, 0x1000) + struct.pack("<QQ", 0x0, 0x8) + bytes(16)
+    # the first range's begin carries R_CUDA_64 (type 2) against _Z6kernelPf + 0x10;
+    # the symbol's value is 0, so the bytes already hold the relocated value
+    strtab = b"\0_Z6kernelPf\0"
+    sym = bytes(24) + struct.pack("<IBBHQQ", 1, 0x12, 0, 1, 0, 0x200)
+    rela = struct.pack("<QQq", 0, (1 << 32) | 2, 0x10)
+    return build_elf([
+        {"name": ".text._Z6kernelPf", "flags": 6, "data": bytes(0x200)},
+        {"name": ".strtab", "type": 3, "data": strtab},
+        {"name": ".symtab", "type": 2, "data": sym, "link": 2, "entsize": 24, "info": 1},
+        {"name": ".debug_aranges", "data": bytes(ar)},
+        {"name": ".debug_ranges", "data": bytes(rg)},
+        {"name": ".rela.debug_ranges", "type": 4, "data": rela, "link": 3, "info": 5, "entsize": 24},
+    ])
+
+
 def macinfo():
     def s(t):
         return t.encode() + b"\0"
@@ -186,7 +216,7 @@ def macinfo():
 
 
 if __name__ == "__main__":
-    makers = {"info-ptx": info_ptx, "macinfo": macinfo}
+    makers = {"info-ptx": info_ptx, "macinfo": macinfo, "ranges": ranges}
     if len(sys.argv) != 3 or sys.argv[1] not in makers:
         sys.exit(__doc__)
     with open(sys.argv[2], "wb") as f:
