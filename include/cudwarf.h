@@ -140,6 +140,8 @@ typedef struct cudw_symbol {
     uint64_t value, size;
     uint16_t shndx;
     uint8_t type, bind;   /* STT_*, STB_* */
+    uint8_t other;        /* st_other: CUDA keeps memory-space bits here
+                             (0x40 on __shared__ variables, 0x20 global) */
 } cudw_symbol;
 
 /* Symbol number sym of the symbol table in section symtab (.symtab, or
@@ -163,6 +165,8 @@ typedef struct cudw_reloc {
     uint8_t sym_type;
     uint16_t sym_shndx;
     uint64_t value;         /* sym_value + addend: the field after relocation */
+    uint8_t sym_bind, sym_other;
+    uint64_t sym_size;
 } cudw_reloc;
 
 /* All relocations aimed at section target, from every REL/RELA/Mercury
@@ -974,6 +978,67 @@ int cudw_op_arg_signed(uint8_t op, unsigned i);
 /* Is this attribute's block value a DW_OP expression (location-like:
  * location, frame_base, data_member_location, the PGI triplet, ...)? */
 int cudw_attr_is_expr(uint32_t name);
+
+/* ------------------------------------------------------------------ */
+/* Linking debug information (nvlink -g's debug half)                  */
+/* ------------------------------------------------------------------ */
+
+/* Where an output goes: called with consecutive pieces of the file;
+ * return 0, or non-zero to stop (the call then fails with CUDW_E_IO). */
+typedef int (*cudw_write_fn)(void *ctx, const void *data, size_t n);
+
+typedef struct cudw_link_opts {
+    int mercury;            /* emit every debug section under its .nv.merc. name
+                               (spec 000's 15 mappings), with the Mercury flag */
+    int dedup_strings;      /* one copy of each .debug_str string; every
+                               reference (DW_FORM_strp, line-table base words and
+                               inlined-function names) rewritten */
+    cudw_file *symbols;     /* optional: nvlink's output for the same inputs.
+                               nvlink lays out __shared__ memory; with this file
+                               the relocations against __shared__ variables are
+                               resolved as nvlink resolves them, without it they
+                               are kept */
+} cudw_link_opts;
+
+typedef struct cudw_link_stats {
+    size_t sections;          /* debug sections written */
+    size_t relocs_kept;       /* relocations written (against functions, data) */
+    size_t relocs_resolved;   /* section-relative ones applied and removed */
+    size_t shared_kept;       /* against __shared__ variables, kept (no symbols file) */
+    size_t shared_resolved;   /* ... resolved from the symbols file */
+    size_t labels_resolved;   /* against undefined local labels: their addend */
+    size_t cleared_dropped;   /* UNUSED_CLEAR64: dropped, bytes untouched */
+    size_t cie_pointers;      /* FDE CIE pointers written */
+    size_t str_base_words;    /* line-table .debug_str base words rebased */
+    size_t strings_removed;   /* --dedup-strings: bytes saved in .debug_str */
+    size_t mercury_ignored;   /* .nv.merc. sections of non-Mercury inputs, skipped */
+} cudw_link_stats;
+
+typedef struct cudw_link cudw_link;
+
+/* Merge the debug sections of relocatable cubins (ET_REL, one SM) as
+ * nvlink -g does (FINDINGS 8, docs/linking.md): every debug section
+ * concatenated in input order, .nv_debug_ptx_txt.N one per input,
+ * .nv_debug.shared dropped; relocations against debug sections applied
+ * (CU abbrev offsets, DW_AT_stmt_list, location lists, name-index unit
+ * offsets) and removed, except Mercury's R_MERCURY_PROG_REL32, kept and
+ * rebased as nvlink keeps it; FDE CIE pointers set to their CIE's merged
+ * offset; line-table .debug_str base words rebased for every SM (nvlink
+ * leaves them at 0 for sm_90); relocations against functions and data kept
+ * against a symbol table of the same names, whose sections are SHT_NOBITS
+ * placeholders.  The result is an ELF a reader uses beside the code link.
+ * On failure *out is NULL; the error is in err (err_input: the input it
+ * concerns, -1 for none). */
+int cudw_link_run(cudw_file *const *inputs, size_t n, const cudw_link_opts *opts, cudw_link **out,
+                  cudw_error *err, int *err_input);
+const cudw_link_stats *cudw_link_get_stats(const cudw_link *l);
+uint64_t cudw_link_size(const cudw_link *l);
+/* Stream the ELF file out. */
+int cudw_link_write(const cudw_link *l, cudw_write_fn fn, void *ctx);
+/* Informative messages ("kept 5 relocations against __shared__ variables"). */
+size_t cudw_link_note_count(const cudw_link *l);
+const char *cudw_link_note(const cudw_link *l, size_t i);
+void cudw_link_free(cudw_link *l);
 
 /* ------------------------------------------------------------------ */
 /* Names                                                               */

@@ -68,6 +68,30 @@ static inline uint32_t ld32(const uint8_t *p)
 }
 static inline uint64_t ld64(const uint8_t *p) { return ld32(p) | (uint64_t)ld32(p + 4) << 32; }
 
+/* ---- FNV-1a, for the hash tables the writers keep ---- */
+#define CUDW_FNV0 0xcbf29ce484222325ull
+static inline uint64_t cudw_fnv(uint64_t h, const void *p, size_t n)
+{
+    const uint8_t *s = (const uint8_t *)p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ s[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* ---- 1 when x is in v[0..n), which ascends ---- */
+static inline int u64_sorted_has(const uint64_t *v, size_t n, uint64_t x)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && v[lo] == x;
+}
+
 /* ---- growable output buffer (wbuf.c) ---- */
 typedef struct wbuf {
     uint8_t *p;
@@ -82,6 +106,39 @@ void wb_sleb(wbuf *b, int64_t v);
 void wb_le(wbuf *b, uint64_t v, unsigned n);             /* n <= 8 bytes, little-endian */
 void wb_patch_le(wbuf *b, size_t at, uint64_t v, unsigned n);
 void wb_free(wbuf *b);
+
+/* ---- ELF output (elf/write.c) ---- */
+typedef struct ew_frag {
+    const uint8_t *p;
+    size_t n;
+} ew_frag;
+
+typedef struct ew_sec {
+    const char *name;
+    uint32_t type, link, info;
+    uint64_t flags, align, entsize;
+    uint64_t size;            /* SHT_NOBITS: sh_size; otherwise computed from the fragments */
+    const ew_frag *frags;
+    size_t nfrags;
+    int alias;                /* >= 0: shares the bytes of secs[alias] (same content) */
+    uint64_t offset;          /* set by ew_layout */
+    uint32_t name_off;
+} ew_sec;
+
+typedef struct ew_file {
+    uint8_t ident[16];
+    uint16_t type, machine;
+    uint32_t flags;
+    ew_sec *secs;             /* secs[i] is section i + 1 */
+    size_t nsecs;
+    wbuf shstr;
+    uint32_t shstr_name;
+    uint64_t shstr_off, shoff, total;
+} ew_file;
+
+int ew_layout(ew_file *e);
+int ew_emit(const ew_file *e, cudw_write_fn fn, void *ctx);
+void ew_free(ew_file *e);
 
 /* Section lookup with a twin fallback: the Mercury twin of base for a
  * Mercury reader, else the bare one. */

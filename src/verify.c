@@ -43,19 +43,6 @@ static void finding(vctx *v, int severity, int code, const cudw_section *s, uint
     v->fn(&fd, v->ctx);
 }
 
-/* v ascends (offsets collected in section order) */
-static int has(const uint64_t *v, size_t n, uint64_t x)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (v[mid] < x)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < n && v[lo] == x;
-}
 
 /* Offsets where location lists start in the file's .debug_loc. */
 static uint64_t *loc_starts(cudw_file *f, const cudw_section *loc, size_t *n)
@@ -144,7 +131,7 @@ static void verify_info(vctx *v, const cudw_section *s)
                                 "%s points at 0x%llx, outside its unit [0x%llx, 0x%llx)",
                                 cudw_at_name(a.name) ? cudw_at_name(a.name) : "attribute", (unsigned long long)a.u,
                                 (unsigned long long)u.offset, (unsigned long long)u.end);
-                    else if (!has(dies, n, a.u))
+                    else if (!u64_sorted_has(dies, n, a.u))
                         finding(v, CUDW_FINDING_ERROR, CUDW_E_BAD_OFFSET, s, a.offset, "reference",
                                 "%s points at 0x%llx, which is not the start of a DIE",
                                 cudw_at_name(a.name) ? cudw_at_name(a.name) : "attribute", (unsigned long long)a.u);
@@ -166,7 +153,7 @@ static void verify_info(vctx *v, const cudw_section *s)
                     if (!loc)
                         finding(v, CUDW_FINDING_ERROR, CUDW_E_NOT_FOUND, s, a.offset, "location list",
                                 "location list offset 0x%llx but no .debug_loc", (unsigned long long)a.u);
-                    else if (!has(locs, nloc, a.u))
+                    else if (!u64_sorted_has(locs, nloc, a.u))
                         finding(v, CUDW_FINDING_ERROR, CUDW_E_BAD_OFFSET, s, a.offset, "location list",
                                 "offset 0x%llx is not the start of a list in %s", (unsigned long long)a.u, loc->name);
                 }

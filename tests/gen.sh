@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Compile the test programs with the installed CUDA toolkit into OUT
 # (default build/gen): sm_75, sm_90 and sm_100; -G and -lineinfo;
-# relocatable (-dc) objects and nvlink -g links of them; whole-program
-# cubins of the one-file program.  Prints nothing and exits 0 when nvcc is
+# relocatable (-dc) objects and nvlink -g links of them (2, 3 and 10
+# objects); whole-program cubins of the one-file program.  Prints nothing and exits 0 when nvcc is
 # absent, after saying so on stderr.  Reuses outputs newer than the sources.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -32,9 +32,24 @@ for arch in 75 90 100; do
         "$NVLINK" -arch=sm_$arch -g -o "$d/link.g.cubin" "$d/kern.rdc.cubin" "$d/other.rdc.cubin"
     done
 done
+# multi-object links: link3 (3 units) on four SMs, link10 (10 units) on two;
+# -G and -lineinfo; nvlink -g of the -dc objects in order
+link_set() { # NAME SRCDIR ARCH MODE
+    local d="$out/$1/sm_$3/$4" flag=-G objs=() f
+    [ "$4" = lineinfo ] && flag=-lineinfo
+    mkdir -p "$d"
+    for f in "$2"/*.cu; do
+        "$NVCC" -arch=sm_$3 $flag -dc -cubin -o "$d/$(basename "${f%.cu}").rdc.cubin" "$f"
+        objs+=("$d/$(basename "${f%.cu}").rdc.cubin")
+    done
+    "$NVLINK" -arch=sm_$3 -g -o "$d/link.g.cubin" "${objs[@]}" 2>/dev/null
+}
+for arch in 75 80 90 100; do for mode in G lineinfo; do link_set link3 "$src/link3" $arch $mode; done; done
+for arch in 90 100; do for mode in G lineinfo; do link_set link10 "$src/link10" $arch $mode; done; done
 # the C++ name-index programs: sm_100 -G carries .debug_pubnames/pubtypes
+mkdir -p "$out/names"
 for n in cxx types statics; do
-    "$NVCC" -arch=sm_100 -G -cubin -o "$out/sm_100/G/names_$n.cubin" "$src/names_$n.cu"
-    "$NVCC" -arch=sm_100 -G -dc -cubin -o "$out/sm_100/G/names_$n.rdc.cubin" "$src/names_$n.cu"
+    "$NVCC" -arch=sm_100 -G -cubin -o "$out/names/names_$n.cubin" "$src/names_$n.cu"
+    "$NVCC" -arch=sm_100 -G -dc -cubin -o "$out/names/names_$n.rdc.cubin" "$src/names_$n.cu"
 done
 touch "$stamp"

@@ -149,6 +149,19 @@ python3 tests/ref/check_pubnames.py "$build/cudwarf" tests/fixtures/*.cubin ${ge
 count_lines "$log/pn.txt"
 tail -1 "$log/pn.txt"
 
+echo "== cudwarf link vs nvlink -g: sections, relocations, inlined-function names (2, 3, 10 objects)"
+sets=""
+for d in tests/fixtures/link2/*/ $(find build/gen -name link.g.cubin -printf '%h\n' 2>/dev/null | sort); do
+    d=${d%/}
+    [ -f "$d/link.g.cubin" ] || continue
+    if [ -f "$d/kern.rdc.cubin" ]; then ins="$d/kern.rdc.cubin,$d/other.rdc.cubin"
+    else ins=$(ls "$d"/*.rdc.cubin | tr '\n' , | sed 's/,$//'); fi
+    sets="$sets $d/link.g.cubin=$ins"
+done
+python3 tests/ref/check_link.py "$build/cudwarf" $sets >"$log/lk.txt" 2>&1
+count_lines "$log/lk.txt"
+tail -1 "$log/lk.txt"
+
 echo "== .nv_debug_line_sass rows point at PTX instructions of the right function"
 python3 tests/ref/check_sass_ptx.py "$build/cudwarf" tests/fixtures/*.cubin ${gen:-} >"$log/sp.txt" 2>&1
 count_lines "$log/sp.txt"

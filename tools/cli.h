@@ -50,6 +50,20 @@ int cmd_list(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
 int cmd_pubnames(int argc, char **argv);
+int cmd_link(int argc, char **argv);
+
+/* Streaming version: open a temporary file beside path (or standard
+ * output for "-"), write (a cudw_write_fn), then commit (rename) or abort
+ * (remove).  Errors: -1 with a message in err. */
+typedef struct atomic_file {
+    const char *path;
+    char *tmp;
+    int fd, to_stdout, failed;
+} atomic_file;
+int atomic_open(atomic_file *a, const char *path, char *err, size_t errlen);
+int atomic_write(void *ctx, const void *data, size_t size);
+int atomic_commit(atomic_file *a, char *err, size_t errlen);
+void atomic_abort(atomic_file *a);
 
 /* Write data to path whole or not at all (temporary file + rename); "-" is
  * standard output.  0, or -1 with a message in err. */

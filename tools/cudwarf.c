@@ -35,6 +35,9 @@ static const char usage[] =
     "  pubnames [--types] [--check] [-o OUT] FILE...\n"
     "                                 build .debug_pubnames/.debug_pubtypes from\n"
     "                                 .debug_info as ptxas objects carry them\n"
+    "  link -o OUT [--mercury] [--symbols CODE] IN.cubin...\n"
+    "                                 merge the debug sections of -dc objects as\n"
+    "                                 nvlink -g does\n"
     "  list [--json] FILE...          fatbin containers and entries (fatbin files,\n"
     "                                 executables, objects, .so)\n"
     "  extract [-o DIR] [--elf|--ptx] FILE...\n"
@@ -109,6 +112,8 @@ int main(int argc, char **argv)
         rc = cmd_line_encode(argc - 1, argv + 1);
     else if (!strcmp(cmd, "verify"))
         rc = cmd_verify(argc - 1, argv + 1);
+    else if (!strcmp(cmd, "link"))
+        rc = cmd_link(argc - 1, argv + 1);
     else if (!strcmp(cmd, "pubnames"))
         rc = cmd_pubnames(argc - 1, argv + 1);
     else if (!strcmp(cmd, "list"))

@@ -77,14 +77,8 @@ typedef struct builder {
     int oom;
 } builder;
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-    const uint8_t *s = p;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ s[i]) * 0x100000001b3ull;
-    return h;
-}
-#define FNV0 0xcbf29ce484222325ull
+#define fnv cudw_fnv
+#define FNV0 CUDW_FNV0
 
 static void *grow(void *p, size_t *cap, size_t need, size_t elem, int *oom)
 {

@@ -245,6 +245,7 @@ int cudw_symbol_get(cudw_file *f, unsigned symtab, uint32_t sym, cudw_symbol *ou
     uint32_t name = ld32(p);
     out->type = p[4] & 0xf;
     out->bind = p[4] >> 4;
+    out->other = p[5];
     out->shndx = ld16(p + 6);
     out->value = ld64(p + 8);
     out->size = ld64(p + 16);

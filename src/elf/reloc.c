@@ -83,6 +83,9 @@ static int build(cudw_file *f, unsigned target)
             x->sym_value = sym.value;
             x->sym_type = sym.type;
             x->sym_shndx = sym.shndx;
+            x->sym_bind = sym.bind;
+            x->sym_other = sym.other;
+            x->sym_size = sym.size;
             /* sh_addr of the symbol's section is 0 in every cubin; add it
              * anyway so a placed image still reads right. */
             uint64_t base = sym.shndx && sym.shndx < f->nsecs && sym.shndx < SHN_LORESERVE

@@ -55,6 +55,9 @@ def ptx_bodies(lines):
         m = FUNC_RE.match(text)
         if m and depth == 0:
             name = m.group(1)
+        if depth == 0 and text.endswith(";"):
+            name = None  # a prototype (or a data initializer "= {...};"), not a body
+            continue
         opens, closes = text.count("{"), text.count("}")
         if opens and depth == 0 and name:
             start = i

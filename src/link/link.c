@@ -1,0 +1,570 @@
+/* The debug half of nvlink -g: merge the debug sections of relocatable
+ * cubins (FINDINGS 8; spec 001's concatenation writers, section slots,
+ * Mercury dispatcher and filter; docs/linking.md has the evidence).
+ *
+ *   pass 1  every debug section of every input, in input order, becomes a
+ *           fragment of the output section of its name (.nv_debug_ptx_txt.N:
+ *           one output section per input; .nv_debug.shared: dropped;
+ *           .nv.merc.*: only through the Mercury gate)
+ *   pass 2  per input section: FDE CIE pointers written structurally; each
+ *           relocation applied and removed (against a debug section, an
+ *           undefined local label, a __shared__ variable whose address the
+ *           symbols file gives) or kept (functions, data); line-table
+ *           .debug_str base words without a relocation rebased
+ *   then    global symbols defined from whichever input defines them,
+ *           optional string de-duplication, byte-identical Mercury twins
+ *           aliased, and the ELF laid out for streaming. */
+#include "link.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#define SHT_REL_ 9u
+#define SHT_RELA_ 4u
+#define SHT_NOBITS_ 8u
+
+int link_fail(cudw_link *L, int input, int code, const cudw_section *sec, uint64_t off, const char *what,
+              const char *fmt, ...)
+{
+    L->err.code = code;
+    L->err.offset = off;
+    L->err.what = what;
+    snprintf(L->err.section, sizeof L->err.section, "%s", sec ? sec->name : "");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(L->err.detail, sizeof L->err.detail, fmt, ap);
+    va_end(ap);
+    L->err_input = input;
+    return code;
+}
+
+int link_fail_from(cudw_link *L, int input, int rc)
+{
+    if (rc == CUDW_E_NOMEM && input < 0)
+        return link_fail(L, input, rc, NULL, 0, "link", "out of memory");
+    L->err = *cudw_last_error(L->in[input]);
+    if (!L->err.code)
+        L->err.code = rc;
+    L->err_input = input;
+    return rc;
+}
+
+int link_note(cudw_link *L, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    char **n = realloc(L->notes, (L->nnotes + 1) * sizeof *n);
+    if (!n)
+        return CUDW_E_NOMEM;
+    L->notes = n;
+    if (!(n[L->nnotes] = strdup(buf)))
+        return CUDW_E_NOMEM;
+    L->nnotes++;
+    return CUDW_OK;
+}
+
+int link_osec_find(cudw_link *L, const char *name)
+{
+    for (size_t i = 0; i < L->nsecs; i++)
+        if (!strcmp(L->secs[i].name, name))
+            return (int)i;
+    return -1;
+}
+
+int link_osec_add(cudw_link *L, const char *name, uint32_t type, uint64_t flags, uint64_t align)
+{
+    if (L->nsecs == L->csecs) {
+        size_t c = L->csecs ? L->csecs * 2 : 32;
+        osec *v = realloc(L->secs, c * sizeof *v);
+        if (!v)
+            return -1;
+        L->secs = v;
+        L->csecs = c;
+    }
+    osec *s = &L->secs[L->nsecs];
+    memset(s, 0, sizeof *s);
+    if (!(s->name = strdup(name)))
+        return -1;
+    s->type = type;
+    s->flags = flags;
+    s->align = align ? align : 1;
+    s->alias = -1;
+    return (int)L->nsecs++;
+}
+
+static int add_frag(osec *s, const uint8_t *p, size_t n)
+{
+    if (s->nfrags == s->cfrags) {
+        size_t c = s->cfrags ? s->cfrags * 2 : 8;
+        frag *v = realloc(s->frags, c * sizeof *v);
+        if (!v)
+            return -1;
+        s->frags = v;
+        s->cfrags = c;
+    }
+    s->frags[s->nfrags++] = (frag){p, NULL, s->size, n};
+    s->size += n;
+    return 0;
+}
+
+/* The fragment holding off (fragments ascend). */
+static frag *frag_at(const osec *s, uint64_t off)
+{
+    size_t lo = 0, hi = s->nfrags;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->frags[mid].at <= off)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return s->nfrags ? &s->frags[lo] : NULL;
+}
+
+/* Patches never straddle fragments: each lies in one input's bytes. */
+void link_patch(cudw_link *L, int osec_i, uint64_t off, uint64_t v, unsigned width)
+{
+    frag *fr = frag_at(&L->secs[osec_i], off);
+    if (!fr || off < fr->at || off - fr->at + width > fr->n)
+        return;
+    if (!fr->cow) {
+        fr->cow = malloc(fr->n ? fr->n : 1);
+        if (!fr->cow) {
+            L->err.code = CUDW_E_NOMEM;
+            return;
+        }
+        memcpy(fr->cow, fr->p, fr->n);
+    }
+    uint8_t *p = fr->cow + (off - fr->at);
+    for (unsigned i = 0; i < width; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+uint64_t link_read(const cudw_link *L, int osec_i, uint64_t off, unsigned width)
+{
+    const frag *fr = frag_at(&L->secs[osec_i], off);
+    if (!fr || off < fr->at || off - fr->at + width > fr->n)
+        return 0;
+    const uint8_t *p = (fr->cow ? fr->cow : fr->p) + (off - fr->at);
+    uint64_t v = 0;
+    for (unsigned i = 0; i < width; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+int link_keep(cudw_link *L, int osec_i, int kind, uint64_t off, uint32_t type, uint32_t sym, int64_t addend)
+{
+    osec *s = &L->secs[osec_i];
+    if (s->nrel[kind] == s->crel[kind]) {
+        size_t c = s->crel[kind] ? s->crel[kind] * 2 : 64;
+        orel *v = realloc(s->rel[kind], c * sizeof *v);
+        if (!v)
+            return CUDW_E_NOMEM;
+        s->rel[kind] = v;
+        s->crel[kind] = c;
+    }
+    s->rel[kind][s->nrel[kind]++] = (orel){off, type, sym, addend};
+    L->st.relocs_kept++;
+    return CUDW_OK;
+}
+
+/* ---------------- pass 1: sections ---------------- */
+
+static int check_inputs(cudw_link *L)
+{
+    for (size_t k = 0; k < L->nin; k++) {
+        const cudw_elf_header *h = cudw_header(L->in[k]);
+        if (h->machine != 190)
+            return link_fail(L, (int)k, CUDW_E_UNSUPPORTED, NULL, 0, "ELF header",
+                             "e_machine %u is not EM_CUDA (190)", h->machine);
+        if (h->type != 1)
+            return link_fail(L, (int)k, CUDW_E_UNSUPPORTED, NULL, 0, "ELF header",
+                             "not a relocatable object (e_type %u): link takes the -dc objects nvlink links",
+                             h->type);
+        if (k && h->sm != L->sm)
+            return link_fail(L, (int)k, CUDW_E_UNSUPPORTED, NULL, 0, "ELF header",
+                             "sm_%u object, but the first input is sm_%u", h->sm, L->sm);
+        L->sm = h->sm;
+    }
+    return CUDW_OK;
+}
+
+static int is_reloc_or_table(uint32_t type)
+{
+    return type == SHT_REL_ || type == SHT_RELA_ || type == CUDW_SHT_MERC_RELA || type == 2 /* SYMTAB */ ||
+           type == 3 /* STRTAB */ || type == CUDW_SHT_MERC_SYMTAB;
+}
+
+static int collect(cudw_link *L, size_t k)
+{
+    cudw_file *f = L->in[k];
+    unsigned n = cudw_section_count(f);
+    for (unsigned i = 1; i < n; i++) {
+        const cudw_section *s = cudw_section_get(f, i);
+        if (is_reloc_or_table(s->type))
+            continue;
+        cudw_secclass c;
+        int twin, aliased;
+        if (cudw_section_class(f, i, &c, &twin, &aliased) != CUDW_OK || c.kind == CUDW_SEC_NONE)
+            continue;
+        if (c.kind == CUDW_SEC_NV_SHARED) /* spec 001's filter: always dropped */
+            continue;
+        if (c.mercury && !L->gate) {
+            L->st.mercury_ignored++;
+            continue;
+        }
+        if (L->opts.mercury && !c.mercury && twin >= 0)
+            continue; /* the input's own Mercury twin goes there */
+        char name[512];
+        int merc_out = c.mercury || L->opts.mercury;
+        if (L->opts.mercury && !c.mercury)
+            snprintf(name, sizeof name, ".nv.merc.%s", s->name + 1);
+        else
+            snprintf(name, sizeof name, "%s", s->name);
+        int o = c.kind == CUDW_SEC_NV_PTX_TXT ? -1 : link_osec_find(L, name);
+        if (o < 0) {
+            uint64_t flags = s->flags | (merc_out ? CUDW_SHF_MERCURY : 0);
+            o = link_osec_add(L, name, s->type == SHT_NOBITS_ ? SHT_NOBITS_ : 1, flags, s->align);
+            if (o < 0)
+                return link_fail(L, -1, CUDW_E_NOMEM, NULL, 0, "link", "out of memory");
+            L->secs[o].kind = c.kind;
+            L->secs[o].mercury = merc_out;
+        }
+        osec *os = &L->secs[o];
+        L->osec_of[k][i] = o;
+        L->base_of[k][i] = os->size;
+        if (s->type == SHT_NOBITS_) {
+            os->size += s->size;
+            continue;
+        }
+        if (!s->data && s->size)
+            return link_fail(L, (int)k, CUDW_E_BAD_OFFSET, s, 0, "section",
+                             "its bytes (file offset 0x%llx, size 0x%llx) lie outside the file",
+                             (unsigned long long)s->offset, (unsigned long long)s->size);
+        if (add_frag(os, s->data, (size_t)s->data_size))
+            return link_fail(L, -1, CUDW_E_NOMEM, NULL, 0, "link", "out of memory");
+    }
+    return CUDW_OK;
+}
+
+/* ---------------- pass 2: patches and relocations ---------------- */
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Write every FDE's CIE pointer as its CIE's merged offset.  ptxas's -dc
+ * pointers are off by 4 per preceding entry; nvlink writes the right ones
+ * (docs/spec-disagreements.md 7), so the structure decides, not the
+ * relocation.  *at receives the pointer offsets (malloc'd, ascending). */
+static int frame_pointers(cudw_link *L, size_t k, unsigned i, uint64_t **at, size_t *n)
+{
+    cudw_file *f = L->in[k];
+    const cudw_section *s = cudw_section_get(f, i);
+    int o = L->osec_of[k][i];
+    uint64_t base = L->base_of[k][i], cur = 0;
+    size_t cap = 0;
+    cudw_cfa_entry e, cie;
+    int rc, guessed;
+    *at = NULL;
+    *n = 0;
+    while ((rc = cudw_frame_next(f, s, 8, &cur, &e)) == CUDW_OK) {
+        if (e.is_cie || !e.length)
+            continue;
+        if ((rc = cudw_frame_cie(f, s, 8, &e, &cie, &guessed)) != CUDW_OK)
+            return link_fail_from(L, (int)k, rc);
+        unsigned w = e.format64 ? 8 : 4;
+        uint64_t p = e.offset + (e.format64 ? 12 : 4);
+        link_patch(L, o, base + p, base + cie.offset, w);
+        L->st.cie_pointers++;
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 32;
+            uint64_t *v = realloc(*at, cap * sizeof *v);
+            if (!v)
+                return link_fail(L, -1, CUDW_E_NOMEM, NULL, 0, "link", "out of memory");
+            *at = v;
+        }
+        (*at)[(*n)++] = p;
+    }
+    if (rc < 0)
+        return link_fail_from(L, (int)k, rc);
+    qsort(*at, *n, sizeof **at, cmp_u64);
+    return CUDW_OK;
+}
+
+
+/* A __shared__ variable: CUDA marks them in st_other (0x40) and puts them
+ * in .nv.shared.<kernel> (or, for device functions, .nv_debug.shared). */
+static int is_shared(cudw_file *f, const cudw_reloc *r)
+{
+    if (r->sym_other & 0x40)
+        return 1;
+    const cudw_section *s = r->sym_shndx ? cudw_section_get(f, r->sym_shndx) : NULL;
+    return s && (!strncmp(s->name, ".nv.shared.", 11) || !strcmp(s->name, ".nv_debug.shared"));
+}
+
+static int is_unused_clear(uint32_t type) { return type == 73 || type == 0x1000e; }
+static int is_prog_rel(uint32_t type) { return type == 0x10007 || type == 0x10008; }
+
+static int relocate(cudw_link *L, size_t k, unsigned i)
+{
+    cudw_file *f = L->in[k];
+    int o = L->osec_of[k][i]; /* an index: placeholders added below move L->secs */
+    int merc = L->secs[o].mercury;
+    uint64_t base = L->base_of[k][i];
+    const cudw_reloc *rv;
+    size_t nr;
+    int rc = cudw_relocs(f, i, &rv, &nr);
+    if (rc)
+        return link_fail_from(L, (int)k, rc);
+    uint64_t *ptrs = NULL;
+    size_t nptrs = 0;
+    if (L->secs[o].kind == CUDW_SEC_FRAME && (rc = frame_pointers(L, k, i, &ptrs, &nptrs)) != CUDW_OK)
+        return rc;
+    for (size_t j = 0; j < nr && rc == CUDW_OK; j++) {
+        const cudw_reloc *r = &rv[j];
+        uint64_t at = base + r->offset;
+        if (u64_sorted_has(ptrs, nptrs, r->offset)) {
+            L->st.relocs_resolved++;
+            continue;
+        }
+        if (is_unused_clear(r->type)) {
+            L->st.cleared_dropped++;
+            continue;
+        }
+        int kind = merc ? REL_MERC : r->rela ? REL_RELA : REL_REL;
+        int table = kind == REL_MERC;
+        uint32_t sym;
+        if (r->sym_type == 3 /* STT_SECTION */ && r->sym_shndx < cudw_section_count(f) &&
+            L->osec_of[k][r->sym_shndx] >= 0) {
+            uint64_t v = L->base_of[k][r->sym_shndx] + (uint64_t)r->addend;
+            int target = L->osec_of[k][r->sym_shndx];
+            if (is_prog_rel(r->type) || !r->width) {
+                /* nvlink keeps Mercury's stmt_list relocation, rebased */
+                if ((rc = link_intern_section_sym(L, table, target, &sym)) == CUDW_OK)
+                    rc = link_keep(L, o, kind, at, r->type, sym, (int64_t)v);
+            } else {
+                link_patch(L, o, at, v, r->width);
+                L->st.relocs_resolved++;
+            }
+            continue;
+        }
+        if (r->sym_shndx == 0 && r->sym_type == 0 && r->sym_bind == 0 && r->width) {
+            /* ptxas leaves some $L__tmp labels undefined; nvlink writes the addend */
+            link_patch(L, o, at, (uint64_t)r->addend, r->width);
+            L->st.labels_resolved++;
+            continue;
+        }
+        if (is_shared(f, r) && r->width) {
+            uint64_t v;
+            if (L->opts.symbols && link_code_lookup(L, r->sym_name, &v)) {
+                /* the symbol's value there already holds the window base
+                 * that ptxas's addend stands for (0 before sm_90, 0x400) */
+                link_patch(L, o, at, v, r->width);
+                L->st.shared_resolved++;
+                continue;
+            }
+            L->st.shared_kept++;
+        }
+        if ((rc = link_intern_reloc_sym(L, table, k, r, &sym)) == CUDW_OK)
+            rc = link_keep(L, o, kind, at, r->type, sym, r->addend);
+    }
+    free(ptrs);
+    if (rc == CUDW_E_NOMEM && !L->err.code)
+        return link_fail(L, -1, rc, NULL, 0, "link", "out of memory");
+    return rc;
+}
+
+/* Line tables whose .debug_str base word carries no relocation (sm_90
+ * objects): nvlink leaves the word at 0 in the output, which sends every
+ * inlined function name of the second and later inputs to the first
+ * input's strings.  We add the input's .debug_str offset. */
+static int rebase_str_words(cudw_link *L, size_t k, unsigned i)
+{
+    cudw_file *f = L->in[k];
+    const cudw_section *s = cudw_section_get(f, i);
+    int o = L->osec_of[k][i];
+    uint64_t base = L->base_of[k][i], cur = 0;
+    const cudw_line_table *t;
+    int rc;
+    while ((rc = cudw_line_table_next(f, s, &cur, &t)) == CUDW_OK) {
+        if (!t->has_str_base || t->str_base_reloc || !t->str_section)
+            continue;
+        unsigned si = t->str_section->index;
+        if (L->osec_of[k][si] < 0)
+            continue;
+        link_patch(L, o, base + t->str_base_offset, (uint64_t)t->str_base_raw + L->base_of[k][si], 4);
+        L->st.str_base_words++;
+    }
+    return rc < 0 ? link_fail_from(L, (int)k, rc) : CUDW_OK;
+}
+
+/* Byte-identical twins share their bytes, as ptxas writes them. */
+static int same_bytes(const cudw_link *L, int a, int b)
+{
+    const osec *x = &L->secs[a], *y = &L->secs[b];
+    if (x->size != y->size || x->type != y->type)
+        return 0;
+    for (uint64_t off = 0; off < x->size;) {
+        const frag *fx = frag_at(x, off), *fy = frag_at(y, off);
+        uint64_t ex = fx->at + fx->n, ey = fy->at + fy->n;
+        uint64_t end = ex < ey ? ex : ey;
+        const uint8_t *px = (fx->cow ? fx->cow : fx->p) + (off - fx->at);
+        const uint8_t *py = (fy->cow ? fy->cow : fy->p) + (off - fy->at);
+        if (memcmp(px, py, (size_t)(end - off)))
+            return 0;
+        off = end;
+    }
+    return 1;
+}
+
+static void alias_twins(cudw_link *L)
+{
+    for (size_t i = 0; i < L->nsecs; i++) {
+        osec *s = &L->secs[i];
+        if (!s->mercury || s->placeholder || strncmp(s->name, ".nv.merc.", 9))
+            continue;
+        char bare[512];
+        snprintf(bare, sizeof bare, ".%s", s->name + 9);
+        int b = link_osec_find(L, bare);
+        if (b >= 0 && L->secs[b].alias < 0 && same_bytes(L, b, (int)i))
+            s->alias = b;
+    }
+}
+
+static void free_model(cudw_link *L)
+{
+    for (size_t i = 0; i < L->nsecs; i++) {
+        osec *s = &L->secs[i];
+        for (size_t k = 0; k < s->nfrags; k++)
+            free(s->frags[k].cow);
+        free(s->frags);
+        for (int r = 0; r < 3; r++)
+            free(s->rel[r]);
+        free(s->name);
+    }
+    free(L->secs);
+    for (size_t k = 0; k < L->nin; k++) {
+        if (L->osec_of)
+            free(L->osec_of[k]);
+        if (L->base_of)
+            free(L->base_of[k]);
+    }
+    free(L->osec_of);
+    free(L->base_of);
+    for (size_t i = 0; i < L->nnotes; i++)
+        free(L->notes[i]);
+    free(L->notes);
+}
+
+void cudw_link_free(cudw_link *L)
+{
+    if (!L)
+        return;
+    link_emit_free(L);
+    link_syms_free(L);
+    free_model(L);
+    free(L);
+}
+
+static int run(cudw_link *L)
+{
+    int rc;
+    if ((rc = check_inputs(L)) != CUDW_OK)
+        return rc;
+    L->gate = L->sm >= 100 || L->opts.mercury;
+    L->osec_of = calloc(L->nin, sizeof *L->osec_of);
+    L->base_of = calloc(L->nin, sizeof *L->base_of);
+    if (!L->osec_of || !L->base_of)
+        return link_fail(L, -1, CUDW_E_NOMEM, NULL, 0, "link", "out of memory");
+    for (size_t k = 0; k < L->nin; k++) {
+        unsigned n = cudw_section_count(L->in[k]);
+        L->osec_of[k] = malloc((n ? n : 1) * sizeof **L->osec_of);
+        L->base_of[k] = calloc(n ? n : 1, sizeof **L->base_of);
+        if (!L->osec_of[k] || !L->base_of[k])
+            return link_fail(L, -1, CUDW_E_NOMEM, NULL, 0, "link", "out of memory");
+        for (unsigned i = 0; i < n; i++)
+            L->osec_of[k][i] = -1;
+    }
+    if (L->opts.symbols && (rc = link_code_symbols(L)) != CUDW_OK)
+        return rc;
+    for (size_t k = 0; k < L->nin; k++)
+        if ((rc = collect(L, k)) != CUDW_OK)
+            return rc;
+    size_t ndebug = L->nsecs;
+    for (size_t k = 0; k < L->nin; k++) {
+        unsigned n = cudw_section_count(L->in[k]);
+        for (unsigned i = 1; i < n; i++) {
+            int o = L->osec_of[k][i];
+            if (o < 0 || L->secs[o].type == SHT_NOBITS_)
+                continue;
+            if ((rc = relocate(L, k, i)) != CUDW_OK)
+                return rc;
+            int kind = L->secs[o].kind;
+            if ((kind == CUDW_SEC_LINE || kind == CUDW_SEC_NV_LINE_SASS) && (rc = rebase_str_words(L, k, i)))
+                return rc;
+            if (L->err.code)
+                return L->err.code;
+        }
+    }
+    if ((rc = link_define_globals(L)) != CUDW_OK)
+        return rc;
+    if (L->opts.dedup_strings && (rc = link_dedup_strings(L)) != CUDW_OK)
+        return rc;
+    alias_twins(L);
+    L->st.sections = ndebug;
+    if (L->st.mercury_ignored)
+        link_note(L, "%zu .nv.merc. debug sections of sm_%u inputs ignored: the Mercury gate opens for "
+                  "sm_100 and later, or with --mercury", L->st.mercury_ignored, L->sm);
+    if (L->st.shared_kept)
+        link_note(L, "%zu relocations against __shared__ variables kept: nvlink lays out shared memory "
+                  "(give its output with --symbols to resolve them as it does)", L->st.shared_kept);
+    return link_build_elf(L);
+}
+
+int cudw_link_run(cudw_file *const *inputs, size_t n, const cudw_link_opts *opts, cudw_link **out,
+                  cudw_error *err, int *err_input)
+{
+    *out = NULL;
+    if (err_input)
+        *err_input = -1;
+    cudw_link *L = calloc(1, sizeof *L);
+    if (!L) {
+        if (err) {
+            memset(err, 0, sizeof *err);
+            err->code = CUDW_E_NOMEM;
+            err->what = "link";
+            snprintf(err->detail, sizeof err->detail, "out of memory");
+        }
+        return CUDW_E_NOMEM;
+    }
+    L->in = inputs;
+    L->nin = n;
+    L->err_input = -1;
+    if (opts)
+        L->opts = *opts;
+    int rc = n ? run(L) : link_fail(L, -1, CUDW_E_ARG, NULL, 0, "link", "no inputs");
+    if (rc == CUDW_OK && L->err.code)
+        rc = L->err.code;
+    if (rc != CUDW_OK) {
+        if (err)
+            *err = L->err;
+        if (err_input)
+            *err_input = L->err_input;
+        cudw_link_free(L);
+        return rc;
+    }
+    *out = L;
+    return CUDW_OK;
+}
+
+const cudw_link_stats *cudw_link_get_stats(const cudw_link *L) { return &L->st; }
+uint64_t cudw_link_size(const cudw_link *L) { return L->ew.total; }
+size_t cudw_link_note_count(const cudw_link *L) { return L->nnotes; }
+const char *cudw_link_note(const cudw_link *L, size_t i) { return i < L->nnotes ? L->notes[i] : NULL; }
+int cudw_link_write(const cudw_link *L, cudw_write_fn fn, void *ctx) { return ew_emit(&L->ew, fn, ctx); }

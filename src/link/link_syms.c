@@ -1,0 +1,303 @@
+/* Symbols of the debug linker's output.
+ *
+ * A kept relocation names a symbol of an input; the output carries one
+ * symbol of that name per table (.symtab for bare relocation sections,
+ * .nv.merc.symtab for Mercury ones): a global once, a local once per
+ * input.  Its section is the output section of the same name: a debug
+ * section when the symbol lives in one, else an SHT_NOBITS placeholder with
+ * the input section's name, flags and size (.text.<function>,
+ * .nv.global, ...), so a reader sees symbol+offset as in the code link. */
+#include "link.h"
+
+#include <stdlib.h>
+
+static uint64_t key_hash(const char *name, int input)
+{
+    return cudw_fnv(cudw_fnv(CUDW_FNV0, name, strlen(name)), &input, sizeof input);
+}
+
+static int tab_grow(symtab *t)
+{
+    size_t n = t->nslots ? t->nslots * 2 : 256;
+    size_t *s = calloc(n, sizeof *s);
+    if (!s)
+        return -1;
+    for (size_t i = 0; i < t->n; i++) {
+        size_t h = (size_t)key_hash(t->v[i].name, t->v[i].input) & (n - 1);
+        while (s[h])
+            h = (h + 1) & (n - 1);
+        s[h] = i + 1;
+    }
+    free(t->slots);
+    t->slots = s;
+    t->nslots = n;
+    return 0;
+}
+
+/* Index of (name, input) in t, or -1; *slot receives where it would go. */
+static long tab_find(const symtab *t, const char *name, int input, size_t *slot)
+{
+    size_t h = (size_t)key_hash(name, input) & (t->nslots - 1);
+    for (; t->slots[h]; h = (h + 1) & (t->nslots - 1)) {
+        const osym *s = &t->v[t->slots[h] - 1];
+        if (s->input == input && !strcmp(s->name, name))
+            return (long)(t->slots[h] - 1);
+    }
+    *slot = h;
+    return -1;
+}
+
+static int tab_add(symtab *t, const osym *s, uint32_t *out)
+{
+    if ((t->n + 1) * 2 > t->nslots && tab_grow(t))
+        return CUDW_E_NOMEM;
+    size_t slot;
+    if (tab_find(t, s->name, s->input, &slot) >= 0)
+        return CUDW_E_ARG;
+    if (t->n == t->cap) {
+        size_t c = t->cap ? t->cap * 2 : 64;
+        osym *v = realloc(t->v, c * sizeof *v);
+        if (!v)
+            return CUDW_E_NOMEM;
+        t->v = v;
+        t->cap = c;
+    }
+    t->v[t->n] = *s;
+    t->slots[slot] = t->n + 1;
+    *out = (uint32_t)t->n++;
+    return CUDW_OK;
+}
+
+/* The output section for a symbol defined in section shndx of input k,
+ * and the offset its value moves by. */
+static int section_for(cudw_link *L, size_t k, unsigned shndx, int *sec, uint64_t *shift)
+{
+    cudw_file *f = L->in[k];
+    *shift = 0;
+    if (shndx == 0) {
+        *sec = -1;
+        return CUDW_OK;
+    }
+    if (shndx >= 0xff00) {
+        *sec = shndx == 0xfff1 ? -2 : -1; /* SHN_ABS; COMMON and others: undefined here */
+        return CUDW_OK;
+    }
+    if (shndx < cudw_section_count(f) && L->osec_of[k][shndx] >= 0) {
+        *sec = L->osec_of[k][shndx];
+        *shift = L->base_of[k][shndx];
+        return CUDW_OK;
+    }
+    const cudw_section *s = cudw_section_get(f, shndx);
+    if (!s) {
+        *sec = -1;
+        return CUDW_OK;
+    }
+    int o = link_osec_find(L, s->name);
+    if (o < 0) {
+        o = link_osec_add(L, s->name, 8 /* SHT_NOBITS */, s->flags, s->align);
+        if (o < 0)
+            return CUDW_E_NOMEM;
+        L->secs[o].placeholder = 1;
+    }
+    if (L->secs[o].placeholder && s->size > L->secs[o].size)
+        L->secs[o].size = s->size;
+    *sec = o;
+    return CUDW_OK;
+}
+
+int link_intern_section_sym(cudw_link *L, int table, int osec_i, uint32_t *out)
+{
+    symtab *t = &L->tab[table];
+    if (!t->nslots && tab_grow(t))
+        return CUDW_E_NOMEM;
+    /* section symbols are keyed by their section's name and input -2 - index */
+    size_t slot;
+    long i = tab_find(t, L->secs[osec_i].name, -2 - osec_i, &slot);
+    if (i >= 0) {
+        *out = (uint32_t)i;
+        return CUDW_OK;
+    }
+    osym s = {L->secs[osec_i].name, 3 /* LOCAL SECTION */, 0, osec_i, 0, 0, -2 - osec_i};
+    return tab_add(t, &s, out);
+}
+
+int link_intern_reloc_sym(cudw_link *L, int table, size_t k, const cudw_reloc *r, uint32_t *out)
+{
+    if (r->sym_type == 3 /* STT_SECTION of a section that is not merged */) {
+        int sec;
+        uint64_t shift;
+        int rc = section_for(L, k, r->sym_shndx, &sec, &shift);
+        if (rc)
+            return rc;
+        if (sec >= 0)
+            return link_intern_section_sym(L, table, sec, out);
+    }
+    symtab *t = &L->tab[table];
+    if (!t->nslots && tab_grow(t))
+        return CUDW_E_NOMEM;
+    int input = r->sym_bind == 0 ? (int)k : -1;
+    size_t slot;
+    long i = tab_find(t, r->sym_name, input, &slot);
+    int sec;
+    uint64_t shift;
+    int rc = section_for(L, k, r->sym_shndx, &sec, &shift);
+    if (rc)
+        return rc;
+    if (i >= 0) {
+        osym *s = &t->v[i];
+        if (s->sec == -1 && sec != -1) { /* an earlier input only referenced it */
+            s->sec = sec;
+            s->value = r->sym_value + shift;
+            s->size = r->sym_size;
+            s->info = (uint8_t)(r->sym_bind << 4 | r->sym_type);
+            s->other = r->sym_other;
+        }
+        *out = (uint32_t)i;
+        return CUDW_OK;
+    }
+    osym s = {r->sym_name, (uint8_t)(r->sym_bind << 4 | r->sym_type), r->sym_other, sec,
+              r->sym_value + shift, r->sym_size, input};
+    return tab_add(t, &s, out);
+}
+
+/* Globals that every input holding a kept relocation only references:
+ * take the definition from the input that has it. */
+int link_define_globals(cudw_link *L)
+{
+    for (size_t k = 0; k < L->nin; k++) {
+        cudw_file *f = L->in[k];
+        unsigned n = cudw_section_count(f);
+        for (unsigned si = 1; si < n; si++) {
+            const cudw_section *st = cudw_section_get(f, si);
+            int table = st->type == CUDW_SHT_MERC_SYMTAB ? 1 : st->type == 2 ? 0 : -1;
+            if (table < 0 || !L->tab[table].n)
+                continue;
+            symtab *t = &L->tab[table];
+            for (uint32_t j = 1; j < st->data_size / 24; j++) {
+                cudw_symbol y;
+                if (cudw_symbol_get(f, si, j, &y) != CUDW_OK)
+                    return link_fail_from(L, (int)k, CUDW_E_BAD_ELF);
+                if (y.bind == 0 || y.shndx == 0 || !y.name[0])
+                    continue;
+                size_t slot;
+                long i = tab_find(t, y.name, -1, &slot);
+                if (i < 0 || t->v[i].sec != -1)
+                    continue;
+                int sec;
+                uint64_t shift;
+                if (section_for(L, k, y.shndx, &sec, &shift))
+                    return link_fail(L, -1, CUDW_E_NOMEM, NULL, 0, "link", "out of memory");
+                osym *s = &t->v[i];
+                s->sec = sec;
+                s->value = y.value + shift;
+                s->size = y.size;
+                s->info = (uint8_t)(y.bind << 4 | y.type);
+                s->other = y.other;
+            }
+        }
+    }
+    return CUDW_OK;
+}
+
+/* ---------------- the --symbols file ---------------- */
+
+static int map_grow(namemap *m)
+{
+    size_t n = m->nslots ? m->nslots * 2 : 1024;
+    size_t *s = calloc(n, sizeof *s);
+    if (!s)
+        return -1;
+    for (size_t i = 0; i < m->n; i++) {
+        size_t h = (size_t)cudw_fnv(CUDW_FNV0, m->names[i], strlen(m->names[i])) & (n - 1);
+        while (s[h])
+            h = (h + 1) & (n - 1);
+        s[h] = i + 1;
+    }
+    free(m->slots);
+    m->slots = s;
+    m->nslots = n;
+    return 0;
+}
+
+static long map_find(const namemap *m, const char *name, size_t *slot)
+{
+    size_t h = (size_t)cudw_fnv(CUDW_FNV0, name, strlen(name)) & (m->nslots - 1);
+    for (; m->slots[h]; h = (h + 1) & (m->nslots - 1))
+        if (!strcmp(m->names[m->slots[h] - 1], name))
+            return (long)(m->slots[h] - 1);
+    *slot = h;
+    return -1;
+}
+
+int link_code_symbols(cudw_link *L)
+{
+    cudw_file *f = L->opts.symbols;
+    const cudw_section *st = cudw_section_find(f, ".symtab");
+    namemap *m = &L->code;
+    if (!st)
+        return link_fail(L, -1, CUDW_E_NOT_FOUND, NULL, 0, "symbols file", "%s has no .symtab",
+                         cudw_file_name(f));
+    if (map_grow(m))
+        return link_fail(L, -1, CUDW_E_NOMEM, NULL, 0, "link", "out of memory");
+    for (uint32_t j = 1; j < st->data_size / 24; j++) {
+        cudw_symbol y;
+        if (cudw_symbol_get(f, st->index, j, &y) != CUDW_OK) {
+            L->err = *cudw_last_error(f);
+            return L->err.code;
+        }
+        if (y.type == 3 || !y.name[0] || y.shndx == 0)
+            continue;
+        if ((m->n + 1) * 2 > m->nslots && map_grow(m))
+            return link_fail(L, -1, CUDW_E_NOMEM, NULL, 0, "link", "out of memory");
+        size_t slot;
+        long i = map_find(m, y.name, &slot);
+        if (i >= 0) {
+            m->dup[i] |= m->values[i] != y.value;
+            continue;
+        }
+        if (m->n == m->cap) {
+            size_t c = m->cap ? m->cap * 2 : 256;
+            const char **nn = realloc(m->names, c * sizeof *nn);
+            uint64_t *vv = nn ? realloc(m->values, c * sizeof *vv) : NULL;
+            uint8_t *dd = vv ? realloc(m->dup, c) : NULL;
+            if (nn)
+                m->names = nn;
+            if (vv)
+                m->values = vv;
+            if (!dd)
+                return link_fail(L, -1, CUDW_E_NOMEM, NULL, 0, "link", "out of memory");
+            m->dup = dd;
+            m->cap = c;
+        }
+        m->names[m->n] = y.name;
+        m->values[m->n] = y.value;
+        m->dup[m->n] = 0;
+        m->slots[slot] = ++m->n;
+    }
+    return CUDW_OK;
+}
+
+int link_code_lookup(const cudw_link *L, const char *name, uint64_t *value)
+{
+    const namemap *m = &L->code;
+    if (!m->nslots)
+        return 0;
+    size_t slot;
+    long i = map_find(m, name, &slot);
+    if (i < 0 || m->dup[i])
+        return 0;
+    *value = m->values[i];
+    return 1;
+}
+
+void link_syms_free(cudw_link *L)
+{
+    for (int t = 0; t < 2; t++) {
+        free(L->tab[t].v);
+        free(L->tab[t].slots);
+    }
+    free(L->code.names);
+    free(L->code.values);
+    free(L->code.dup);
+    free(L->code.slots);
+}

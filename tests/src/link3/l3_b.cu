@@ -1,0 +1,19 @@
+// link3: the definitions l3_a.cu uses, a static local, more shared memory.
+__device__ int shared_total;
+__device__ int gc[3];
+__constant__ int cc[2];
+__device__ __noinline__ int helper(int x)
+{
+    static __device__ int calls;
+    calls++;
+    return x + gc[1] + cc[0] + calls;
+}
+__global__ void kb(int *o)
+{
+    __shared__ double sb[8];
+    __shared__ int sc[4];
+    sb[threadIdx.x & 7] = o[0];
+    sc[threadIdx.x & 3] = o[1];
+    __syncthreads();
+    shared_total += (int)sb[1] + sc[2] + helper(3);
+}
