@@ -43,7 +43,6 @@ static void finding(vctx *v, int severity, int code, const cudw_section *s, uint
     v->fn(&fd, v->ctx);
 }
 
-
 /* Offsets where location lists start in the file's .debug_loc. */
 static uint64_t *loc_starts(cudw_file *f, const cudw_section *loc, size_t *n)
 {
