@@ -170,6 +170,42 @@ static void verify_info(vctx *v, const cudw_section *s)
     free(locs);
 }
 
+/* 1 when some string occurs twice in sec: a .debug_str concatenated
+ * without de-duplication, as nvlink writes it. */
+static int has_duplicate_strings(const cudw_section *sec)
+{
+    if (!sec || !sec->data)
+        return 0;
+    size_t n = 0;
+    for (uint64_t i = 0; i < sec->data_size; i++)
+        n += sec->data[i] == 0;
+    size_t nslots = 16;
+    while (nslots < 2 * n + 2)
+        nslots *= 2;
+    uint64_t *slots = calloc(nslots, sizeof *slots); /* string offset + 1 */
+    if (!slots)
+        return 0;
+    int dup = 0;
+    for (uint64_t at = 0; at < sec->data_size && !dup;) {
+        const uint8_t *z = memchr(sec->data + at, 0, (size_t)(sec->data_size - at));
+        if (!z)
+            break;
+        size_t len = (size_t)(z - (sec->data + at)) + 1;
+        size_t h = (size_t)cudw_fnv(CUDW_FNV0, sec->data + at, len) & (nslots - 1);
+        for (; slots[h]; h = (h + 1) & (nslots - 1)) {
+            const char *o = (const char *)sec->data + slots[h] - 1;
+            if (strlen(o) + 1 == len && !memcmp(o, sec->data + at, len)) {
+                dup = 1;
+                break;
+            }
+        }
+        slots[h] = at + 1;
+        at += len;
+    }
+    free(slots);
+    return dup;
+}
+
 static void verify_lines(vctx *v, const cudw_section *s)
 {
     cudw_file *f = v->f;
@@ -222,11 +258,19 @@ static void verify_lines(vctx *v, const cudw_section *s)
                 first_base = t->str_base;
                 first_at = t->offset;
             } else if (t->str_base == first_base && !flagged) {
+                /* a de-duplicated .debug_str (cudwarf link --dedup-strings)
+                 * lets tables share a base; nvlink's strings are never
+                 * de-duplicated, so there a shared base is its sm_90 bug */
                 flagged = 1;
-                finding(v, CUDW_FINDING_ERROR, CUDW_E_BAD_OFFSET, s, t->str_base_offset, "line table header",
-                        "the table at 0x%llx takes the same .debug_str base (0x%llx) as the one at 0x%llx: its "
-                        "inlined-function names resolve into another input's strings (nvlink sm_90 leaves "
-                        "the base words of linked tables at 0)",
+                int dup = has_duplicate_strings(t->str_section);
+                finding(v, dup ? CUDW_FINDING_ERROR : CUDW_FINDING_NOTE, CUDW_E_BAD_OFFSET, s, t->str_base_offset,
+                        "line table header",
+                        dup ? "the table at 0x%llx takes the same .debug_str base (0x%llx) as the one at 0x%llx: "
+                              "its inlined-function names resolve into another input's strings (nvlink sm_90 "
+                              "leaves the base words of linked tables at 0)"
+                            : "the table at 0x%llx shares its .debug_str base (0x%llx) with the one at 0x%llx; "
+                              "the strings are unique, as after de-duplication, and every name starts a "
+                              "string; in nvlink -arch=sm_90 output it would be nvlink's base-word bug",
                         (unsigned long long)t->offset, (unsigned long long)t->str_base, (unsigned long long)first_at);
             }
         }

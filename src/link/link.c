@@ -95,7 +95,7 @@ int link_osec_add(cudw_link *L, const char *name, uint32_t type, uint64_t flags,
     return (int)L->nsecs++;
 }
 
-static int add_frag(osec *s, const uint8_t *p, size_t n)
+static int add_frag(osec *s, const uint8_t *p, size_t n, unsigned input, unsigned isec)
 {
     if (s->nfrags == s->cfrags) {
         size_t c = s->cfrags ? s->cfrags * 2 : 8;
@@ -105,13 +105,13 @@ static int add_frag(osec *s, const uint8_t *p, size_t n)
         s->frags = v;
         s->cfrags = c;
     }
-    s->frags[s->nfrags++] = (frag){p, NULL, s->size, n};
+    s->frags[s->nfrags++] = (frag){p, NULL, s->size, n, input, isec, 0};
     s->size += n;
     return 0;
 }
 
 /* The fragment holding off (fragments ascend). */
-static frag *frag_at(const osec *s, uint64_t off)
+frag *link_frag_at(const osec *s, uint64_t off)
 {
     size_t lo = 0, hi = s->nfrags;
     while (hi - lo > 1) {
@@ -127,7 +127,7 @@ static frag *frag_at(const osec *s, uint64_t off)
 /* Patches never straddle fragments: each lies in one input's bytes. */
 void link_patch(cudw_link *L, int osec_i, uint64_t off, uint64_t v, unsigned width)
 {
-    frag *fr = frag_at(&L->secs[osec_i], off);
+    frag *fr = link_frag_at(&L->secs[osec_i], off);
     if (!fr || off < fr->at || off - fr->at + width > fr->n)
         return;
     if (!fr->cow) {
@@ -145,7 +145,7 @@ void link_patch(cudw_link *L, int osec_i, uint64_t off, uint64_t v, unsigned wid
 
 uint64_t link_read(const cudw_link *L, int osec_i, uint64_t off, unsigned width)
 {
-    const frag *fr = frag_at(&L->secs[osec_i], off);
+    const frag *fr = link_frag_at(&L->secs[osec_i], off);
     if (!fr || off < fr->at || off - fr->at + width > fr->n)
         return 0;
     const uint8_t *p = (fr->cow ? fr->cow : fr->p) + (off - fr->at);
@@ -155,7 +155,8 @@ uint64_t link_read(const cudw_link *L, int osec_i, uint64_t off, unsigned width)
     return v;
 }
 
-int link_keep(cudw_link *L, int osec_i, int kind, uint64_t off, uint32_t type, uint32_t sym, int64_t addend)
+int link_keep(cudw_link *L, int osec_i, int kind, uint64_t off, uint32_t type, uint32_t sym, int64_t addend,
+              int target)
 {
     osec *s = &L->secs[osec_i];
     if (s->nrel[kind] == s->crel[kind]) {
@@ -166,7 +167,7 @@ int link_keep(cudw_link *L, int osec_i, int kind, uint64_t off, uint32_t type, u
         s->rel[kind] = v;
         s->crel[kind] = c;
     }
-    s->rel[kind][s->nrel[kind]++] = (orel){off, type, sym, addend};
+    s->rel[kind][s->nrel[kind]++] = (orel){off, type, sym, addend, target};
     L->st.relocs_kept++;
     return CUDW_OK;
 }
@@ -244,7 +245,7 @@ static int collect(cudw_link *L, size_t k)
             return link_fail(L, (int)k, CUDW_E_BAD_OFFSET, s, 0, "section",
                              "its bytes (file offset 0x%llx, size 0x%llx) lie outside the file",
                              (unsigned long long)s->offset, (unsigned long long)s->size);
-        if (add_frag(os, s->data, (size_t)s->data_size))
+        if (add_frag(os, s->data, (size_t)s->data_size, (unsigned)k, i))
             return link_fail(L, -1, CUDW_E_NOMEM, NULL, 0, "link", "out of memory");
     }
     return CUDW_OK;
@@ -308,6 +309,22 @@ static int is_shared(cudw_file *f, const cudw_reloc *r)
     return s && (!strncmp(s->name, ".nv.shared.", 11) || !strcmp(s->name, ".nv_debug.shared"));
 }
 
+static int record_patch(cudw_link *L, int o, uint64_t off, unsigned width, int target, uint64_t v)
+{
+    if (!L->opts.dedup_strings)
+        return CUDW_OK;
+    if (L->npatches == L->cpatches) {
+        size_t c = L->cpatches ? L->cpatches * 2 : 256;
+        patchrec *n = realloc(L->patches, c * sizeof *n);
+        if (!n)
+            return CUDW_E_NOMEM;
+        L->patches = n;
+        L->cpatches = c;
+    }
+    L->patches[L->npatches++] = (patchrec){o, off, width, target, v};
+    return CUDW_OK;
+}
+
 static int is_unused_clear(uint32_t type) { return type == 73 || type == 0x1000e; }
 static int is_prog_rel(uint32_t type) { return type == 0x10007 || type == 0x10008; }
 
@@ -347,9 +364,10 @@ static int relocate(cudw_link *L, size_t k, unsigned i)
             if (is_prog_rel(r->type) || !r->width) {
                 /* nvlink keeps Mercury's stmt_list relocation, rebased */
                 if ((rc = link_intern_section_sym(L, table, target, &sym)) == CUDW_OK)
-                    rc = link_keep(L, o, kind, at, r->type, sym, (int64_t)v);
+                    rc = link_keep(L, o, kind, at, r->type, sym, (int64_t)v, target);
             } else {
                 link_patch(L, o, at, v, r->width);
+                rc = record_patch(L, o, at, r->width, target, v);
                 L->st.relocs_resolved++;
             }
             continue;
@@ -372,7 +390,7 @@ static int relocate(cudw_link *L, size_t k, unsigned i)
             L->st.shared_kept++;
         }
         if ((rc = link_intern_reloc_sym(L, table, k, r, &sym)) == CUDW_OK)
-            rc = link_keep(L, o, kind, at, r->type, sym, r->addend);
+            rc = link_keep(L, o, kind, at, r->type, sym, r->addend, -1);
     }
     free(ptrs);
     if (rc == CUDW_E_NOMEM && !L->err.code)
@@ -411,7 +429,7 @@ static int same_bytes(const cudw_link *L, int a, int b)
     if (x->size != y->size || x->type != y->type)
         return 0;
     for (uint64_t off = 0; off < x->size;) {
-        const frag *fx = frag_at(x, off), *fy = frag_at(y, off);
+        const frag *fx = link_frag_at(x, off), *fy = link_frag_at(y, off);
         uint64_t ex = fx->at + fx->n, ey = fy->at + fy->n;
         uint64_t end = ex < ey ? ex : ey;
         const uint8_t *px = (fx->cow ? fx->cow : fx->p) + (off - fx->at);
@@ -441,8 +459,11 @@ static void free_model(cudw_link *L)
 {
     for (size_t i = 0; i < L->nsecs; i++) {
         osec *s = &L->secs[i];
-        for (size_t k = 0; k < s->nfrags; k++)
+        for (size_t k = 0; k < s->nfrags; k++) {
             free(s->frags[k].cow);
+            if (s->frags[k].owned)
+                free((void *)s->frags[k].p);
+        }
         free(s->frags);
         for (int r = 0; r < 3; r++)
             free(s->rel[r]);
@@ -457,6 +478,7 @@ static void free_model(cudw_link *L)
     }
     free(L->osec_of);
     free(L->base_of);
+    free(L->patches);
     for (size_t i = 0; i < L->nnotes; i++)
         free(L->notes[i]);
     free(L->notes);

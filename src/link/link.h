@@ -14,6 +14,8 @@ typedef struct frag {
     uint8_t *cow;         /* the patched copy, or NULL */
     uint64_t at;          /* offset in the output section */
     size_t n;
+    unsigned input, isec; /* where it came from */
+    int owned;            /* p is ours to free (a rebuilt fragment) */
 } frag;
 
 typedef struct orel {
@@ -21,7 +23,18 @@ typedef struct orel {
     uint32_t type;
     uint32_t sym;         /* intern index in the section's table */
     int64_t addend;
+    int target;           /* osec the addend is an offset into (section symbols), or -1 */
 } orel;
+
+/* A section offset written in place of a relocation: kept so that
+ * --dedup-strings can rewrite it when its target section is rebuilt. */
+typedef struct patchrec {
+    int osec;
+    uint64_t off;
+    unsigned width;
+    int target;
+    uint64_t value;
+} patchrec;
 
 enum { REL_REL = 0, REL_RELA = 1, REL_MERC = 2 };
 
@@ -77,6 +90,8 @@ struct cudw_link {
     uint64_t **base_of;   /* [input][section index] -> offset of its bytes in the osec */
     namemap code;         /* symbols of opts.symbols */
     cudw_link_stats st;
+    patchrec *patches;
+    size_t npatches, cpatches;
     char **notes;
     size_t nnotes;
     cudw_error err;
@@ -107,7 +122,9 @@ int link_osec_find(cudw_link *L, const char *name);
 int link_osec_add(cudw_link *L, const char *name, uint32_t type, uint64_t flags, uint64_t align);
 void link_patch(cudw_link *L, int osec_i, uint64_t off, uint64_t v, unsigned width);
 uint64_t link_read(const cudw_link *L, int osec_i, uint64_t off, unsigned width);
-int link_keep(cudw_link *L, int osec_i, int kind, uint64_t off, uint32_t type, uint32_t sym, int64_t addend);
+int link_keep(cudw_link *L, int osec_i, int kind, uint64_t off, uint32_t type, uint32_t sym, int64_t addend,
+              int target);
+frag *link_frag_at(const osec *s, uint64_t off);
 
 /* link_syms.c */
 int link_intern_reloc_sym(cudw_link *L, int table, size_t input, const cudw_reloc *r, uint32_t *out);

@@ -1,7 +1,411 @@
-/* --dedup-strings: one copy of each .debug_str string (filled in below). */
+/* --dedup-strings: one copy of each string in the merged .debug_str (and
+ * its Mercury twin), every reference rewritten.
+ *
+ * Who points into .debug_str:
+ *   - DW_FORM_strp values (and any other relocation against .debug_str),
+ *     applied by the linker as section offsets: remapped in place;
+ *   - line tables: a function name is str[base word + operand], the operand
+ *     a ULEB128 of DW_LNE 0x90.  New offsets change operand lengths, so
+ *     every table of a line section that uses this .debug_str is decoded
+ *     and encoded again (cudw_line_encode writes ptxas's bytes, the test
+ *     suite checks it on every table of the corpus) with the base word set
+ *     to the smallest name offset the table uses.  Tables move, so the
+ *     DW_AT_stmt_list offsets into the section (applied, or kept as
+ *     Mercury PROG_REL32 relocations) are remapped too, and the
+ *     set_address relocations are taken from the encoder's sites. */
 #include "link.h"
+
+#include <stdlib.h>
+
+/* Where pieces of a section went: the start of each piece (a string, a
+ * line table) before and after; an offset moves with the piece it is in. */
+typedef struct offmap {
+    uint64_t *old_at, *new_at;
+    size_t n, cap;
+} offmap;
+typedef offmap strmap;
+typedef offmap tabmap;
+
+static uint64_t map_off(const offmap *m, uint64_t x)
+{
+    size_t lo = 0, hi = m->n;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (m->old_at[mid] <= x)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return m->n ? m->new_at[lo] + (x - m->old_at[lo]) : x;
+}
+
+/* Merged bytes of an osec (its fragments, patched) into one buffer. */
+static uint8_t *flatten(const osec *s)
+{
+    uint8_t *b = malloc(s->size ? s->size : 1);
+    if (!b)
+        return NULL;
+    for (size_t k = 0; k < s->nfrags; k++)
+        memcpy(b + s->frags[k].at, s->frags[k].cow ? s->frags[k].cow : s->frags[k].p, s->frags[k].n);
+    return b;
+}
+
+static void replace_frags(osec *s, uint8_t *data, size_t n)
+{
+    for (size_t k = 0; k < s->nfrags; k++) {
+        free(s->frags[k].cow);
+        if (s->frags[k].owned)
+            free((void *)s->frags[k].p);
+    }
+    unsigned input = s->nfrags ? s->frags[0].input : 0, isec = s->nfrags ? s->frags[0].isec : 0;
+    s->frags[0] = (frag){data, NULL, 0, n, input, isec, 1};
+    s->nfrags = 1;
+    s->size = n;
+}
+
+/* full length (with its NUL) of string i; the last one runs to `at` */
+static uint64_t str_len(const strmap *m, size_t i, uint64_t at)
+{
+    return (i + 1 < m->n ? m->old_at[i + 1] : at) - m->old_at[i];
+}
+
+static int grow_map(strmap *m, size_t *cap)
+{
+    if (m->n < *cap && m->old_at && m->new_at)
+        return 0;
+    size_t c = *cap ? *cap * 2 : 256;
+    uint64_t *x = realloc(m->old_at, c * sizeof *x);
+    if (!x)
+        return -1;
+    m->old_at = x;
+    uint64_t *y = realloc(m->new_at, c * sizeof *y);
+    if (!y)
+        return -1;
+    m->new_at = y;
+    *cap = c;
+    return 0;
+}
+
+/* Strings (NUL-terminated runs; an unterminated tail counts as one) in
+ * order; the first of each content is kept, later ones map onto it. */
+static int dedup_section(cudw_link *L, int o, strmap *m, size_t *saved)
+{
+    osec *s = &L->secs[o];
+    uint8_t *b = flatten(s);
+    if (!b)
+        return CUDW_E_NOMEM;
+    size_t cap = 0, nslots = 0;
+    size_t *slots = NULL; /* content -> index of its first copy, + 1 */
+    wbuf nb = {0};
+    int rc = CUDW_OK;
+    for (uint64_t at = 0; at < s->size;) {
+        const uint8_t *z = memchr(b + at, 0, (size_t)(s->size - at));
+        uint64_t full = z ? (uint64_t)(z - (b + at)) + 1 : s->size - at;
+        if (grow_map(m, &cap)) {
+            rc = CUDW_E_NOMEM;
+            break;
+        }
+        if ((m->n + 1) * 2 > nslots) {
+            size_t ns = nslots ? nslots * 2 : 1024;
+            size_t *t = calloc(ns, sizeof *t);
+            if (!t) {
+                rc = CUDW_E_NOMEM;
+                break;
+            }
+            for (size_t i = 0; i < m->n; i++) {
+                if (m->new_at[i] + str_len(m, i, at) > nb.n || (i && m->new_at[i] < m->new_at[i - 1]))
+                    continue; /* a later copy: its first copy is in the table already */
+                size_t h = (size_t)cudw_fnv(CUDW_FNV0, b + m->old_at[i], (size_t)str_len(m, i, at)) & (ns - 1);
+                while (t[h])
+                    h = (h + 1) & (ns - 1);
+                t[h] = i + 1;
+            }
+            free(slots);
+            slots = t;
+            nslots = ns;
+        }
+        size_t h = (size_t)cudw_fnv(CUDW_FNV0, b + at, (size_t)full) & (nslots - 1);
+        long same = -1;
+        for (; slots[h]; h = (h + 1) & (nslots - 1)) {
+            size_t i = slots[h] - 1;
+            if (str_len(m, i, at) == full && !memcmp(b + m->old_at[i], b + at, (size_t)full)) {
+                same = (long)i;
+                break;
+            }
+        }
+        m->old_at[m->n] = at;
+        if (same >= 0) {
+            m->new_at[m->n] = m->new_at[same];
+        } else {
+            m->new_at[m->n] = nb.n;
+            wb_put(&nb, b + at, (size_t)full);
+            slots[h] = m->n + 1;
+        }
+        m->n++;
+        at += full;
+    }
+    free(slots);
+    free(b);
+    if (rc != CUDW_OK || nb.oom) {
+        wb_free(&nb);
+        return CUDW_E_NOMEM;
+    }
+    *saved += (size_t)(s->size - nb.n);
+    replace_frags(s, nb.p, nb.n);
+    return CUDW_OK;
+}
+
+static int tab_add(tabmap *t, uint64_t o, uint64_t n)
+{
+    if (t->n == t->cap) {
+        size_t c = t->cap ? t->cap * 2 : 64;
+        uint64_t *a = realloc(t->old_at, c * sizeof *a);
+        if (a)
+            t->old_at = a;
+        uint64_t *b = a ? realloc(t->new_at, c * sizeof *b) : NULL;
+        if (!b)
+            return CUDW_E_NOMEM;
+        t->new_at = b;
+        t->cap = c;
+    }
+    t->old_at[t->n] = o;
+    t->new_at[t->n++] = n;
+    return CUDW_OK;
+}
+
+typedef struct relvec {
+    orel *v;
+    size_t n, cap;
+} relvec;
+
+static int relvec_add(relvec *r, orel x)
+{
+    if (r->n == r->cap) {
+        size_t c = r->cap ? r->cap * 2 : 64;
+        orel *v = realloc(r->v, c * sizeof *v);
+        if (!v)
+            return CUDW_E_NOMEM;
+        r->v = v;
+        r->cap = c;
+    }
+    r->v[r->n++] = x;
+    return CUDW_OK;
+}
+
+typedef struct relref {
+    uint64_t offset;
+    int kind;
+    size_t j;
+} relref;
+
+static int by_offset(const void *a, const void *b)
+{
+    const relref *x = a, *y = b;
+    return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/* Re-encode one input table t (its bytes are at out_at in the osec) into
+ * nb, names remapped through m.  The set_address relocations the table had
+ * (in order) are re-based on the encoder's sites into newrel. */
+static int reencode(cudw_link *L, int o, const cudw_line_table *t, uint64_t out_at, const strmap *m, wbuf *nb,
+                    relvec newrel[3])
+{
+    size_t cap = 256, n = 0;
+    cudw_line_row *rows = malloc(cap * sizeof *rows);
+    if (!rows)
+        return CUDW_E_NOMEM;
+    cudw_line_iter it;
+    cudw_line_row r;
+    int rc;
+    /* the output's base word: the table's own, rebased */
+    uint64_t base = t->has_str_base ? link_read(L, o, out_at + (t->str_base_offset - t->offset), 4) : 0;
+    uint64_t lo = UINT64_MAX;
+    cudw_line_iter_init(t, &it, CUDW_LINE_HIDDEN);
+    while ((rc = cudw_line_next(&it, &r)) == CUDW_OK) {
+        if (n == cap) {
+            cudw_line_row *v = realloc(rows, (cap *= 2) * sizeof *rows);
+            if (!v) {
+                rc = CUDW_E_NOMEM;
+                break;
+            }
+            rows = v;
+        }
+        if (r.function) {
+            r.function_offset = map_off(m, base + r.function_offset);
+            if (r.function_offset < lo)
+                lo = r.function_offset;
+        }
+        rows[n++] = r;
+    }
+    cudw_line_iter_free(&it);
+    if (rc != CUDW_DONE) {
+        free(rows);
+        return rc == CUDW_E_NOMEM ? rc : link_fail(L, -1, rc, t->section, t->offset, "line table",
+                                                   "cannot decode it to re-encode it");
+    }
+    uint64_t nbase = lo == UINT64_MAX ? map_off(m, base) : lo;
+    for (size_t i = 0; i < n; i++)
+        if (rows[i].function)
+            rows[i].function_offset -= nbase;
+    cudw_line_params p = {.version = t->version, .addr_size = 8, .min_inst_length = t->min_inst_length,
+                          .default_is_stmt = t->default_is_stmt, .line_range = t->line_range,
+                          .opcode_base = t->opcode_base, .line_base = t->line_base};
+    cudw_line_header_in h = {.dirs = t->dirs, .ndirs = t->ndirs, .files = t->files, .nfiles = t->nfiles,
+                             .has_str_base = t->has_str_base, .str_base = (uint32_t)nbase};
+    cudw_line_out lo_out;
+    rc = cudw_line_encode(&p, &h, rows, n, &lo_out);
+    free(rows);
+    if (rc != CUDW_OK) {
+        L->err = lo_out.err;
+        return rc;
+    }
+    /* the set_address relocations of the old table, in offset order
+     * across REL and RELA (sm_75 mixes them), matched to the sites */
+    osec *s = &L->secs[o];
+    uint64_t end = out_at + (t->end - t->offset), at = nb->n;
+    relref *refs = NULL;
+    size_t nrefs = 0;
+    for (int kind = 0; kind < 3; kind++)
+        for (size_t j = 0; j < s->nrel[kind]; j++)
+            if (s->rel[kind][j].offset >= out_at && s->rel[kind][j].offset < end)
+                nrefs++;
+    if (nrefs && !(refs = malloc(nrefs * sizeof *refs))) {
+        cudw_line_out_free(&lo_out);
+        return CUDW_E_NOMEM;
+    }
+    nrefs = 0;
+    for (int kind = 0; kind < 3; kind++)
+        for (size_t j = 0; j < s->nrel[kind]; j++)
+            if (s->rel[kind][j].offset >= out_at && s->rel[kind][j].offset < end)
+                refs[nrefs++] = (relref){s->rel[kind][j].offset, kind, j};
+    if (nrefs)
+        qsort(refs, nrefs, sizeof *refs, by_offset);
+    if (nrefs != lo_out.nsites)
+        rc = link_fail(L, -1, CUDW_E_BAD_RELOC, t->section, t->offset, "line table",
+                       "%zu relocations for %zu set_address operands", nrefs, lo_out.nsites);
+    for (size_t q = 0; q < nrefs && rc == CUDW_OK; q++) {
+        orel x = s->rel[refs[q].kind][refs[q].j];
+        x.offset = at + lo_out.sites[q].offset;
+        if (refs[q].kind == REL_REL) /* REL: the addend lives in the bytes */
+            for (unsigned w = 0; w < 8; w++)
+                lo_out.data[lo_out.sites[q].offset + w] = (uint8_t)((uint64_t)x.addend >> (8 * w));
+        rc = relvec_add(&newrel[refs[q].kind], x);
+    }
+    free(refs);
+    wb_put(nb, lo_out.data, lo_out.size);
+    cudw_line_out_free(&lo_out);
+    return nb->oom ? CUDW_E_NOMEM : rc;
+}
+
+/* Rebuild every table of line osec o; its .debug_str is str (mapped by m). */
+static int rebuild_lines(cudw_link *L, int o, int str, const strmap *m, tabmap *tm)
+{
+    osec *s = &L->secs[o];
+    wbuf nb = {0};
+    relvec newrel[3] = {{0}};
+    int rc = CUDW_OK;
+    for (size_t k = 0; k < s->nfrags && rc == CUDW_OK; k++) {
+        frag fr = s->frags[k];
+        cudw_file *f = L->in[fr.input];
+        const cudw_section *is = cudw_section_get(f, fr.isec);
+        uint64_t cur = 0;
+        const cudw_line_table *t;
+        while (rc == CUDW_OK && (rc = cudw_line_table_next(f, is, &cur, &t)) == CUDW_OK) {
+            int uses = t->str_section && L->osec_of[fr.input][t->str_section->index] == str;
+            uint64_t out_at = fr.at + t->offset;
+            if ((rc = tab_add(tm, out_at, nb.n)) != CUDW_OK)
+                break;
+            if (!uses || !t->has_str_base) {
+                /* untouched: copy, keep its relocations where they move to */
+                const uint8_t *src = (fr.cow ? fr.cow : fr.p) + t->offset;
+                uint64_t at = nb.n;
+                wb_put(&nb, src, (size_t)(t->end - t->offset));
+                for (int kind = 0; kind < 3 && rc == CUDW_OK; kind++)
+                    for (size_t j = 0; j < s->nrel[kind] && rc == CUDW_OK; j++) {
+                        orel x = s->rel[kind][j];
+                        if (x.offset >= out_at && x.offset < out_at + (t->end - t->offset)) {
+                            x.offset = at + (x.offset - out_at);
+                            rc = relvec_add(&newrel[kind], x);
+                        }
+                    }
+                continue;
+            }
+            rc = reencode(L, o, t, out_at, m, &nb, newrel);
+            s = &L->secs[o];
+        }
+        if (rc == CUDW_DONE)
+            rc = CUDW_OK;
+        else if (rc < 0 && !L->err.code)
+            link_fail_from(L, (int)fr.input, rc);
+    }
+    if (rc != CUDW_OK || nb.oom) {
+        wb_free(&nb);
+        for (int kind = 0; kind < 3; kind++)
+            free(newrel[kind].v);
+        return rc ? rc : CUDW_E_NOMEM;
+    }
+    s = &L->secs[o];
+    replace_frags(s, nb.p, nb.n);
+    for (int kind = 0; kind < 3; kind++) {
+        free(s->rel[kind]);
+        s->rel[kind] = newrel[kind].v;
+        s->nrel[kind] = newrel[kind].n;
+        s->crel[kind] = newrel[kind].cap;
+    }
+    return CUDW_OK;
+}
 
 int link_dedup_strings(cudw_link *L)
 {
-    return link_fail(L, -1, CUDW_E_UNSUPPORTED, NULL, 0, "link", "string de-duplication is not built yet");
+    int rc = CUDW_OK;
+    for (size_t so = 0; so < L->nsecs && rc == CUDW_OK; so++) {
+        if (L->secs[so].kind != CUDW_SEC_STR || L->secs[so].placeholder || L->secs[so].type == 8)
+            continue;
+        strmap m = {0};
+        if ((rc = dedup_section(L, (int)so, &m, &L->st.strings_removed)) != CUDW_OK)
+            break;
+        /* applied offsets into this .debug_str */
+        for (size_t i = 0; i < L->npatches; i++) {
+            patchrec *p = &L->patches[i];
+            if (p->target == (int)so) {
+                p->value = map_off(&m, p->value);
+                link_patch(L, p->osec, p->off, p->value, p->width);
+            }
+        }
+        for (size_t o = 0; o < L->nsecs && rc == CUDW_OK; o++) {
+            int kind = L->secs[o].kind;
+            /* bare tables name bare strings, Mercury tables the twin's */
+            if ((kind != CUDW_SEC_LINE && kind != CUDW_SEC_NV_LINE_SASS) ||
+                L->secs[o].mercury != L->secs[so].mercury)
+                continue;
+            tabmap tm = {0};
+            if ((rc = rebuild_lines(L, (int)o, (int)so, &m, &tm)) != CUDW_OK) {
+                free(tm.old_at);
+                free(tm.new_at);
+                break;
+            }
+            /* offsets into the rebuilt section: stmt_list, applied or kept */
+            for (size_t i = 0; i < L->npatches; i++) {
+                patchrec *p = &L->patches[i];
+                if (p->target == (int)o && p->osec != (int)o) {
+                    p->value = map_off(&tm, p->value);
+                    link_patch(L, p->osec, p->off, p->value, p->width);
+                }
+            }
+            for (size_t x = 0; x < L->nsecs; x++)
+                for (int k = 0; k < 3; k++)
+                    for (size_t j = 0; j < L->secs[x].nrel[k]; j++) {
+                        orel *r = &L->secs[x].rel[k][j];
+                        if (r->target == (int)o)
+                            r->addend = (int64_t)map_off(&tm, (uint64_t)r->addend);
+                    }
+            free(tm.old_at);
+            free(tm.new_at);
+        }
+        free(m.old_at);
+        free(m.new_at);
+    }
+    if (rc == CUDW_E_NOMEM && !L->err.code)
+        return link_fail(L, -1, rc, NULL, 0, "link", "out of memory");
+    return rc;
 }

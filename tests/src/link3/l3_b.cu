@@ -1,4 +1,5 @@
 // link3: the definitions l3_a.cu uses, a static local, more shared memory.
+#include "l3_common.cuh"
 __device__ int shared_total;
 __device__ int gc[3];
 __constant__ int cc[2];
@@ -6,7 +7,7 @@ __device__ __noinline__ int helper(int x)
 {
     static __device__ int calls;
     calls++;
-    return x + gc[1] + cc[0] + calls;
+    return l3_mix(x) + gc[1] + cc[0] + calls;
 }
 __global__ void kb(int *o)
 {
