@@ -993,6 +993,8 @@ typedef struct cudw_link_opts {
     int dedup_strings;      /* one copy of each .debug_str string; every
                                reference (DW_FORM_strp, line-table base words and
                                inlined-function names) rewritten */
+    int keep_debug;         /* one input of any type: its debug sections alone, as a
+                               companion for the stripped file (cudw_strip_run) */
     cudw_file *symbols;     /* optional: nvlink's output for the same inputs.
                                nvlink lays out __shared__ memory; with this file
                                the relocations against __shared__ variables are
@@ -1039,6 +1041,23 @@ int cudw_link_write(const cudw_link *l, cudw_write_fn fn, void *ctx);
 size_t cudw_link_note_count(const cudw_link *l);
 const char *cudw_link_note(const cudw_link *l, size_t i);
 void cudw_link_free(cudw_link *l);
+
+/* Strip: the file without its debug sections and the relocation sections
+ * aimed at them; everything else byte for byte.  Section indexes do not
+ * change (removed sections leave an SHT_NULL header, their section symbols
+ * null entries), so sh_link/sh_info, symbol and .nv.info references stay
+ * valid; the remaining bytes are laid out again, each section and segment
+ * at its alignment, program headers updated.  The companion with the
+ * removed information is cudw_link_run with keep_debug on the same file.
+ * Errors on f (a debug section inside a loadable segment cannot go). */
+typedef struct cudw_strip cudw_strip;
+
+int cudw_strip_run(cudw_file *f, cudw_strip **out);
+uint64_t cudw_strip_size(const cudw_strip *s);
+/* Sections removed; *bytes (if not NULL) the bytes they held. */
+size_t cudw_strip_removed(const cudw_strip *s, size_t *bytes);
+int cudw_strip_write(const cudw_strip *s, cudw_write_fn fn, void *ctx);
+void cudw_strip_free(cudw_strip *s);
 
 /* ------------------------------------------------------------------ */
 /* Names                                                               */

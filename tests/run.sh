@@ -162,6 +162,12 @@ python3 tests/ref/check_link.py "$build/cudwarf" $sets >"$log/lk.txt" 2>&1
 count_lines "$log/lk.txt"
 tail -1 "$log/lk.txt"
 
+echo "== cudwarf strip: the rest byte for byte; stripped + --keep-debug companion = the original"
+python3 tests/ref/check_strip.py "$build/cudwarf" tests/fixtures/*.cubin tests/fixtures/link2/*/*.cubin \
+    $(find build/gen -name 'link.g.cubin' -o -name 'kern.cubin' 2>/dev/null | sort) >"$log/st.txt" 2>&1
+count_lines "$log/st.txt"
+tail -1 "$log/st.txt"
+
 echo "== .nv_debug_line_sass rows point at PTX instructions of the right function"
 python3 tests/ref/check_sass_ptx.py "$build/cudwarf" tests/fixtures/*.cubin ${gen:-} >"$log/sp.txt" 2>&1
 count_lines "$log/sp.txt"

@@ -26,6 +26,13 @@ cudw_file *open_or_report(const char *path);
  * embedded image).  Problems are reported; returns the worst exit code. */
 typedef int (*image_fn)(cudw_file *f, const char *label, void *ctx);
 int for_each_elf(const char *path, image_fn fn, void *ctx);
+/* --debug-file DBG (any command): the companion cudwarf strip --keep-debug
+ * wrote.  debug_companion(f) is f without the option, else the companion
+ * once its functions are checked against f's (NULL after a message). */
+extern const char *debug_file;
+cudw_file *debug_companion(cudw_file *f, const char *label);
+void debug_companion_close(void);
+
 /* ELF images in path (1 for a cubin, 0 when unreadable). */
 size_t count_elf_images(const char *path);
 
@@ -51,6 +58,7 @@ int cmd_verify(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
 int cmd_pubnames(int argc, char **argv);
 int cmd_link(int argc, char **argv);
+int cmd_strip(int argc, char **argv);
 
 /* Streaming version: open a temporary file beside path (or standard
  * output for "-"), write (a cudw_write_fn), then commit (rename) or abort

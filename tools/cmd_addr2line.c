@@ -301,7 +301,14 @@ int cmd_addr2line(int argc, char **argv)
             fprintf(stderr, "%s: %s: %s\n", progname, cudw_input_peek(in, k)->label, buf);
             continue;
         }
-        ims.files[ims.n] = im->elf;
+        cudw_file *use = debug_companion(im->elf, im->label);
+        if (!use) {
+            cudw_input_close(in);
+            free(ims.files);
+            free(ims.labels);
+            return EXIT_BAD_INPUT;
+        }
+        ims.files[ims.n] = use;
         ims.labels[ims.n++] = im->label;
     }
     cudw_file *f = ims.n ? ims.files[0] : NULL;

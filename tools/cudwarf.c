@@ -38,6 +38,8 @@ static const char usage[] =
     "  link -o OUT [--mercury] [--symbols CODE] IN.cubin...\n"
     "                                 merge the debug sections of -dc objects as\n"
     "                                 nvlink -g does\n"
+    "  strip -o OUT [--keep-debug=DBG] IN.cubin\n"
+    "                                 remove the debug sections; keep them in DBG\n"
     "  list [--json] FILE...          fatbin containers and entries (fatbin files,\n"
     "                                 executables, objects, .so)\n"
     "  extract [-o DIR] [--elf|--ptx] FILE...\n"
@@ -47,6 +49,8 @@ static const char usage[] =
     "command then works on each embedded cubin.\n"
     "\n"
     "  cudwarf COMMAND --help         options of one command\n"
+    "  --debug-file DBG               with any command: read the debug sections from\n"
+    "                                 DBG, the companion of a stripped FILE\n"
     "  cudwarf --version\n"
     "\n"
     "exit status: 0 success, 1 unreadable or malformed input, 2 usage error\n";
@@ -99,6 +103,20 @@ int main(int argc, char **argv)
         printf("cudwarf %s\n", CUDW_VERSION_STRING);
         return EXIT_OK;
     }
+    /* --debug-file DBG, for every command that reads debug sections */
+    int k = 2;
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--debug-file") && i + 1 < argc) {
+            debug_file = argv[++i];
+            continue;
+        }
+        if (!strncmp(argv[i], "--debug-file=", 13)) {
+            debug_file = argv[i] + 13;
+            continue;
+        }
+        argv[k++] = argv[i];
+    }
+    argc = k;
     int rc;
     if (!strcmp(cmd, "sections"))
         rc = cmd_sections(argc - 1, argv + 1);
@@ -114,6 +132,8 @@ int main(int argc, char **argv)
         rc = cmd_verify(argc - 1, argv + 1);
     else if (!strcmp(cmd, "link"))
         rc = cmd_link(argc - 1, argv + 1);
+    else if (!strcmp(cmd, "strip"))
+        rc = cmd_strip(argc - 1, argv + 1);
     else if (!strcmp(cmd, "pubnames"))
         rc = cmd_pubnames(argc - 1, argv + 1);
     else if (!strcmp(cmd, "list"))
@@ -122,6 +142,7 @@ int main(int argc, char **argv)
         rc = cmd_extract(argc - 1, argv + 1);
     else
         rc = -1;
+    debug_companion_close();
     if (rc >= 0) {
         ob_flush(&out_stdout);
         if (fflush(stdout) != 0 || ferror(stdout)) {

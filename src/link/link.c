@@ -11,7 +11,8 @@
  *           undefined local label, a __shared__ variable whose address the
  *           symbols file gives) or kept (functions, data); line-table
  *           .debug_str base words without a relocation rebased
- *   then    global symbols defined from whichever input defines them,
+ *   then    every defined function in the symbol table, global symbols
+ *           defined from whichever input defines them,
  *           optional string de-duplication, byte-identical Mercury twins
  *           aliased, and the ELF laid out for streaming. */
 #include "link.h"
@@ -181,7 +182,9 @@ static int check_inputs(cudw_link *L)
         if (h->machine != 190)
             return link_fail(L, (int)k, CUDW_E_UNSUPPORTED, NULL, 0, "ELF header",
                              "e_machine %u is not EM_CUDA (190)", h->machine);
-        if (h->type != 1)
+        if (L->opts.keep_debug && L->nin != 1)
+            return link_fail(L, -1, CUDW_E_ARG, NULL, 0, "link", "keep_debug takes one input");
+        if (h->type != 1 && !L->opts.keep_debug)
             return link_fail(L, (int)k, CUDW_E_UNSUPPORTED, NULL, 0, "ELF header",
                              "not a relocatable object (e_type %u): link takes the -dc objects nvlink links",
                              h->type);
@@ -341,6 +344,20 @@ static int relocate(cudw_link *L, size_t k, unsigned i)
         return link_fail_from(L, (int)k, rc);
     uint64_t *ptrs = NULL;
     size_t nptrs = 0;
+    if (L->opts.keep_debug) {
+        /* a companion carries the relocations as they are */
+        for (size_t j = 0; j < nr && rc == CUDW_OK; j++) {
+            const cudw_reloc *r = &rv[j];
+            int kind = merc ? REL_MERC : r->rela ? REL_RELA : REL_REL;
+            uint32_t sym;
+            int target = r->sym_type == 3 && r->sym_shndx < cudw_section_count(f) ? L->osec_of[k][r->sym_shndx] : -1;
+            rc = target >= 0 ? link_intern_section_sym(L, kind == REL_MERC, target, &sym)
+                             : link_intern_reloc_sym(L, kind == REL_MERC, k, r, &sym);
+            if (rc == CUDW_OK)
+                rc = link_keep(L, o, kind, base + r->offset, r->type, sym, r->addend, target);
+        }
+        return rc == CUDW_E_NOMEM ? link_fail(L, -1, rc, NULL, 0, "link", "out of memory") : rc;
+    }
     if (L->secs[o].kind == CUDW_SEC_FRAME && (rc = frame_pointers(L, k, i, &ptrs, &nptrs)) != CUDW_OK)
         return rc;
     for (size_t j = 0; j < nr && rc == CUDW_OK; j++) {
@@ -528,13 +545,14 @@ static int run(cudw_link *L)
             if ((rc = relocate(L, k, i)) != CUDW_OK)
                 return rc;
             int kind = L->secs[o].kind;
-            if ((kind == CUDW_SEC_LINE || kind == CUDW_SEC_NV_LINE_SASS) && (rc = rebase_str_words(L, k, i)))
+            if ((kind == CUDW_SEC_LINE || kind == CUDW_SEC_NV_LINE_SASS) && !L->opts.keep_debug &&
+                (rc = rebase_str_words(L, k, i)))
                 return rc;
             if (L->err.code)
                 return L->err.code;
         }
     }
-    if ((rc = link_define_globals(L)) != CUDW_OK)
+    if ((rc = link_add_symbols(L)) != CUDW_OK)
         return rc;
     if (L->opts.dedup_strings && (rc = link_dedup_strings(L)) != CUDW_OK)
         return rc;

@@ -129,7 +129,7 @@ frag *link_frag_at(const osec *s, uint64_t off);
 /* link_syms.c */
 int link_intern_reloc_sym(cudw_link *L, int table, size_t input, const cudw_reloc *r, uint32_t *out);
 int link_intern_section_sym(cudw_link *L, int table, int osec_i, uint32_t *out);
-int link_define_globals(cudw_link *L);
+int link_add_symbols(cudw_link *L);
 int link_code_symbols(cudw_link *L);
 int link_code_lookup(const cudw_link *L, const char *name, uint64_t *value);
 void link_syms_free(cudw_link *L);

@@ -200,7 +200,7 @@ int link_build_elf(cudw_link *L)
     L->ew.ident[6] = 1;
     L->ew.ident[7] = h->osabi;
     L->ew.ident[8] = h->abiversion;
-    L->ew.type = 2; /* ET_EXEC */
+    L->ew.type = L->opts.keep_debug ? h->type : 2; /* ET_EXEC as nvlink writes; a companion: its file's */
     L->ew.machine = 190;
     L->ew.flags = h->flags;
     if (ew_layout(&L->ew) != CUDW_OK)

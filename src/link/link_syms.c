@@ -121,6 +121,36 @@ int link_intern_section_sym(cudw_link *L, int table, int osec_i, uint32_t *out)
     return tab_add(t, &s, out);
 }
 
+/* Symbol y of input k (not a section symbol) in table. */
+static int intern_symbol(cudw_link *L, int table, size_t k, const cudw_symbol *y, uint32_t *out)
+{
+    symtab *t = &L->tab[table];
+    if (!t->nslots && tab_grow(t))
+        return CUDW_E_NOMEM;
+    int input = y->bind == 0 ? (int)k : -1;
+    size_t slot;
+    long i = tab_find(t, y->name, input, &slot);
+    int sec;
+    uint64_t shift;
+    int rc = section_for(L, k, y->shndx, &sec, &shift);
+    if (rc)
+        return rc;
+    if (i >= 0) {
+        osym *s = &t->v[i];
+        if (s->sec == -1 && sec != -1) { /* an earlier input only referenced it */
+            s->sec = sec;
+            s->value = y->value + shift;
+            s->size = y->size;
+            s->info = (uint8_t)(y->bind << 4 | y->type);
+            s->other = y->other;
+        }
+        *out = (uint32_t)i;
+        return CUDW_OK;
+    }
+    osym s = {y->name, (uint8_t)(y->bind << 4 | y->type), y->other, sec, y->value + shift, y->size, input};
+    return tab_add(t, &s, out);
+}
+
 int link_intern_reloc_sym(cudw_link *L, int table, size_t k, const cudw_reloc *r, uint32_t *out)
 {
     if (r->sym_type == 3 /* STT_SECTION of a section that is not merged */) {
@@ -132,37 +162,16 @@ int link_intern_reloc_sym(cudw_link *L, int table, size_t k, const cudw_reloc *r
         if (sec >= 0)
             return link_intern_section_sym(L, table, sec, out);
     }
-    symtab *t = &L->tab[table];
-    if (!t->nslots && tab_grow(t))
-        return CUDW_E_NOMEM;
-    int input = r->sym_bind == 0 ? (int)k : -1;
-    size_t slot;
-    long i = tab_find(t, r->sym_name, input, &slot);
-    int sec;
-    uint64_t shift;
-    int rc = section_for(L, k, r->sym_shndx, &sec, &shift);
-    if (rc)
-        return rc;
-    if (i >= 0) {
-        osym *s = &t->v[i];
-        if (s->sec == -1 && sec != -1) { /* an earlier input only referenced it */
-            s->sec = sec;
-            s->value = r->sym_value + shift;
-            s->size = r->sym_size;
-            s->info = (uint8_t)(r->sym_bind << 4 | r->sym_type);
-            s->other = r->sym_other;
-        }
-        *out = (uint32_t)i;
-        return CUDW_OK;
-    }
-    osym s = {r->sym_name, (uint8_t)(r->sym_bind << 4 | r->sym_type), r->sym_other, sec,
-              r->sym_value + shift, r->sym_size, input};
-    return tab_add(t, &s, out);
+    cudw_symbol y = {r->sym_name, r->sym_value, r->sym_size, r->sym_shndx, r->sym_type, r->sym_bind, r->sym_other};
+    return intern_symbol(L, table, k, &y, out);
 }
 
-/* Globals that every input holding a kept relocation only references:
- * take the definition from the input that has it. */
-int link_define_globals(cudw_link *L)
+/* One walk over the inputs' symbol tables: every defined function goes in
+ * (all symbols, for a keep-debug companion), since a reader names the
+ * function an address lies in (addr2line -f) from these even where no
+ * relocation names it; and a global that only references made so far gets
+ * its definition from the input that has it. */
+int link_add_symbols(cudw_link *L)
 {
     for (size_t k = 0; k < L->nin; k++) {
         cudw_file *f = L->in[k];
@@ -170,29 +179,24 @@ int link_define_globals(cudw_link *L)
         for (unsigned si = 1; si < n; si++) {
             const cudw_section *st = cudw_section_get(f, si);
             int table = st->type == CUDW_SHT_MERC_SYMTAB ? 1 : st->type == 2 ? 0 : -1;
-            if (table < 0 || !L->tab[table].n)
+            if (table < 0)
                 continue;
             symtab *t = &L->tab[table];
             for (uint32_t j = 1; j < st->data_size / 24; j++) {
                 cudw_symbol y;
+                uint32_t idx;
+                size_t slot;
                 if (cudw_symbol_get(f, si, j, &y) != CUDW_OK)
                     return link_fail_from(L, (int)k, CUDW_E_BAD_ELF);
-                if (y.bind == 0 || y.shndx == 0 || !y.name[0])
+                if (y.type == 3 || y.type == 4 /* STT_FILE */ || !y.name[0] || y.shndx == 0)
                     continue;
-                size_t slot;
-                long i = tab_find(t, y.name, -1, &slot);
-                if (i < 0 || t->v[i].sec != -1)
-                    continue;
-                int sec;
-                uint64_t shift;
-                if (section_for(L, k, y.shndx, &sec, &shift))
+                int want = L->opts.keep_debug || (y.type == 2 && table == 0);
+                if (!want && y.bind != 0 && t->nslots) {
+                    long i = tab_find(t, y.name, -1, &slot);
+                    want = i >= 0 && t->v[i].sec == -1;
+                }
+                if (want && intern_symbol(L, table, k, &y, &idx))
                     return link_fail(L, -1, CUDW_E_NOMEM, NULL, 0, "link", "out of memory");
-                osym *s = &t->v[i];
-                s->sec = sec;
-                s->value = y.value + shift;
-                s->size = y.size;
-                s->info = (uint8_t)(y.bind << 4 | y.type);
-                s->other = y.other;
             }
         }
     }

@@ -1,0 +1,141 @@
+/* cudwarf strip: the cubin without its debug sections (cudw_strip_run),
+ * and with --keep-debug the removed information in a companion file that
+ * the other commands read beside it (--debug-file). */
+#include "cli.h"
+
+#include <errno.h>
+#include <string.h>
+
+static const char help[] =
+    "usage: cudwarf strip -o OUT [--keep-debug=DBG] [--stats] IN.cubin\n"
+    "\n"
+    "Remove every debug section (DWARF, NVIDIA's, their Mercury twins) and the\n"
+    "relocation sections aimed at them; everything else stays byte for byte,\n"
+    "with the same section indexes (removed ones leave empty headers), so the\n"
+    "cubin loads as before.\n"
+    "\n"
+    "  -o OUT             the stripped cubin\n"
+    "  --keep-debug=DBG   also write the removed information to DBG, a companion\n"
+    "                     that lines, addr2line, dump and verify read beside OUT:\n"
+    "                       cudwarf lines --debug-file DBG OUT\n"
+    "                       cudwarf addr2line --debug-file DBG -e OUT SYM+0xOFF\n"
+    "  --stats            sections and bytes removed (stderr)\n"
+    "\n"
+    "Both files are written whole or not at all.\n"
+    "Exit status: 0 success, 1 unreadable or malformed input (nothing written), 2 usage.\n";
+
+int cmd_strip(int argc, char **argv)
+{
+    const char *out = NULL, *dbg = NULL, *in_path = NULL;
+    int stats = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-o")) {
+            if (++i >= argc) {
+                usage_error("strip", "-o needs a file name");
+                return EXIT_USAGE;
+            }
+            out = argv[i];
+        } else if (!strncmp(a, "--keep-debug=", 13)) {
+            dbg = a + 13;
+        } else if (!strcmp(a, "--keep-debug")) {
+            if (++i >= argc) {
+                usage_error("strip", "--keep-debug needs a file name");
+                return EXIT_USAGE;
+            }
+            dbg = argv[i];
+        } else if (!strcmp(a, "--stats")) {
+            stats = 1;
+        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            ob_puts(&out_stdout, help);
+            return EXIT_OK;
+        } else if (a[0] == '-' && a[1]) {
+            usage_error("strip", "unknown option '%s'", a);
+            return EXIT_USAGE;
+        } else if (in_path) {
+            usage_error("strip", "one input at a time");
+            return EXIT_USAGE;
+        } else {
+            in_path = a;
+        }
+    }
+    if (!out || !in_path || (dbg && (!*dbg || !strcmp(dbg, out)))) {
+        usage_error("strip", !in_path ? "no input file" : !out ? "no output file (-o OUT)"
+                                                               : "--keep-debug needs its own file");
+        return EXIT_USAGE;
+    }
+    cudw_file *f = open_or_report(in_path);
+    if (!f)
+        return EXIT_BAD_INPUT;
+    int rc = EXIT_BAD_INPUT;
+    cudw_strip *s = NULL;
+    cudw_link *L = NULL;
+    atomic_file fo = {0}, fd = {0};
+    int open_o = 0, open_d = 0;
+    char e[512];
+    if (cudw_strip_run(f, &s) != CUDW_OK) {
+        report(f, in_path);
+        goto done;
+    }
+    if (dbg) {
+        cudw_link_opts o = {.keep_debug = 1};
+        cudw_error err;
+        int which;
+        if (cudw_link_run(&f, 1, &o, &L, &err, &which) != CUDW_OK) {
+            char b[512];
+            cudw_error_format(&err, b, sizeof b);
+            fprintf(stderr, "%s: %s: %s\n", progname, in_path, b);
+            goto done;
+        }
+        if (atomic_open(&fd, dbg, e, sizeof e)) {
+            fprintf(stderr, "%s: strip: %s\n", progname, e);
+            goto done;
+        }
+        open_d = 1;
+        if (cudw_link_write(L, atomic_write, &fd) != CUDW_OK && !fd.failed)
+            fd.failed = EIO;
+    }
+    if (atomic_open(&fo, out, e, sizeof e)) {
+        fprintf(stderr, "%s: strip: %s\n", progname, e);
+        goto done;
+    }
+    open_o = 1;
+    if (cudw_strip_write(s, atomic_write, &fo) != CUDW_OK && !fo.failed)
+        fo.failed = EIO;
+    /* both or neither: a failed write of either removes both */
+    if (fo.failed || (open_d && fd.failed)) {
+        fprintf(stderr, "%s: strip: %s: %s\n", progname, fo.failed ? out : dbg,
+                strerror(fo.failed ? fo.failed : fd.failed));
+        goto done;
+    }
+    if (open_d) {
+        open_d = 0;
+        if (atomic_commit(&fd, e, sizeof e)) {
+            fprintf(stderr, "%s: strip: %s\n", progname, e);
+            goto done;
+        }
+    }
+    open_o = 0;
+    if (atomic_commit(&fo, e, sizeof e)) {
+        fprintf(stderr, "%s: strip: %s\n", progname, e);
+        if (dbg)
+            remove(dbg);
+        goto done;
+    }
+    if (stats) {
+        size_t bytes, n = cudw_strip_removed(s, &bytes);
+        fprintf(stderr, "%s: %zu debug and relocation sections removed (%zu bytes); %llu -> %llu bytes%s%s\n",
+                out, n, bytes, (unsigned long long)cudw_header(f)->size,
+                (unsigned long long)cudw_strip_size(s), dbg ? "; companion " : "", dbg ? dbg : "");
+    }
+    rc = EXIT_OK;
+done:
+    if (open_o)
+        atomic_abort(&fo);
+    if (open_d)
+        atomic_abort(&fd);
+    cudw_link_free(L);
+    cudw_strip_free(s);
+    cudw_close(f);
+    return rc;
+}
