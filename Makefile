@@ -26,7 +26,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 all: $(BUILD)/libcudwarf.a $(BUILD)/libcudwarf.so $(BUILD)/cudwarf $(BUILD)/cudwarf.pc
 
-$(BUILD)/%.o: %.c include/cudwarf.h $(wildcard src/*.h src/*/*.h)
+$(BUILD)/%.o: %.c include/cudwarf.h $(wildcard src/*.h src/*/*.h tools/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -c -o $@ $<
 

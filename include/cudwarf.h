@@ -1037,6 +1037,12 @@ const cudw_link_stats *cudw_link_get_stats(const cudw_link *l);
 uint64_t cudw_link_size(const cudw_link *l);
 /* Stream the ELF file out. */
 int cudw_link_write(const cudw_link *l, cudw_write_fn fn, void *ctx);
+/* The same, letting the caller copy bytes that come unchanged from an
+ * input file itself (copy_file_range): copy(ctx, input, file_offset, n)
+ * returns 0 when it wrote them, 1 to have them passed to fn instead, -1 on
+ * error.  Inputs opened with cudw_open only; others always go through fn. */
+typedef int (*cudw_copy_fn)(void *ctx, size_t input, uint64_t file_offset, uint64_t n);
+int cudw_link_write_copy(const cudw_link *l, cudw_write_fn fn, cudw_copy_fn copy, void *ctx);
 /* Informative messages ("kept 5 relocations against __shared__ variables"). */
 size_t cudw_link_note_count(const cudw_link *l);
 const char *cudw_link_note(const cudw_link *l, size_t i);

@@ -111,6 +111,8 @@ void wb_free(wbuf *b);
 typedef struct ew_frag {
     const uint8_t *p;
     size_t n;
+    long input;               /* >= 0: p is unchanged bytes of this input file ... */
+    uint64_t file_off;        /* ... at this offset, for cudw_copy_fn */
 } ew_frag;
 
 typedef struct ew_sec {
@@ -137,8 +139,12 @@ typedef struct ew_file {
 } ew_file;
 
 int ew_layout(ew_file *e);
-int ew_emit(const ew_file *e, cudw_write_fn fn, void *ctx);
+int ew_emit(const ew_file *e, cudw_write_fn fn, cudw_copy_fn copy, void *ctx);
 void ew_free(ew_file *e);
+
+/* The offset of the CIE cudw_frame_cie would return, without parsing it. */
+int frame_cie_offset(cudw_file *f, const cudw_section *s, uint8_t asz, const cudw_cfa_entry *fde, uint64_t *out,
+                     int *guessed);
 
 /* Section lookup with a twin fallback: the Mercury twin of base for a
  * Mercury reader, else the bare one. */

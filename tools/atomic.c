@@ -1,9 +1,11 @@
 /* Output files are written whole or not at all: into a temporary file in
  * the same directory, then renamed over the target.  "-" is standard
  * output. */
+#define _GNU_SOURCE 1 /* copy_file_range */
 #include "cli.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -11,7 +13,7 @@
 
 int atomic_open(atomic_file *a, const char *path, char *err, size_t errlen)
 {
-    memset(a, 0, sizeof *a);
+    memset(a, 0, offsetof(atomic_file, buf));
     a->path = path;
     a->fd = -1;
     if (!strcmp(path, "-")) {
@@ -37,10 +39,8 @@ int atomic_open(atomic_file *a, const char *path, char *err, size_t errlen)
     return 0;
 }
 
-int atomic_write(void *ctx, const void *data, size_t size)
+static int raw_write(atomic_file *a, const char *p, size_t size)
 {
-    atomic_file *a = ctx;
-    const char *p = data;
     while (size && !a->failed) {
         ssize_t w = write(a->fd, p, size);
         if (w < 0 && errno == EINTR)
@@ -53,6 +53,74 @@ int atomic_write(void *ctx, const void *data, size_t size)
         size -= (size_t)w;
     }
     return a->failed ? -1 : 0;
+}
+
+/* pread what copy_file_range could not copy */
+static int copy_rest(atomic_file *a, int in_fd, uint64_t off, uint64_t n)
+{
+    while (n && !a->failed) {
+        size_t k = n < sizeof a->buf ? (size_t)n : sizeof a->buf;
+        ssize_t r = pread(in_fd, a->buf, k, (off_t)off);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            a->failed = r < 0 ? errno : EIO;
+            break;
+        }
+        raw_write(a, a->buf, (size_t)r);
+        off += (uint64_t)r;
+        n -= (uint64_t)r;
+    }
+    return a->failed ? -1 : 0;
+}
+
+/* Small pieces (section headers, padding) are gathered; big ones go
+ * straight through. */
+static int flush(atomic_file *a)
+{
+    int rc = raw_write(a, a->buf, a->nbuf);
+    a->nbuf = 0;
+    return rc;
+}
+
+int atomic_write(void *ctx, const void *data, size_t size)
+{
+    atomic_file *a = ctx;
+    if ((a->nbuf + size > sizeof a->buf || size >= sizeof a->buf / 2) && a->nbuf && flush(a))
+        return -1;
+    if (size >= sizeof a->buf / 2) /* in order: what was gathered went first */
+        return raw_write(a, data, size);
+    memcpy(a->buf + a->nbuf, data, size);
+    a->nbuf += size;
+    return 0;
+}
+
+int atomic_copy_from(atomic_file *a, int in_fd, uint64_t off, uint64_t n)
+{
+    if (a->to_stdout || in_fd < 0 || a->no_copy)
+        return 1;
+    if (a->nbuf && flush(a))
+        return -1;
+    loff_t o = (loff_t)off;
+    while (n) {
+        ssize_t w = copy_file_range(in_fd, &o, a->fd, NULL, (size_t)(n > (1u << 30) ? 1u << 30 : n), 0);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            if (w < 0 && (errno == EXDEV || errno == EINVAL || errno == ENOSYS || errno == EOPNOTSUPP ||
+                          errno == EBADF)) {
+                /* not here: write() from now on; what was copied stays, the rest goes through write */
+                a->no_copy = 1;
+                off = (uint64_t)o;
+                (void)off;
+                return n == 0 ? 0 : copy_rest(a, in_fd, (uint64_t)o, n);
+            }
+            a->failed = w < 0 ? errno : EIO;
+            return -1;
+        }
+        n -= (uint64_t)w;
+    }
+    return 0;
 }
 
 void atomic_abort(atomic_file *a)
@@ -68,6 +136,8 @@ void atomic_abort(atomic_file *a)
 
 int atomic_commit(atomic_file *a, char *err, size_t errlen)
 {
+    if (a->nbuf)
+        flush(a);
     if (a->failed) {
         snprintf(err, errlen, "%s: %s", a->path, strerror(a->failed));
         atomic_abort(a);

@@ -66,10 +66,15 @@ int cmd_strip(int argc, char **argv);
 typedef struct atomic_file {
     const char *path;
     char *tmp;
-    int fd, to_stdout, failed;
+    int fd, to_stdout, failed, no_copy;
+    size_t nbuf;
+    char buf[1 << 16];
 } atomic_file;
 int atomic_open(atomic_file *a, const char *path, char *err, size_t errlen);
 int atomic_write(void *ctx, const void *data, size_t size);
+/* Copy n bytes at off of in_fd to the output in the kernel (copy_file_range);
+ * 1 when that is not possible here (standard output): write them instead. */
+int atomic_copy_from(atomic_file *a, int in_fd, uint64_t off, uint64_t n);
 int atomic_commit(atomic_file *a, char *err, size_t errlen);
 void atomic_abort(atomic_file *a);
 

@@ -3,6 +3,8 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +34,19 @@ static const char help[] =
     "\n"
     "Exit status: 0 success, 1 an input is unreadable, malformed or not\n"
     "linkable (nothing written), 2 usage.\n";
+
+typedef struct copy_ctx {
+    atomic_file *af;
+    int *fds;
+} copy_ctx;
+
+static int write_cb(void *ctx, const void *p, size_t n) { return atomic_write(((copy_ctx *)ctx)->af, p, n); }
+
+static int copy_cb(void *ctx, size_t input, uint64_t off, uint64_t n)
+{
+    copy_ctx *c = ctx;
+    return atomic_copy_from(c->af, c->fds[input], off, n);
+}
 
 int cmd_link(int argc, char **argv)
 {
@@ -103,7 +118,17 @@ int cmd_link(int argc, char **argv)
         fprintf(stderr, "%s: link: %s\n", progname, e);
         goto done;
     }
-    if (cudw_link_write(L, atomic_write, &af) != CUDW_OK && !af.failed)
+    /* unchanged input bytes go file to file in the kernel */
+    int *fds = malloc((size_t)nin * sizeof *fds);
+    for (int k = 0; fds && k < nin; k++)
+        fds[k] = open(paths[k], O_RDONLY | O_CLOEXEC);
+    copy_ctx cc = {&af, fds};
+    int wrc = fds ? cudw_link_write_copy(L, write_cb, copy_cb, &cc) : cudw_link_write(L, atomic_write, &af);
+    for (int k = 0; fds && k < nin; k++)
+        if (fds[k] >= 0)
+            close(fds[k]);
+    free(fds);
+    if (wrc != CUDW_OK && !af.failed)
         af.failed = EIO;
     if (atomic_commit(&af, e, sizeof e)) {
         fprintf(stderr, "%s: link: %s\n", progname, e);

@@ -10,6 +10,8 @@
  * register numbers class << 24 | n. */
 #include "../internal.h"
 
+#include <stdlib.h>
+
 static int fr_fail(cudw_file *f, const cudw_section *s, uint64_t off, int code, const char *msg)
 {
     return cudw_fail(f, code, s, off, "frame entry", "%s", msg);
@@ -155,32 +157,48 @@ static int cies(cudw_file *f, const cudw_section *s, uint8_t asz, cie_index **ou
         *out = x;
         return CUDW_OK;
     }
-    size_t n = 0;
-    uint64_t cur = 0;
+    /* one walk, the offsets gathered in a scratch array */
+    size_t n = 0, cap = 0;
+    uint64_t cur = 0, *tmp = NULL;
     cudw_cfa_entry e;
     int rc;
-    while ((rc = cudw_frame_next(f, s, asz, &cur, &e)) == CUDW_OK)
-        n += e.is_cie;
-    if (rc < 0)
+    while ((rc = cudw_frame_next(f, s, asz, &cur, &e)) == CUDW_OK) {
+        if (!e.is_cie)
+            continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 64;
+            uint64_t *t = realloc(tmp, cap * sizeof *t);
+            if (!t) {
+                free(tmp);
+                return cudw_fail(f, CUDW_E_NOMEM, s, 0, "frame index", "out of memory");
+            }
+            tmp = t;
+        }
+        tmp[n++] = e.offset;
+    }
+    if (rc < 0) {
+        free(tmp);
         return rc;
+    }
     x = arena_alloc(&f->arena, sizeof *x);
     uint64_t *at = n ? arena_alloc(&f->arena, n * sizeof *at) : NULL;
-    if (!x || (n && !at))
+    if (!x || (n && !at)) {
+        free(tmp);
         return cudw_fail(f, CUDW_E_NOMEM, s, 0, "frame index", "out of memory");
-    x->n = 0;
+    }
+    if (n)
+        memcpy(at, tmp, n * sizeof *at);
+    free(tmp);
+    x->n = n;
     x->at = at;
-    cur = 0;
-    while (cudw_frame_next(f, s, asz, &cur, &e) == CUDW_OK)
-        if (e.is_cie)
-            at[x->n++] = e.offset;
     if (cache_put(f, CACHE_FRAME, s->index, 0, x))
         return cudw_fail(f, CUDW_E_NOMEM, s, 0, "frame index", "out of memory");
     *out = x;
     return CUDW_OK;
 }
 
-int cudw_frame_cie(cudw_file *f, const cudw_section *s, uint8_t asz, const cudw_cfa_entry *fde, cudw_cfa_entry *cie,
-                   int *guessed)
+int frame_cie_offset(cudw_file *f, const cudw_section *s, uint8_t asz, const cudw_cfa_entry *fde, uint64_t *out,
+                     int *guessed)
 {
     cie_index *x = NULL;
     int rc = cies(f, s, asz, &x);
@@ -215,7 +233,16 @@ int cudw_frame_cie(cudw_file *f, const cudw_section *s, uint8_t asz, const cudw_
         at = x->at[a - 1];
         *guessed = 1;
     }
-    return cudw_frame_next(f, s, asz, &at, cie);
+    *out = at;
+    return CUDW_OK;
+}
+
+int cudw_frame_cie(cudw_file *f, const cudw_section *s, uint8_t asz, const cudw_cfa_entry *fde, cudw_cfa_entry *cie,
+                   int *guessed)
+{
+    uint64_t at;
+    int rc = frame_cie_offset(f, s, asz, fde, &at, guessed);
+    return rc ? rc : cudw_frame_next(f, s, asz, &at, cie);
 }
 
 const char *cudw_cfa_name(uint8_t op)

@@ -94,12 +94,23 @@ static int build(cudw_file *f, unsigned target)
             n++;
         }
     }
-    /* Usually already sorted (one section, ascending); check before sorting. */
-    int sorted = 1;
-    for (size_t i = 1; i < n && sorted; i++)
-        sorted = cmp_reloc(&v[i - 1], &v[i]) <= 0;
-    if (!sorted)
+    /* Usually one section already in order: ascending, or descending as
+     * ptxas writes .rela.debug_info and .rela.debug_loc (reversed in place);
+     * check before sorting. */
+    int sorted = 1, reversed = 1;
+    for (size_t i = 1; i < n && (sorted || reversed); i++) {
+        sorted &= cmp_reloc(&v[i - 1], &v[i]) <= 0;
+        reversed &= v[i - 1].offset > v[i].offset;
+    }
+    if (!sorted && reversed) {
+        for (size_t i = 0, j = n - 1; i < j; i++, j--) {
+            cudw_reloc t = v[i];
+            v[i] = v[j];
+            v[j] = t;
+        }
+    } else if (!sorted) {
         qsort(v, n, sizeof *v, cmp_reloc);
+    }
     f->state[target].relocs = v;
     f->state[target].nrelocs = n;
     f->state[target].relocs_built = 1;

@@ -52,7 +52,11 @@ static int add_range(block **v, size_t *n, size_t *cap, uint64_t start, uint64_t
         *v = b;
         *cap = c;
     }
-    (*v)[(*n)++] = (block){start, end, align ? align : 1, 0};
+    /* a power of two up to 64 KiB, else 1: a hostile sh_addralign must not
+     * overflow the layout (no real cubin goes past 256) */
+    if (!align || align > 0x10000 || (align & (align - 1)))
+        align = 1;
+    (*v)[(*n)++] = (block){start, end, align, 0};
     return 0;
 }
 

@@ -18,6 +18,10 @@
 
 static uint64_t align_up(uint64_t v, uint64_t a) { return a > 1 ? (v + a - 1) / a * a : v; }
 
+/* An alignment we honour: a power of two up to 64 KiB (inputs' sh_addralign
+ * may be anything; beyond that it is taken as 1). */
+static uint64_t sane_align(uint64_t a) { return a && a <= 0x10000 && !(a & (a - 1)) ? a : 1; }
+
 int ew_layout(ew_file *e)
 {
     e->shstr = (wbuf){0};
@@ -41,6 +45,7 @@ int ew_layout(ew_file *e)
             s->size = e->secs[s->alias].size;
             continue;
         }
+        s->align = sane_align(s->align);
         at = align_up(at, s->align);
         s->offset = at;
         if (s->type != 8)
@@ -101,7 +106,7 @@ static void shdr(uint8_t *h, uint32_t name, uint32_t type, uint64_t flags, uint6
     le(h + 56, entsize, 8);
 }
 
-int ew_emit(const ew_file *e, cudw_write_fn fn, void *ctx)
+int ew_emit(const ew_file *e, cudw_write_fn fn, cudw_copy_fn copy, void *ctx)
 {
     emitter m = {fn, ctx, 0, 0};
     uint8_t h[64] = {0};
@@ -121,8 +126,22 @@ int ew_emit(const ew_file *e, cudw_write_fn fn, void *ctx)
         if (s->alias >= 0 || s->type == 8)
             continue;
         pad_to(&m, s->offset);
-        for (size_t k = 0; k < s->nfrags; k++)
-            out(&m, s->frags[k].p, s->frags[k].n);
+        for (size_t k = 0; k < s->nfrags; k++) {
+            const ew_frag *fr = &s->frags[k];
+            int done = 1;
+            if (copy && fr->input >= 0 && fr->n && !m.failed) {
+                int rc = copy(ctx, (size_t)fr->input, fr->file_off, fr->n);
+                if (rc < 0)
+                    m.failed = 1;
+                done = rc <= 0;
+            } else {
+                done = 0;
+            }
+            if (done)
+                m.at += fr->n;
+            else
+                out(&m, fr->p, fr->n);
+        }
     }
     pad_to(&m, e->shstr_off);
     out(&m, e->shstr.p, e->shstr.n);

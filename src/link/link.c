@@ -67,12 +67,40 @@ int link_note(cudw_link *L, const char *fmt, ...)
     return CUDW_OK;
 }
 
+/* Output sections by name: CUB links carry thousands of placeholder
+ * .text.<function> sections. */
+static size_t name_slot(const char *name, size_t n)
+{
+    return (size_t)cudw_fnv(CUDW_FNV0, name, strlen(name)) & (n - 1);
+}
+
+static int sec_slots_grow(cudw_link *L)
+{
+    size_t n = L->nsec_slots ? L->nsec_slots * 2 : 256;
+    size_t *t = calloc(n, sizeof *t);
+    if (!t)
+        return -1;
+    for (size_t i = 0; i < L->nsecs; i++) {
+        size_t h = name_slot(L->secs[i].name, n);
+        while (t[h])
+            h = (h + 1) & (n - 1);
+        t[h] = i + 1;
+    }
+    free(L->sec_slots);
+    L->sec_slots = t;
+    L->nsec_slots = n;
+    return 0;
+}
+
 int link_osec_find(cudw_link *L, const char *name)
 {
-    for (size_t i = 0; i < L->nsecs; i++)
-        if (!strcmp(L->secs[i].name, name))
-            return (int)i;
-    return -1;
+    if (!L->nsec_slots)
+        return -1;
+    int found = -1;
+    for (size_t h = name_slot(name, L->nsec_slots); L->sec_slots[h]; h = (h + 1) & (L->nsec_slots - 1))
+        if (!strcmp(L->secs[L->sec_slots[h] - 1].name, name))
+            found = (int)(L->sec_slots[h] - 1); /* the last of a name: ptx_txt sections repeat */
+    return found;
 }
 
 int link_osec_add(cudw_link *L, const char *name, uint32_t type, uint64_t flags, uint64_t align)
@@ -85,10 +113,16 @@ int link_osec_add(cudw_link *L, const char *name, uint32_t type, uint64_t flags,
         L->secs = v;
         L->csecs = c;
     }
+    if ((L->nsecs + 1) * 2 > L->nsec_slots && sec_slots_grow(L))
+        return -1;
     osec *s = &L->secs[L->nsecs];
     memset(s, 0, sizeof *s);
     if (!(s->name = strdup(name)))
         return -1;
+    size_t h = name_slot(name, L->nsec_slots);
+    while (L->sec_slots[h])
+        h = (h + 1) & (L->nsec_slots - 1);
+    L->sec_slots[h] = L->nsecs + 1;
     s->type = type;
     s->flags = flags;
     s->align = align ? align : 1;
@@ -273,18 +307,19 @@ static int frame_pointers(cudw_link *L, size_t k, unsigned i, uint64_t **at, siz
     int o = L->osec_of[k][i];
     uint64_t base = L->base_of[k][i], cur = 0;
     size_t cap = 0;
-    cudw_cfa_entry e, cie;
+    cudw_cfa_entry e;
+    uint64_t cie;
     int rc, guessed;
     *at = NULL;
     *n = 0;
     while ((rc = cudw_frame_next(f, s, 8, &cur, &e)) == CUDW_OK) {
         if (e.is_cie || !e.length)
             continue;
-        if ((rc = cudw_frame_cie(f, s, 8, &e, &cie, &guessed)) != CUDW_OK)
+        if ((rc = frame_cie_offset(f, s, 8, &e, &cie, &guessed)) != CUDW_OK)
             return link_fail_from(L, (int)k, rc);
         unsigned w = e.format64 ? 8 : 4;
         uint64_t p = e.offset + (e.format64 ? 12 : 4);
-        link_patch(L, o, base + p, base + cie.offset, w);
+        link_patch(L, o, base + p, base + cie, w);
         L->st.cie_pointers++;
         if (*n == cap) {
             cap = cap ? cap * 2 : 32;
@@ -487,6 +522,7 @@ static void free_model(cudw_link *L)
         free(s->name);
     }
     free(L->secs);
+    free(L->sec_slots);
     for (size_t k = 0; k < L->nin; k++) {
         if (L->osec_of)
             free(L->osec_of[k]);
@@ -607,4 +643,8 @@ const cudw_link_stats *cudw_link_get_stats(const cudw_link *L) { return &L->st; 
 uint64_t cudw_link_size(const cudw_link *L) { return L->ew.total; }
 size_t cudw_link_note_count(const cudw_link *L) { return L->nnotes; }
 const char *cudw_link_note(const cudw_link *L, size_t i) { return i < L->nnotes ? L->notes[i] : NULL; }
-int cudw_link_write(const cudw_link *L, cudw_write_fn fn, void *ctx) { return ew_emit(&L->ew, fn, ctx); }
+int cudw_link_write(const cudw_link *L, cudw_write_fn fn, void *ctx) { return ew_emit(&L->ew, fn, NULL, ctx); }
+int cudw_link_write_copy(const cudw_link *L, cudw_write_fn fn, cudw_copy_fn copy, void *ctx)
+{
+    return ew_emit(&L->ew, fn, copy, ctx);
+}

@@ -85,6 +85,9 @@ struct cudw_link {
     int gate;             /* Mercury sections accepted */
     osec *secs;
     size_t nsecs, csecs;
+    size_t *sec_slots;    /* name -> osec index + 1 */
+    size_t nsec_slots;
+    uint32_t ***symcache[2]; /* [table][input][symtab section] -> per symbol: intern index + 1 */
     symtab tab[2];
     int **osec_of;        /* [input][section index] -> osec or -1 */
     uint64_t **base_of;   /* [input][section index] -> offset of its bytes in the osec */

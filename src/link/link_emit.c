@@ -120,18 +120,18 @@ int link_build_elf(cudw_link *L)
     ew_frag *fr = L->efrags;
     size_t nf = 0;
     es[0] = (ew_sec){.name = ".strtab", .type = 3, .align = 1, .alias = -1};
-    fr[nf] = (ew_frag){L->strtab.p, L->strtab.n};
+    fr[nf] = (ew_frag){L->strtab.p, L->strtab.n, -1, 0};
     es[0].frags = &fr[nf++];
     es[0].nfrags = 1;
     es[1] = (ew_sec){.name = ".symtab", .type = 2, .link = 1, .info = firstg[0], .align = 8, .entsize = 24,
                      .alias = -1};
-    fr[nf] = (ew_frag){L->symbytes[0].p, L->symbytes[0].n};
+    fr[nf] = (ew_frag){L->symbytes[0].p, L->symbytes[0].n, -1, 0};
     es[1].frags = &fr[nf++];
     es[1].nfrags = 1;
     if (merc_tab) {
         es[2] = (ew_sec){.name = ".nv.merc.symtab", .type = CUDW_SHT_MERC_SYMTAB, .flags = CUDW_SHF_MERCURY,
                          .link = 1, .info = firstg[1], .align = 8, .entsize = 24, .alias = -1};
-        fr[nf] = (ew_frag){L->symbytes[1].p, L->symbytes[1].n};
+        fr[nf] = (ew_frag){L->symbytes[1].p, L->symbytes[1].n, -1, 0};
         es[2].frags = &fr[nf++];
         es[2].nfrags = 1;
     }
@@ -145,8 +145,14 @@ int link_build_elf(cudw_link *L)
             continue;
         }
         e->frags = &fr[nf];
-        for (size_t k = 0; k < s->nfrags; k++)
-            fr[nf++] = (ew_frag){s->frags[k].cow ? s->frags[k].cow : s->frags[k].p, s->frags[k].n};
+        for (size_t k = 0; k < s->nfrags; k++) {
+            const frag *x = &s->frags[k];
+            cudw_file *in = x->owned || x->cow ? NULL : L->in[x->input];
+            /* unchanged bytes of a mapped file: the caller may copy them in the kernel */
+            int mapped = in && in->owns_map && x->p >= in->map && x->p + x->n <= in->map + in->map_size;
+            fr[nf++] = (ew_frag){x->cow ? x->cow : x->p, x->n, mapped ? (long)x->input : -1,
+                                 mapped ? (uint64_t)(x->p - in->map) : 0};
+        }
         e->nfrags = s->nfrags;
     }
     size_t r = 0, at = first + L->nsecs;
@@ -155,7 +161,11 @@ int link_build_elf(cudw_link *L)
         for (int kind = 0; kind < 3; kind++) {
             if (!s->nrel[kind])
                 continue;
-            qsort(s->rel[kind], s->nrel[kind], sizeof *s->rel[kind], cmp_orel);
+            int sorted = 1; /* inputs come in order: usually already */
+            for (size_t j = 1; j < s->nrel[kind] && sorted; j++)
+                sorted = s->rel[kind][j - 1].offset <= s->rel[kind][j].offset;
+            if (!sorted)
+                qsort(s->rel[kind], s->nrel[kind], sizeof *s->rel[kind], cmp_orel);
             int table = kind == REL_MERC;
             unsigned esz = kind == REL_REL ? 16 : 24;
             wbuf *b = &L->relbytes[r];
@@ -184,7 +194,7 @@ int link_build_elf(cudw_link *L)
                               .flags = 0x40 /* SHF_INFO_LINK */ | (kind == REL_MERC ? CUDW_SHF_MERCURY : 0),
                               .link = kind == REL_MERC ? 3 : 2, .info = out_index[i], .align = 8,
                               .entsize = esz, .alias = -1};
-            fr[nf] = (ew_frag){b->p, b->n};
+            fr[nf] = (ew_frag){b->p, b->n, -1, 0};
             es[at].frags = &fr[nf++];
             es[at].nfrags = 1;
             at++;

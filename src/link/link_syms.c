@@ -151,7 +151,43 @@ static int intern_symbol(cudw_link *L, int table, size_t k, const cudw_symbol *y
     return tab_add(t, &s, out);
 }
 
+static int intern_reloc_sym(cudw_link *L, int table, size_t k, const cudw_reloc *r, uint32_t *out);
+
+/* The cache slot of a relocation's symbol: relocations name a few symbols
+ * many times, and CUB's mangled names run to kilobytes. */
+static uint32_t *cache_slot(cudw_link *L, int table, size_t k, const cudw_reloc *r)
+{
+    cudw_file *f = L->in[k];
+    unsigned st = f->secs[r->reloc_section].link, n = f->nsecs;
+    if (st >= n)
+        return NULL;
+    if (!L->symcache[table] && !(L->symcache[table] = calloc(L->nin, sizeof *L->symcache[table])))
+        return NULL;
+    uint32_t ***in = &L->symcache[table][k];
+    if (!*in && !(*in = calloc(n, sizeof **in)))
+        return NULL;
+    uint64_t count = f->secs[st].data_size / 24;
+    if (r->sym_index >= count)
+        return NULL;
+    if (!(*in)[st] && !((*in)[st] = calloc(count ? count : 1, sizeof ***in)))
+        return NULL;
+    return &(*in)[st][r->sym_index];
+}
+
 int link_intern_reloc_sym(cudw_link *L, int table, size_t k, const cudw_reloc *r, uint32_t *out)
+{
+    uint32_t *slot = cache_slot(L, table, k, r);
+    if (slot && *slot) {
+        *out = *slot - 1;
+        return CUDW_OK;
+    }
+    int rc = intern_reloc_sym(L, table, k, r, out);
+    if (rc == CUDW_OK && slot)
+        *slot = *out + 1;
+    return rc;
+}
+
+static int intern_reloc_sym(cudw_link *L, int table, size_t k, const cudw_reloc *r, uint32_t *out)
 {
     if (r->sym_type == 3 /* STT_SECTION of a section that is not merged */) {
         int sec;
@@ -296,6 +332,16 @@ int link_code_lookup(const cudw_link *L, const char *name, uint64_t *value)
 
 void link_syms_free(cudw_link *L)
 {
+    for (int t = 0; t < 2; t++) {
+        for (size_t k = 0; L->symcache[t] && k < L->nin; k++) {
+            if (!L->symcache[t][k])
+                continue;
+            for (unsigned i = 0; i < L->in[k]->nsecs; i++)
+                free(L->symcache[t][k][i]);
+            free(L->symcache[t][k]);
+        }
+        free(L->symcache[t]);
+    }
     for (int t = 0; t < 2; t++) {
         free(L->tab[t].v);
         free(L->tab[t].slots);

@@ -139,6 +139,160 @@ static inline int exercise_lines(cudw_file *f, const cudw_section *s, exercise_c
     return errors;
 }
 
+/* .debug_frame: entries, each FDE's CIE and its whole row table. */
+static inline int exercise_frames(cudw_file *f, const cudw_section *s, exercise_cb cb)
+{
+    uint64_t cur = 0, last = 0;
+    cudw_cfa_entry e, cie;
+    int rc, errors = 0, guessed;
+    while ((rc = cudw_frame_next(f, s, 8, &cur, &e)) != CUDW_DONE) {
+        if (rc < 0) {
+            cb(f, rc);
+            errors++;
+            if (cur <= last || cur >= s->data_size)
+                break;
+            last = cur;
+            continue;
+        }
+        last = cur;
+        if (e.is_cie || !e.length)
+            continue;
+        if ((rc = cudw_frame_cie(f, s, 8, &e, &cie, &guessed)) < 0) {
+            cb(f, rc);
+            errors++;
+            continue;
+        }
+        cudw_cfa_rows *rows;
+        cudw_cfa_row row;
+        if ((rc = cudw_cfa_rows_open(f, s, 8, &cie, &e, &rows)) < 0) {
+            cb(f, rc);
+            errors++;
+            continue;
+        }
+        size_t n;
+        cudw_cfa_rows_initial(rows, &n);
+        while ((rc = cudw_cfa_rows_next(rows, &row)) == CUDW_OK)
+            for (size_t k = 0; k < row.nrules; k++)
+                if (row.rules[k].expr)
+                    exercise_expr(row.rules[k].expr, row.rules[k].expr_len, 8);
+        if (rc < 0) {
+            cb(f, rc);
+            errors++;
+        }
+        cudw_cfa_rows_close(rows);
+    }
+    return errors;
+}
+
+/* Record-style sections: location and range lists, name indexes (read,
+ * and built again from .debug_info), aranges, macinfo, register maps. */
+static inline int exercise_records(cudw_file *f, const cudw_section *s, int kind, exercise_cb cb)
+{
+    uint64_t cur = 0;
+    int rc = CUDW_DONE, errors = 0;
+    if (kind == CUDW_SEC_LOC || kind == CUDW_SEC_RANGES) {
+        cudw_list_entry e;
+        while ((rc = cudw_list_next(f, s, kind == CUDW_SEC_LOC, 8, &cur, &e)) == CUDW_OK)
+            if (e.expr)
+                exercise_expr(e.expr, e.expr_len, 8);
+    } else if (kind == CUDW_SEC_PUBNAMES || kind == CUDW_SEC_PUBTYPES) {
+        cudw_pub_set set;
+        while ((rc = cudw_pub_next_set(f, s, &cur, &set)) == CUDW_OK) {
+            uint64_t pos = set.entries_offset, die;
+            const char *name;
+            while ((rc = cudw_pub_next(f, s, &set, &pos, &die, &name)) == CUDW_OK)
+                ;
+            if (rc < 0)
+                break;
+        }
+    } else if (kind == CUDW_SEC_ARANGES) {
+        cudw_aranges_set set;
+        while ((rc = cudw_aranges_next_set(f, s, &cur, &set)) == CUDW_OK) {
+            uint64_t pos = set.tuples_offset, a, l;
+            const cudw_reloc *r;
+            while ((rc = cudw_aranges_next(f, s, &set, &pos, &a, &l, &r)) == CUDW_OK)
+                ;
+            if (rc < 0)
+                break;
+        }
+    } else if (kind == CUDW_SEC_MACINFO) {
+        cudw_macinfo_entry m;
+        while ((rc = cudw_macinfo_next(f, s, &cur, &m)) == CUDW_OK)
+            ;
+    } else if (kind == CUDW_SEC_NV_REG_SASS) {
+        cudw_reg_func fn;
+        while ((rc = cudw_reg_sass_next(f, s, &cur, &fn)) == CUDW_OK) {
+            uint64_t pos = fn.entries_offset;
+            cudw_reg_entry en;
+            while (cudw_reg_sass_entry(s, &fn, &pos, &en) == CUDW_OK)
+                ;
+        }
+    } else if (kind == CUDW_SEC_NV_REG_TYPE) {
+        cudw_reg_func fn;
+        const uint8_t *t;
+        while ((rc = cudw_reg_type_next(f, s, &cur, &fn, &t)) == CUDW_OK)
+            ;
+    }
+    if (rc < 0) {
+        cb(f, rc);
+        errors++;
+    }
+    return errors;
+}
+
+static int exercise_sink(void *ctx, const void *p, size_t n)
+{
+    (void)p;
+    *(uint64_t *)ctx += n;
+    return 0;
+}
+
+/* The writers: name indexes built from .debug_info, the file stripped, its
+ * keep-debug companion; each output must come out at the size announced. */
+static inline int exercise_writers(cudw_file *f, exercise_cb cb)
+{
+    int errors = 0;
+    for (unsigned i = 1; i < cudw_section_count(f); i++) {
+        const cudw_section *s = cudw_section_get(f, i);
+        cudw_secclass c;
+        if (cudw_classify_name(s->name, s->flags, &c) != CUDW_OK || c.kind != CUDW_SEC_INFO)
+            continue;
+        for (int kind = CUDW_PUB_NAMES; kind <= CUDW_PUB_TYPES; kind++) {
+            cudw_pub_out o;
+            int rc = cudw_pub_build(f, s, kind, 0, &o);
+            if (rc < 0) {
+                cb(f, rc);
+                errors++;
+            }
+            cudw_pub_out_free(&o);
+        }
+    }
+    cudw_strip *st;
+    int rc = cudw_strip_run(f, &st);
+    if (rc == CUDW_OK) {
+        uint64_t n = 0;
+        if (cudw_strip_write(st, exercise_sink, &n) != CUDW_OK || n != cudw_strip_size(st))
+            abort();
+        cudw_strip_free(st);
+    } else {
+        cb(f, rc);
+        errors++;
+    }
+    cudw_link_opts o = {.keep_debug = 1};
+    cudw_link *l;
+    cudw_error err;
+    int which;
+    if (cudw_link_run(&f, 1, &o, &l, &err, &which) == CUDW_OK) {
+        uint64_t n = 0;
+        if (cudw_link_write(l, exercise_sink, &n) != CUDW_OK || n != cudw_link_size(l))
+            abort();
+        cudw_link_free(l);
+    } else if (err.code >= 0 || !err.what) {
+        abort(); /* an error must say what it was decoding */
+    }
+    return errors;
+}
+
 static inline void exercise_no_finding(const cudw_finding *fd, void *ctx)
 {
     (void)ctx;
@@ -183,6 +337,13 @@ static inline int exercise_file(cudw_file *f, exercise_cb cb)
         case CUDW_SEC_NV_LINE_SASS:
             errors += exercise_lines(f, s, cb);
             break;
+        case CUDW_SEC_FRAME:
+            errors += exercise_frames(f, s, cb);
+            break;
+        case CUDW_SEC_LOC: case CUDW_SEC_RANGES: case CUDW_SEC_PUBNAMES: case CUDW_SEC_PUBTYPES:
+        case CUDW_SEC_ARANGES: case CUDW_SEC_MACINFO: case CUDW_SEC_NV_REG_SASS: case CUDW_SEC_NV_REG_TYPE:
+            errors += exercise_records(f, s, c.kind, cb);
+            break;
         case CUDW_SEC_NV_PTX_TXT: {
             uint64_t lines;
             if (s->data && cudw_ptx_line_count(f, s, &lines) < 0) {
@@ -195,6 +356,7 @@ static inline int exercise_file(cudw_file *f, exercise_cb cb)
             break;
         }
     }
+    errors += exercise_writers(f, cb);
     return errors;
 }
 
