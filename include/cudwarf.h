@@ -91,6 +91,7 @@ int cudw_open(cudw_file **out, const char *path);
 
 /* Same, over bytes the caller keeps alive until cudw_close.  name labels
  * errors (may be NULL). */
+/* (data is read in place when 8-byte aligned, copied otherwise.) */
 int cudw_open_mem(cudw_file **out, const void *data, size_t size, const char *name);
 
 void cudw_close(cudw_file *f);

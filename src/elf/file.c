@@ -180,6 +180,15 @@ int cudw_open_mem(cudw_file **out, const void *data, size_t size, const char *na
         return CUDW_E_NOMEM;
     if (!data && size)
         return cudw_fail(f, CUDW_E_ARG, NULL, 0, "open", "NULL data");
+    if ((uintptr_t)data % 8) {
+        /* libelf hands out headers inside the buffer: an unaligned blob
+         * (an ELF inside some container) is copied to aligned memory */
+        void *copy = arena_alloc(&f->arena, size ? size : 1);
+        if (!copy)
+            return cudw_fail(f, CUDW_E_NOMEM, NULL, 0, "open", "out of memory");
+        memcpy(copy, data, size);
+        data = copy;
+    }
     f->map = data;
     f->map_size = size;
     return open_common(f);

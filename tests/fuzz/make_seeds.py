@@ -55,3 +55,21 @@ put("fatbin", "inline_lineinfo", open("/work/shared/corpus/out/fatbin/inline.lin
 for name, b in {"small": b"\x02\x7f\x80\x01", "max": b"\xff" * 9 + b"\x01", "over": b"\x80" * 10 + b"\x02",
                 "neg": b"\x80\x7f\xc0\xbb\x78"}.items():
     put("leb128", name, b)
+
+# frame, loc, reg_sass: the sections of the fixtures; link: pairs of relocatable cubins
+for f in ["tiny_sm90_G.rdc.cubin", "calls_sm80_G.rdc.cubin", "shared_sm100_G.rdc.cubin",
+          "inline_sm90_lineinfo.rdc.cubin"]:
+    _, s = sections(os.path.join(FIX, f))
+    stem = f.split(".")[0]
+    if ".debug_frame" in s:
+        put("frame", stem, s[".debug_frame"][:4096])
+    if ".debug_loc" in s:
+        put("loc", stem, s[".debug_loc"][:4096])
+    if ".nv_debug_info_reg_sass" in s:
+        rs, rt = s[".nv_debug_info_reg_sass"][:3000], s.get(".nv_debug_info_reg_type", b"")[:1000]
+        put("reg_sass", stem, struct.pack("<H", len(rs)) + rs + rt)
+for name, a, b in (("tiny_pair", "tiny_sm90_G.rdc.cubin", "tiny_sm90_G.rdc.cubin"),
+                   ("link2_sm90_lineinfo", "link2/sm_90_lineinfo/l2_kernels.rdc.cubin",
+                    "link2/sm_90_lineinfo/l2_math.rdc.cubin")):
+    x, y = (open(os.path.join(FIX, p), "rb").read() for p in (a, b))
+    put("link", name, struct.pack("<I", len(x)) + x + y)
