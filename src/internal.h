@@ -78,6 +78,9 @@ static inline uint64_t cudw_fnv(uint64_t h, const void *p, size_t n)
     return h;
 }
 
+/* ---- a * b wrapping as two's complement, where inputs are hostile ---- */
+static inline int64_t mul_wrap(int64_t a, int64_t b) { return (int64_t)((uint64_t)a * (uint64_t)b); }
+
 /* ---- 1 when x is in v[0..n), which ascends ---- */
 static inline int u64_sorted_has(const uint64_t *v, size_t n, uint64_t x)
 {

@@ -8,6 +8,9 @@
 
 #include <stdio.h>
 
+/* a * b wrapping as two's complement (factored offsets of hostile input) */
+static inline int64_t mulw(int64_t a, int64_t b) { return (int64_t)((uint64_t)a * (uint64_t)b); }
+
 /* Exit codes: 0 clean, 1 a file could not be read or is malformed,
  * 2 the command line is wrong. */
 enum { EXIT_OK = 0, EXIT_BAD_INPUT = 1, EXIT_USAGE = 2 };

@@ -299,12 +299,12 @@ void frame_text(cudw_file *f, const cudw_section *s, obuf *o)
             case 0x80: case 0x05: case 0x14:
                 ob_putc(o, ' ');
                 reg_text(op.reg, o);
-                ob_printf(o, " %lld", (long long)((int64_t)op.u * data_align));
+                ob_printf(o, " %lld", (long long)mulw((int64_t)op.u, data_align));
                 break;
             case 0x11: case 0x15:
                 ob_putc(o, ' ');
                 reg_text(op.reg, o);
-                ob_printf(o, " %lld", (long long)(op.s * data_align));
+                ob_printf(o, " %lld", (long long)mulw(op.s, data_align));
                 break;
             case 0xc0: case 0x06: case 0x07: case 0x08: case 0x0d:
                 ob_putc(o, ' ');
@@ -324,13 +324,13 @@ void frame_text(cudw_file *f, const cudw_section *s, obuf *o)
             case 0x12:
                 ob_putc(o, ' ');
                 reg_text(op.reg, o);
-                ob_printf(o, " %lld", (long long)(op.s * data_align));
+                ob_printf(o, " %lld", (long long)mulw(op.s, data_align));
                 break;
             case 0x0e: case 0x2e:
                 ob_printf(o, " %llu", (unsigned long long)op.u);
                 break;
             case 0x13:
-                ob_printf(o, " %lld", (long long)(op.s * data_align));
+                ob_printf(o, " %lld", (long long)mulw(op.s, data_align));
                 break;
             case 0x0f: case 0x10: case 0x16:
                 if (op.op != 0x0f) {
@@ -422,10 +422,10 @@ void frame_json(cudw_file *f, const cudw_section *s, json *j)
                 json_u64(j, "delta", op.u * code_align);
                 break;
             case 0x80: case 0x05: case 0x14:
-                json_i64(j, "offset_value", (int64_t)op.u * data_align);
+                json_i64(j, "offset_value", mulw((int64_t)op.u, data_align));
                 break;
             case 0x11: case 0x12: case 0x13: case 0x15:
-                json_i64(j, "offset_value", op.s * data_align);
+                json_i64(j, "offset_value", mulw(op.s, data_align));
                 break;
             case 0x0c: case 0x0e:
                 json_u64(j, "offset_value", op.u);

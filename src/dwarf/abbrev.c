@@ -102,7 +102,7 @@ static int scan(cudw_file *f, const cudw_section *s, uint64_t start, cudw_abbrev
             a->has_children = children;
             a->nattrs = n;
             a->offset = entry_off;
-            a->attrs = specs + ns;
+            a->attrs = specs ? specs + ns : NULL; /* no NULL + 0 when no entry has attributes */
             a->fixed_size = fixed;
             a->n_addr = naddr;
             a->n_ref_addr = nref;

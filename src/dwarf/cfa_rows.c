@@ -126,7 +126,7 @@ static int apply(cudw_cfa_rows *r, const cudw_cfa_entry *e, const cudw_cfa_op *o
     *advance = UINT64_MAX;
     switch (op->op) {
     case 0x40: case 0x02: case 0x03: case 0x04: /* advance_loc[1,2,4] */
-        *advance = op->u * r->code_align;
+        *advance = (uint64_t)mul_wrap((int64_t)op->u, (int64_t)r->code_align);
         return 0;
     case 0x01: /* set_loc */
         if (op->u < r->address)
@@ -137,23 +137,23 @@ static int apply(cudw_cfa_rows *r, const cudw_cfa_entry *e, const cudw_cfa_op *o
         return 0;
     case 0x80: case 0x05: /* offset, offset_extended: value at CFA + N*data_align */
         rule.kind = CUDW_RULE_OFFSET;
-        rule.offset = (int64_t)op->u * r->data_align;
+        rule.offset = mul_wrap((int64_t)op->u, r->data_align);
         break;
     case 0x11: /* offset_extended_sf */
         rule.kind = CUDW_RULE_OFFSET;
-        rule.offset = op->s * r->data_align;
+        rule.offset = mul_wrap(op->s, r->data_align);
         break;
     case 0x2f: /* GNU_negative_offset_extended */
         rule.kind = CUDW_RULE_OFFSET;
-        rule.offset = -(int64_t)op->u * r->data_align;
+        rule.offset = mul_wrap(-(int64_t)op->u, r->data_align);
         break;
     case 0x14: /* val_offset */
         rule.kind = CUDW_RULE_VAL_OFFSET;
-        rule.offset = (int64_t)op->u * r->data_align;
+        rule.offset = mul_wrap((int64_t)op->u, r->data_align);
         break;
     case 0x15: /* val_offset_sf */
         rule.kind = CUDW_RULE_VAL_OFFSET;
-        rule.offset = op->s * r->data_align;
+        rule.offset = mul_wrap(op->s, r->data_align);
         break;
     case 0xc0: case 0x06: { /* restore, restore_extended: the CIE's rule */
         int found;
@@ -200,7 +200,7 @@ static int apply(cudw_cfa_rows *r, const cudw_cfa_entry *e, const cudw_cfa_op *o
     case 0x12: /* def_cfa_sf */
         s->cfa_is_expr = 0;
         s->cfa_reg = op->reg;
-        s->cfa_offset = op->s * r->data_align;
+        s->cfa_offset = mul_wrap(op->s, r->data_align);
         return 0;
     case 0x0d: /* def_cfa_register */
         s->cfa_is_expr = 0;
@@ -210,7 +210,7 @@ static int apply(cudw_cfa_rows *r, const cudw_cfa_entry *e, const cudw_cfa_op *o
         s->cfa_offset = (int64_t)op->u;
         return 0;
     case 0x13: /* def_cfa_offset_sf */
-        s->cfa_offset = op->s * r->data_align;
+        s->cfa_offset = mul_wrap(op->s, r->data_align);
         return 0;
     case 0x0f: /* def_cfa_expression */
         s->cfa_is_expr = 1;

@@ -81,10 +81,13 @@ static int load_sections(cudw_file *f)
         return cudw_fail(f, CUDW_E_NOMEM, NULL, 0, "section table", "out of memory");
     for (size_t i = 0; i < shnum; i++) {
         Elf_Scn *scn = elf_getscn(elf, i);
-        Elf64_Shdr *sh = scn ? elf64_getshdr(scn) : NULL;
-        if (!sh)
+        Elf64_Shdr *shp = scn ? elf64_getshdr(scn) : NULL;
+        if (!shp)
             return cudw_fail(f, CUDW_E_BAD_ELF, NULL, eh->e_shoff + i * sizeof(Elf64_Shdr),
                              "section header", "section %zu: %s", i, elf_errmsg(-1));
+        /* libelf points into the file, where e_shoff may be unaligned */
+        Elf64_Shdr shv, *sh = &shv;
+        memcpy(&shv, shp, sizeof shv);
         cudw_section *s = &f->secs[i];
         s->index = (unsigned)i;
         s->type = sh->sh_type;

@@ -16,6 +16,7 @@
  *            section aimed at one. */
 #include "../internal.h"
 
+#include <gelf.h>
 #include <stdlib.h>
 
 typedef struct block {
@@ -164,7 +165,8 @@ int cudw_strip_run(cudw_file *f, cudw_strip **out)
         if (s->remove[i] && (f->secs[i].type == 8 || !f->secs[i].size))
             s->removed++;
     /* merge overlapping ranges into blocks */
-    qsort(s->blocks, s->nblocks, sizeof *s->blocks, cmp_block);
+    if (s->nblocks)
+        qsort(s->blocks, s->nblocks, sizeof *s->blocks, cmp_block);
     size_t w = 0;
     for (size_t i = 0; i < s->nblocks; i++) {
         if (w && s->blocks[i].start <= s->blocks[w - 1].end) {
@@ -189,7 +191,7 @@ int cudw_strip_run(cudw_file *f, cudw_strip **out)
     }
     s->phoff = phnum ? map(s, phoff) : 0;
     s->shoff = align_up(at, 8);
-    s->total = s->shoff + (uint64_t)n * 64;
+    s->total = n ? s->shoff + (uint64_t)n * 64 : at;
     /* symbol tables: the removed sections' symbols become null entries */
     for (unsigned i = 1; i < n; i++) {
         const cudw_section *x = &f->secs[i];
@@ -225,9 +227,11 @@ int cudw_strip_write(const cudw_strip *s, cudw_write_fn fn, void *ctx)
     uint8_t h[64];
     memcpy(h, m, 64);
     put(h + 32, s->phoff, 8);
-    put(h + 40, s->shoff, 8);
+    put(h + 40, f->nsecs ? s->shoff : 0, 8);
     put(h + 58, 64, 2);
     put(h + 60, f->nsecs, 2);
+    if (!f->nsecs)
+        put(h + 62, 0, 2);
     uint64_t at = 0;
     static const uint8_t zero[256];
 #define OUT(p, k) do { if ((k) && fn(ctx, (p), (k))) return CUDW_E_IO; at += (k); } while (0)
@@ -279,6 +283,8 @@ int cudw_strip_write(const cudw_strip *s, cudw_write_fn fn, void *ctx)
             x = next;
         }
     }
+    if (!f->nsecs)
+        return CUDW_OK; /* no section header table to write */
     PAD(s->shoff);
     memset(h, 0, 64);
     OUT(h, 64);
@@ -286,7 +292,13 @@ int cudw_strip_write(const cudw_strip *s, cudw_write_fn fn, void *ctx)
         const cudw_section *sec = &f->secs[j];
         memset(h, 0, 64);
         if (!s->remove[j]) {
-            memcpy(h, f->map + ld64(m + 40) + (uint64_t)j * ld16(m + 58), 64);
+            /* the header as libelf validated it (the table may use the
+             * extended count, e_shnum 0) */
+            Elf_Scn *scn = elf_getscn((Elf *)f->elf, j);
+            const Elf64_Shdr *sh = scn ? elf64_getshdr(scn) : NULL;
+            if (!sh)
+                return CUDW_E_BAD_ELF;
+            memcpy(h, sh, 64);
             put(h + 24, sec->type == 8 && !sec->size ? 0 : map(s, sec->offset), 8);
         }
         OUT(h, 64);

@@ -332,7 +332,8 @@ static int frame_pointers(cudw_link *L, size_t k, unsigned i, uint64_t **at, siz
     }
     if (rc < 0)
         return link_fail_from(L, (int)k, rc);
-    qsort(*at, *n, sizeof **at, cmp_u64);
+    if (*n)
+        qsort(*at, *n, sizeof **at, cmp_u64);
     return CUDW_OK;
 }
 
