@@ -12,6 +12,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "tools"))
 from mkelf import build_elf, uleb  # noqa: E402
 
+if len(sys.argv) > 1 and sys.argv[1] in ("-h", "--help"):
+    sys.exit(print(__doc__.strip()))
 CUDWARF = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build", "cudwarf")
 tmp = tempfile.mkdtemp()
 
@@ -89,6 +91,36 @@ def case_many_relocs():
             {"name": ".rela.debug_info", "type": 4, "data": rela, "link": 4, "info": 2, "entsize": 24}]
 
 
+def case_cfa_states():
+    # a CIE with 400 register rules and an FDE of 1 M remember/restore pairs
+    init = b"\x0c\x01\x00" + b"".join(b"\x08" + uleb(0x05000000 + r) for r in range(400))
+    cie_body = struct.pack("<Q", 0xFFFFFFFFFFFFFFFF) + b"\x03\x00" + uleb(4) + b"\x7c" + uleb(20) + init
+    cie = b"\xff\xff\xff\xff" + struct.pack("<Q", len(cie_body)) + cie_body
+    prog = (b"\x0a\x0b") * (1 << 20) + b"\x41"
+    fde_body = struct.pack("<QQQ", 0, 0, 0x100) + prog
+    fde = b"\xff\xff\xff\xff" + struct.pack("<Q", len(fde_body)) + fde_body
+    return [{"name": ".debug_frame", "data": cie + fde}]
+
+
+def case_link_relocs():
+    # 1 M relocations against one function in .debug_info: `link` of two copies
+    ab = uleb(1) + uleb(0x11) + b"\0" + uleb(0x11) + uleb(0x01) + b"\0\0\0"
+    body = uleb(1) + bytes(8 * (1 << 20))
+    info = unit(body)
+    sym = bytes(24) + struct.pack("<IBBHQQ", 1, 0x12, 0, 1, 0, 0x100)
+    rela = b"".join(struct.pack("<QQq", 12 + 8 * i, (1 << 32) | 2, i) for i in range(1 << 20))
+    return [{"name": ".text.k", "flags": 6, "data": bytes(0x100)},
+            {"name": ".debug_abbrev", "data": ab}, {"name": ".debug_info", "data": info},
+            {"name": ".strtab", "type": 3, "data": b"\0k\0"},
+            {"name": ".symtab", "type": 2, "data": sym, "link": 4, "entsize": 24, "info": 1},
+            {"name": ".rela.debug_info", "type": 4, "data": rela, "link": 5, "info": 3, "entsize": 24}]
+
+
+def case_many_sections():
+    # 60,000 empty debug sections and their names: strip
+    return [{"name": ".debug_str" if i % 2 else ".nv_debug_ptx_txt.%d" % i, "data": b"x\0"} for i in range(60000)]
+
+
 def fatbin_bomb():
     # a zstd entry claiming 64 GiB, and one whose frame says less than its header
     import zlib  # noqa: F401  (no zstd module needed: the header lies before decoding)
@@ -104,12 +136,17 @@ cases = [
     ("16 M rows, one sequence: lines", case_many_rows, ["lines"]),
     ("1 M rows each inlined at the last: addr2line", case_deep_inline, ["addr2line", "-fi", "-e"]),
     ("1 M relocations on one field", case_many_relocs, ["dump", "--info"]),
+    ("CFA: 1 M remember/restore of 400 rules", case_cfa_states, ["dump", "--frames"]),
+    ("link: 2 x 1 M relocations against a function", case_link_relocs, ["link", "-o", "/dev/null"]),
+    ("strip: 60,000 debug sections", case_many_sections, ["strip", "-o", "/dev/null"]),
 ]
 print(f"{'case':44} {'input':>10} {'time':>9} {'peak RSS':>10}  exit  first error")
 for name, make, args in cases:
     path = os.path.join(tmp, "h.cubin")
     open(path, "wb").write(build_elf(make()))
     cmd = [CUDWARF, *args, path] + (["+0x100"] if args[0] == "addr2line" else [])
+    if args[0] == "link":
+        cmd.append(path)
     if args[0] == "addr2line":
         cmd = [CUDWARF, "addr2line", "-fi", "-e", path, "k+0x%x" % (16 * ((1 << 20) - 2))]
     t0 = time.perf_counter()

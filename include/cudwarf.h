@@ -158,16 +158,14 @@ typedef struct cudw_reloc {
     uint32_t type;          /* R_CUDA_* (Mercury: 0x10000 + n) */
     uint32_t sym_index;
     int64_t addend;         /* RELA: explicit; REL: read from the target bytes */
+    uint64_t value;         /* sym_value + addend: the field after relocation */
     uint8_t width;          /* bytes written: 4 or 8; 0 = writes nothing (UNUSED_CLEAR) or unknown type */
     uint8_t rela;           /* 1: from a RELA section, 0: REL */
+    uint8_t sym_type, sym_bind, sym_other;
+    uint16_t sym_shndx;
     unsigned reloc_section; /* index of the .rel/.rela section it came from */
     const char *sym_name;   /* symbol name, the section name for STT_SECTION */
-    uint64_t sym_value;
-    uint8_t sym_type;
-    uint16_t sym_shndx;
-    uint64_t value;         /* sym_value + addend: the field after relocation */
-    uint8_t sym_bind, sym_other;
-    uint64_t sym_size;
+    uint64_t sym_value, sym_size;
 } cudw_reloc;
 
 /* All relocations aimed at section target, from every REL/RELA/Mercury

@@ -109,6 +109,7 @@ void wb_sleb(wbuf *b, int64_t v);
 void wb_le(wbuf *b, uint64_t v, unsigned n);             /* n <= 8 bytes, little-endian */
 void wb_patch_le(wbuf *b, size_t at, uint64_t v, unsigned n);
 void wb_free(wbuf *b);
+void wb_reserve(wbuf *b, size_t n);   /* room for n more bytes, exactly */
 
 /* ---- ELF output (elf/write.c) ---- */
 typedef struct ew_frag {
@@ -144,6 +145,17 @@ typedef struct ew_file {
 int ew_layout(ew_file *e);
 int ew_emit(const ew_file *e, cudw_write_fn fn, cudw_copy_fn copy, void *ctx);
 void ew_free(ew_file *e);
+
+/* The relocations aimed at a section, one at a time in file order, without
+ * building (or keeping) the sorted array cudw_relocs caches: the linker's
+ * way through relocation sections of a million entries. */
+typedef struct reloc_iter {
+    cudw_file *f;
+    unsigned target, sec;
+    uint64_t pos;
+} reloc_iter;
+void reloc_iter_init(reloc_iter *it, cudw_file *f, unsigned target);
+int reloc_iter_next(reloc_iter *it, cudw_reloc *out);
 
 /* The offset of the CIE cudw_frame_cie would return, without parsing it. */
 int frame_cie_offset(cudw_file *f, const cudw_section *s, uint8_t asz, const cudw_cfa_entry *fde, uint64_t *out,

@@ -63,3 +63,16 @@ void wb_free(wbuf *b)
     free(b->p);
     *b = (wbuf){0};
 }
+
+void wb_reserve(wbuf *b, size_t n)
+{
+    if (b->oom || b->cap - b->n >= n)
+        return;
+    uint8_t *q = realloc(b->p, b->n + n);
+    if (!q) {
+        b->oom = 1;
+        return;
+    }
+    b->p = q;
+    b->cap = b->n + n;
+}

@@ -25,6 +25,87 @@ static int cmp_reloc(const void *a, const void *b)
     return x->reloc_section < y->reloc_section ? -1 : x->reloc_section > y->reloc_section;
 }
 
+/* Check relocation section r as a whole: bytes present, whole entries. */
+static int check_section(cudw_file *f, const cudw_section *r)
+{
+    size_t esz = r->type == SHT_REL ? 16 : 24;
+    if (!r->data)
+        return cudw_fail(f, CUDW_E_BAD_RELOC, r, 0, "relocation section",
+                         "sh_offset 0x%llx + sh_size 0x%llx lies outside the file",
+                         (unsigned long long)r->offset, (unsigned long long)r->size);
+    if (r->data_size % esz)
+        return cudw_fail(f, CUDW_E_BAD_RELOC, r, r->data_size - r->data_size % esz, "relocation section",
+                         "size 0x%llx is not a multiple of %zu", (unsigned long long)r->data_size, esz);
+    return CUDW_OK;
+}
+
+/* The entry at off of relocation section ri, aimed at section tgt. */
+static int decode(cudw_file *f, unsigned ri, uint64_t off, const cudw_section *tgt, cudw_reloc *x)
+{
+    const cudw_section *r = &f->secs[ri];
+    const uint8_t *p = r->data + off;
+    x->offset = ld64(p);
+    uint64_t info = ld64(p + 8);
+    x->type = (uint32_t)info;
+    x->sym_index = (uint32_t)(info >> 32);
+    x->rela = r->type != SHT_REL;
+    x->reloc_section = ri;
+    x->width = (uint8_t)cudw_reloc_type_width(x->type);
+    x->addend = 0;
+    if (x->width && (x->offset > tgt->size || x->width > tgt->size - x->offset))
+        return cudw_fail(f, CUDW_E_BAD_RELOC, r, off, "relocation", "r_offset 0x%llx (%u bytes) outside %s (size 0x%llx)",
+                         (unsigned long long)x->offset, x->width, tgt->name, (unsigned long long)tgt->size);
+    if (x->rela) {
+        x->addend = (int64_t)ld64(p + 16);
+    } else if (x->width && tgt->data) {
+        const uint8_t *q = tgt->data + x->offset;
+        x->addend = x->width == 4 ? (int64_t)(int32_t)ld32(q) : (int64_t)ld64(q);
+    }
+    cudw_symbol sym;
+    if (cudw_symbol_get(f, r->link, x->sym_index, &sym))
+        return cudw_fail(f, CUDW_E_BAD_RELOC, r, off, "relocation", "symbol %u: %s", x->sym_index, f->err.detail);
+    x->sym_name = sym.name;
+    x->sym_value = sym.value;
+    x->sym_type = sym.type;
+    x->sym_shndx = sym.shndx;
+    x->sym_bind = sym.bind;
+    x->sym_other = sym.other;
+    x->sym_size = sym.size;
+    /* sh_addr of the symbol's section is 0 in every cubin; add it anyway so
+     * a placed image still reads right. */
+    uint64_t base = sym.shndx && sym.shndx < f->nsecs && sym.shndx < SHN_LORESERVE ? f->secs[sym.shndx].addr : 0;
+    x->value = base + sym.value + (uint64_t)x->addend;
+    return CUDW_OK;
+}
+
+void reloc_iter_init(reloc_iter *it, cudw_file *f, unsigned target)
+{
+    *it = (reloc_iter){f, target, 1, 0};
+}
+
+int reloc_iter_next(reloc_iter *it, cudw_reloc *out)
+{
+    cudw_file *f = it->f;
+    if (it->target >= f->nsecs)
+        return CUDW_DONE;
+    for (; it->sec < f->nsecs; it->sec++, it->pos = 0) {
+        const cudw_section *r = &f->secs[it->sec];
+        if (!is_reloc_section(r) || r->info != it->target)
+            continue;
+        if (it->pos == 0) {
+            int rc = check_section(f, r);
+            if (rc)
+                return rc;
+        }
+        if (it->pos >= r->data_size)
+            continue;
+        int rc = decode(f, it->sec, it->pos, &f->secs[it->target], out);
+        it->pos += r->type == SHT_REL ? 16 : 24;
+        return rc;
+    }
+    return CUDW_DONE;
+}
+
 static int build(cudw_file *f, unsigned target)
 {
     const cudw_section *tgt = &f->secs[target];
@@ -33,16 +114,10 @@ static int build(cudw_file *f, unsigned target)
         const cudw_section *r = &f->secs[i];
         if (!is_reloc_section(r) || r->info != target)
             continue;
-        size_t esz = r->type == SHT_REL ? 16 : 24;
-        if (!r->data)
-            return cudw_fail(f, CUDW_E_BAD_RELOC, r, 0, "relocation section",
-                             "sh_offset 0x%llx + sh_size 0x%llx lies outside the file",
-                             (unsigned long long)r->offset, (unsigned long long)r->size);
-        if (r->data_size % esz)
-            return cudw_fail(f, CUDW_E_BAD_RELOC, r, r->data_size - r->data_size % esz,
-                             "relocation section", "size 0x%llx is not a multiple of %zu",
-                             (unsigned long long)r->data_size, esz);
-        total += r->data_size / esz;
+        int rc = check_section(f, r);
+        if (rc)
+            return rc;
+        total += r->data_size / (r->type == SHT_REL ? 16 : 24);
     }
     cudw_reloc *v = total ? arena_alloc(&f->arena, total * sizeof *v) : NULL;
     if (total && !v)
@@ -54,43 +129,9 @@ static int build(cudw_file *f, unsigned target)
             continue;
         size_t esz = r->type == SHT_REL ? 16 : 24;
         for (uint64_t off = 0; off < r->data_size; off += esz) {
-            const uint8_t *p = r->data + off;
-            cudw_reloc *x = &v[n];
-            x->offset = ld64(p);
-            uint64_t info = ld64(p + 8);
-            x->type = (uint32_t)info;
-            x->sym_index = (uint32_t)(info >> 32);
-            x->rela = esz == 24;
-            x->reloc_section = i;
-            x->width = (uint8_t)cudw_reloc_type_width(x->type);
-            if (x->width && (x->offset > tgt->size || x->width > tgt->size - x->offset))
-                return cudw_fail(f, CUDW_E_BAD_RELOC, r, off, "relocation",
-                                 "r_offset 0x%llx (%u bytes) outside %s (size 0x%llx)",
-                                 (unsigned long long)x->offset, x->width, tgt->name,
-                                 (unsigned long long)tgt->size);
-            if (x->rela) {
-                x->addend = (int64_t)ld64(p + 16);
-            } else if (x->width && tgt->data) {
-                const uint8_t *q = tgt->data + x->offset;
-                x->addend = x->width == 4 ? (int64_t)(int32_t)ld32(q) : (int64_t)ld64(q);
-            }
-            cudw_symbol sym;
-            int rc = cudw_symbol_get(f, r->link, x->sym_index, &sym);
+            int rc = decode(f, i, off, tgt, &v[n]);
             if (rc)
-                return cudw_fail(f, CUDW_E_BAD_RELOC, r, off, "relocation", "symbol %u: %s",
-                                 x->sym_index, f->err.detail);
-            x->sym_name = sym.name;
-            x->sym_value = sym.value;
-            x->sym_type = sym.type;
-            x->sym_shndx = sym.shndx;
-            x->sym_bind = sym.bind;
-            x->sym_other = sym.other;
-            x->sym_size = sym.size;
-            /* sh_addr of the symbol's section is 0 in every cubin; add it
-             * anyway so a placed image still reads right. */
-            uint64_t base = sym.shndx && sym.shndx < f->nsecs && sym.shndx < SHN_LORESERVE
-                                ? f->secs[sym.shndx].addr : 0;
-            x->value = base + sym.value + (uint64_t)x->addend;
+                return rc;
             n++;
         }
     }

@@ -373,17 +373,15 @@ static int relocate(cudw_link *L, size_t k, unsigned i)
     int o = L->osec_of[k][i]; /* an index: placeholders added below move L->secs */
     int merc = L->secs[o].mercury;
     uint64_t base = L->base_of[k][i];
-    const cudw_reloc *rv;
-    size_t nr;
-    int rc = cudw_relocs(f, i, &rv, &nr);
-    if (rc)
-        return link_fail_from(L, (int)k, rc);
+    reloc_iter it;
+    cudw_reloc rbuf, *r = &rbuf;
+    int rc = CUDW_OK, more;
     uint64_t *ptrs = NULL;
     size_t nptrs = 0;
     if (L->opts.keep_debug) {
         /* a companion carries the relocations as they are */
-        for (size_t j = 0; j < nr && rc == CUDW_OK; j++) {
-            const cudw_reloc *r = &rv[j];
+        reloc_iter_init(&it, f, i);
+        while (rc == CUDW_OK && (more = reloc_iter_next(&it, r)) == CUDW_OK) {
             int kind = merc ? REL_MERC : r->rela ? REL_RELA : REL_REL;
             uint32_t sym;
             int target = r->sym_type == 3 && r->sym_shndx < cudw_section_count(f) ? L->osec_of[k][r->sym_shndx] : -1;
@@ -392,12 +390,14 @@ static int relocate(cudw_link *L, size_t k, unsigned i)
             if (rc == CUDW_OK)
                 rc = link_keep(L, o, kind, base + r->offset, r->type, sym, r->addend, target);
         }
+        if (rc == CUDW_OK && more < 0)
+            return link_fail_from(L, (int)k, more);
         return rc == CUDW_E_NOMEM ? link_fail(L, -1, rc, NULL, 0, "link", "out of memory") : rc;
     }
     if (L->secs[o].kind == CUDW_SEC_FRAME && (rc = frame_pointers(L, k, i, &ptrs, &nptrs)) != CUDW_OK)
         return rc;
-    for (size_t j = 0; j < nr && rc == CUDW_OK; j++) {
-        const cudw_reloc *r = &rv[j];
+    reloc_iter_init(&it, f, i);
+    while (rc == CUDW_OK && (more = reloc_iter_next(&it, r)) == CUDW_OK) {
         uint64_t at = base + r->offset;
         if (u64_sorted_has(ptrs, nptrs, r->offset)) {
             L->st.relocs_resolved++;
@@ -446,6 +446,8 @@ static int relocate(cudw_link *L, size_t k, unsigned i)
             rc = link_keep(L, o, kind, at, r->type, sym, r->addend, -1);
     }
     free(ptrs);
+    if (rc == CUDW_OK && more < 0)
+        return link_fail_from(L, (int)k, more);
     if (rc == CUDW_E_NOMEM && !L->err.code)
         return link_fail(L, -1, rc, NULL, 0, "link", "out of memory");
     return rc;

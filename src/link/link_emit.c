@@ -170,6 +170,7 @@ int link_build_elf(cudw_link *L)
             unsigned esz = kind == REL_REL ? 16 : 24;
             wbuf *b = &L->relbytes[r];
             L->nrelbytes = r + 1;
+            wb_reserve(b, s->nrel[kind] * esz);
             for (size_t j = 0; j < s->nrel[kind]; j++) {
                 const orel *x = &s->rel[kind][j];
                 uint8_t e[24];

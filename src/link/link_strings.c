@@ -46,7 +46,8 @@ static uint8_t *flatten(const osec *s)
     if (!b)
         return NULL;
     for (size_t k = 0; k < s->nfrags; k++)
-        memcpy(b + s->frags[k].at, s->frags[k].cow ? s->frags[k].cow : s->frags[k].p, s->frags[k].n);
+        if (s->frags[k].n) /* an empty section may have no bytes at all */
+            memcpy(b + s->frags[k].at, s->frags[k].cow ? s->frags[k].cow : s->frags[k].p, s->frags[k].n);
     return b;
 }
 
