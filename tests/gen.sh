@@ -46,6 +46,14 @@ link_set() { # NAME SRCDIR ARCH MODE
 }
 for arch in 75 80 90 100; do for mode in G lineinfo; do link_set link3 "$src/link3" $arch $mode; done; done
 for arch in 90 100; do for mode in G lineinfo; do link_set link10 "$src/link10" $arch $mode; done; done
+# host objects (nvcc -dc -c) holding sm_80 and sm_90 -G code of link3,
+# and nvcc -dlink's host object of them (the sm_90 device link embedded)
+mkdir -p "$out/hostobj"
+for f in "$src"/link3/*.cu; do
+    "$NVCC" -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 -G -dc -c \
+        -o "$out/hostobj/$(basename "${f%.cu}").o" "$f"
+done
+"$NVCC" -arch=sm_90 -G -dlink -o "$out/hostobj/dlink.o" "$out"/hostobj/l3_*.o
 # the C++ name-index programs: sm_100 -G carries .debug_pubnames/pubtypes
 mkdir -p "$out/names"
 for n in cxx types statics; do

@@ -162,6 +162,12 @@ python3 tests/ref/check_link.py "$build/cudwarf" $sets >"$log/lk.txt" 2>&1
 count_lines "$log/lk.txt"
 tail -1 "$log/lk.txt"
 
+echo "== cudwarf link of host objects (nvcc -dc -c, two SMs) = link of the -dc cubins; --arch, --symbols from -dlink"
+python3 tests/cli/link_inputs.py "$build/cudwarf" build/gen >"$log/li.txt" 2>&1 ||
+    echo "FAIL link_inputs.py: exit $?" >>"$log/li.txt"
+count_lines "$log/li.txt"
+tail -1 "$log/li.txt"
+
 echo "== cudwarf strip: the rest byte for byte; stripped + --keep-debug companion = the original"
 python3 tests/ref/check_strip.py "$build/cudwarf" tests/fixtures/*.cubin tests/fixtures/link2/*/*.cubin \
     $(find build/gen -name 'link.g.cubin' -o -name 'kern.cubin' 2>/dev/null | sort) >"$log/st.txt" 2>&1

@@ -9,7 +9,7 @@
 #include <string.h>
 
 static const char help[] =
-    "usage: cudwarf link -o OUT [--mercury] [--dedup-strings] [--symbols CODE.cubin] [--stats] IN.cubin...\n"
+    "usage: cudwarf link -o OUT [--arch sm_N] [--mercury] [--dedup-strings] [--symbols CODE] [--stats] IN...\n"
     "\n"
     "Merge the debug information of relocatable device objects (nvcc -dc) the\n"
     "way nvlink -g does: every debug section concatenated in input order,\n"
@@ -21,14 +21,19 @@ static const char help[] =
     "not at all; cudwarf lines, addr2line and dump read it like any cubin.\n"
     "\n"
     "  -o OUT            the output file (- for standard output)\n"
+    "  --arch sm_N       link the sm_N images of the inputs (needed when they\n"
+    "                    hold device code for several SMs)\n"
     "  --mercury         emit every debug section under its .nv.merc. name\n"
     "  --dedup-strings   one copy of each .debug_str string, references rewritten\n"
     "  --symbols FILE    nvlink's output for the same inputs: resolve relocations\n"
     "                    against __shared__ variables from its symbol values (nvlink\n"
-    "                    lays out shared memory); without it they are kept\n"
+    "                    lays out shared memory); without it they are kept.  A\n"
+    "                    cubin, or the host object nvcc -dlink wrote around it\n"
     "  --stats           print what was merged, resolved and kept (stderr)\n"
     "\n"
-    "Inputs: ET_REL cubins of one SM.  sm_100 and later: the .nv.merc. twins are\n"
+    "Inputs: ET_REL cubins of one SM, or fatbins and host objects (nvcc -dc -c)\n"
+    "whose embedded relocatable images are linked, in order; PTX entries are\n"
+    "skipped.  sm_100 and later: the .nv.merc. twins are\n"
     "merged too; nvlink regenerates the standard-named line tables of Mercury\n"
     "code it finalizes, cudwarf keeps the inputs' (docs/linking.md).\n"
     "\n"
@@ -39,6 +44,109 @@ typedef struct copy_ctx {
     atomic_file *af;
     int *fds;
 } copy_ctx;
+
+/* The ELF images the inputs hold, in order: a cubin is one, a fatbin or
+ * host object (nvcc -dc -c) one per embedded device ELF. */
+typedef struct images {
+    cudw_input **in;     /* per path, kept open: the images live in them */
+    cudw_file **elf;
+    const char **label;
+    int *path;           /* which path an image came from */
+    int n;
+} images;
+
+static int sm_of(cudw_file *f) { return (int)cudw_header(f)->sm; }
+
+static void report_input_error(cudw_input *in, const char *label)
+{
+    char b[512];
+    cudw_error_format(cudw_input_error(in), b, sizeof b);
+    fprintf(stderr, "%s: link: %s: %s\n", progname, label, b);
+}
+
+/* Opens every path; keeps the images of SM arch (every image when arch is
+ * 0, if they share one SM).  0, or 1 after a message. */
+static int collect(images *im, const char **paths, int npaths, int arch)
+{
+    size_t cap = 0;
+    if (!(im->in = calloc((size_t)npaths, sizeof *im->in)))
+        return 1;
+    for (int p = 0; p < npaths; p++) {
+        if (cudw_input_open(&im->in[p], paths[p]) != CUDW_OK) {
+            if (im->in[p])
+                report_input_error(im->in[p], paths[p]);
+            else
+                fprintf(stderr, "%s: link: %s: out of memory\n", progname, paths[p]);
+            return 1;
+        }
+        size_t count = cudw_input_count(im->in[p]), found = 0;
+        for (size_t i = 0; i < count; i++) {
+            const cudw_input_image *x = cudw_input_peek(im->in[p], i);
+            if (x->kind != CUDW_FATBIN_ELF || (arch && x->entry && x->entry->sm != (uint32_t)arch))
+                continue;
+            if (cudw_input_image_get(im->in[p], i, &x) != CUDW_OK) {
+                report_input_error(im->in[p], x->label);
+                return 1;
+            }
+            if (arch && sm_of(x->elf) != arch)
+                continue;
+            if ((size_t)im->n == cap) {
+                cap = cap ? 2 * cap : 16;
+                cudw_file **e = realloc(im->elf, cap * sizeof *e);
+                if (e)
+                    im->elf = e;
+                const char **l = realloc(im->label, cap * sizeof *l);
+                if (l)
+                    im->label = l;
+                int *q = realloc(im->path, cap * sizeof *q);
+                if (q)
+                    im->path = q;
+                if (!e || !l || !q) {
+                    fprintf(stderr, "%s: link: out of memory\n", progname);
+                    return 1;
+                }
+            }
+            im->elf[im->n] = x->elf;
+            im->label[im->n] = x->label;
+            im->path[im->n++] = p;
+            found++;
+        }
+        if (!found) {
+            if (arch)
+                fprintf(stderr, "%s: link: %s: no sm_%d device ELF in it\n", progname, paths[p], arch);
+            else
+                fprintf(stderr, "%s: link: %s: no device ELF in it (PTX only?)\n", progname, paths[p]);
+            return 1;
+        }
+    }
+    for (int k = 1; !arch && k < im->n; k++)
+        if (sm_of(im->elf[k]) != sm_of(im->elf[0])) {
+            fprintf(stderr, "%s: link: the inputs hold sm_%d (%s) and sm_%d (%s) code: choose one with --arch\n",
+                    progname, sm_of(im->elf[0]), im->label[0], sm_of(im->elf[k]), im->label[k]);
+            return 1;
+        }
+    return 0;
+}
+
+static void images_free(images *im, int npaths)
+{
+    for (int p = 0; im->in && p < npaths; p++)
+        cudw_input_close(im->in[p]);
+    free(im->in);
+    free(im->elf);
+    free(im->label);
+    free(im->path);
+}
+
+/* "sm_90", "90", "sm_100a" -> 90, 100; 0 when not a number. */
+static int parse_arch(const char *a)
+{
+    if (!strncmp(a, "sm_", 3))
+        a += 3;
+    char *end;
+    long v = strtol(a, &end, 10);
+    return end != a && v > 0 && v < 1000 && (!*end || ((*end == 'a' || *end == 'f') && !end[1])) ? (int)v : 0;
+}
 
 static int write_cb(void *ctx, const void *p, size_t n) { return atomic_write(((copy_ctx *)ctx)->af, p, n); }
 
@@ -52,22 +160,27 @@ int cmd_link(int argc, char **argv)
 {
     const char *out = NULL, *symbols = NULL;
     cudw_link_opts o = {0};
-    int stats = 0, nin = 0;
+    int stats = 0, nin = 0, arch = 0;
     const char **paths = calloc((size_t)argc, sizeof *paths);
     if (!paths)
         return EXIT_BAD_INPUT;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "-o") || !strcmp(a, "--symbols")) {
+        if (!strcmp(a, "-o") || !strcmp(a, "--symbols") || !strcmp(a, "--arch")) {
             if (++i >= argc) {
-                usage_error("link", "%s needs a file name", a);
+                usage_error("link", "%s needs %s", a, a[2] == 'a' ? "an SM (sm_90)" : "a file name");
                 free(paths);
                 return EXIT_USAGE;
             }
             if (a[1] == 'o')
                 out = argv[i];
-            else
+            else if (a[2] == 's')
                 symbols = argv[i];
+            else if (!(arch = parse_arch(argv[i]))) {
+                usage_error("link", "--arch %s: expected sm_N", argv[i]);
+                free(paths);
+                return EXIT_USAGE;
+            }
         } else if (!strcmp(a, "--mercury")) {
             o.mercury = 1;
         } else if (!strcmp(a, "--dedup-strings")) {
@@ -91,24 +204,23 @@ int cmd_link(int argc, char **argv)
         free(paths);
         return EXIT_USAGE;
     }
-    cudw_file **in = calloc((size_t)nin, sizeof *in);
-    cudw_file *sym = NULL;
+    images im = {0}, sy = {0};
     int rc = EXIT_BAD_INPUT;
     cudw_link *L = NULL;
-    if (!in)
+    if (collect(&im, paths, nin, arch))
         goto done;
-    for (int k = 0; k < nin; k++)
-        if (!(in[k] = open_or_report(paths[k])))
+    if (symbols) {
+        /* nvlink's output: a cubin, or the executable it went into */
+        if (collect(&sy, &symbols, 1, arch ? arch : sm_of(im.elf[0])))
             goto done;
-    if (symbols && !(sym = open_or_report(symbols)))
-        goto done;
-    o.symbols = sym;
+        o.symbols = sy.elf[0];
+    }
     cudw_error err;
     int which;
-    if (cudw_link_run((cudw_file *const *)in, (size_t)nin, &o, &L, &err, &which) != CUDW_OK) {
+    if (cudw_link_run((cudw_file *const *)im.elf, (size_t)im.n, &o, &L, &err, &which) != CUDW_OK) {
         char b[512];
         cudw_error_format(&err, b, sizeof b);
-        fprintf(stderr, "%s: link: %s: %s\n", progname, which >= 0 ? paths[which] : out, b);
+        fprintf(stderr, "%s: link: %s: %s\n", progname, which >= 0 ? im.label[which] : out, b);
         goto done;
     }
     char e[512];
@@ -119,12 +231,13 @@ int cmd_link(int argc, char **argv)
         goto done;
     }
     /* unchanged input bytes go file to file in the kernel */
-    int *fds = malloc((size_t)nin * sizeof *fds);
-    for (int k = 0; fds && k < nin; k++)
-        fds[k] = open(paths[k], O_RDONLY | O_CLOEXEC);
+    int *fds = malloc((size_t)im.n * sizeof *fds);
+    for (int k = 0; fds && k < im.n; k++)
+        fds[k] = cudw_input_type(im.in[im.path[k]]) == CUDW_INPUT_CUBIN ? open(paths[im.path[k]], O_RDONLY | O_CLOEXEC)
+                                                                       : -1;
     copy_ctx cc = {&af, fds};
     int wrc = fds ? cudw_link_write_copy(L, write_cb, copy_cb, &cc) : cudw_link_write(L, atomic_write, &af);
-    for (int k = 0; fds && k < nin; k++)
+    for (int k = 0; fds && k < im.n; k++)
         if (fds[k] >= 0)
             close(fds[k]);
     free(fds);
@@ -144,7 +257,7 @@ int cmd_link(int argc, char **argv)
                 "%zu UNUSED_CLEAR dropped\n"
                 "  __shared__: %zu resolved from --symbols, %zu kept\n"
                 "  .debug_str base words rebased: %zu%s\n",
-                out, nin, s->sections, (unsigned long long)cudw_link_size(L), s->relocs_kept, s->relocs_resolved,
+                out, im.n, s->sections, (unsigned long long)cudw_link_size(L), s->relocs_kept, s->relocs_resolved,
                 s->cie_pointers, s->labels_resolved, s->cleared_dropped, s->shared_resolved, s->shared_kept,
                 s->str_base_words, o.dedup_strings ? "" : "");
         if (o.dedup_strings)
@@ -153,10 +266,8 @@ int cmd_link(int argc, char **argv)
     rc = EXIT_OK;
 done:
     cudw_link_free(L);
-    for (int k = 0; in && k < nin; k++)
-        cudw_close(in[k]);
-    cudw_close(sym);
-    free(in);
+    images_free(&im, nin);
+    images_free(&sy, 1);
     free(paths);
     return rc;
 }

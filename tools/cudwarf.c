@@ -35,7 +35,7 @@ static const char usage[] =
     "  pubnames [--types] [--check] [-o OUT] FILE...\n"
     "                                 build .debug_pubnames/.debug_pubtypes from\n"
     "                                 .debug_info as ptxas objects carry them\n"
-    "  link -o OUT [--mercury] [--symbols CODE] IN.cubin...\n"
+    "  link -o OUT [--arch sm_N] [--mercury] [--symbols CODE] IN...\n"
     "                                 merge the debug sections of -dc objects as\n"
     "                                 nvlink -g does\n"
     "  strip -o OUT [--keep-debug=DBG] IN.cubin\n"
