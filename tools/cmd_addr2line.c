@@ -235,7 +235,13 @@ int cmd_addr2line(int argc, char **argv)
             else
                 o.function = argv[++i];
         } else if (!strncmp(a, "--sm=", 5)) {
-            o.sm = (unsigned)strtoul(a + 5, NULL, 10);
+            char *end;
+            unsigned long v = strtoul(a + 5, &end, 10);
+            if (end == a + 5 || *end || !v || v > 999) {
+                usage_error("addr2line", "%s: expected --sm=N (90 for sm_90)", a);
+                return EXIT_USAGE;
+            }
+            o.sm = (unsigned)v;
         } else if (!strncmp(a, "--exe=", 6)) {
             exe = a + 6;
         } else if (!strncmp(a, "--function=", 11)) {

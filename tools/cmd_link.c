@@ -22,7 +22,7 @@ static const char help[] =
     "\n"
     "  -o OUT            the output file (- for standard output)\n"
     "  --arch sm_N       link the sm_N images of the inputs (needed when they\n"
-    "                    hold device code for several SMs)\n"
+    "                    hold device code for several SMs); also --sm=N\n"
     "  --mercury         emit every debug section under its .nv.merc. name\n"
     "  --dedup-strings   one copy of each .debug_str string, references rewritten\n"
     "  --symbols FILE    nvlink's output for the same inputs: resolve relocations\n"
@@ -178,6 +178,14 @@ int cmd_link(int argc, char **argv)
                 symbols = argv[i];
             else if (!(arch = parse_arch(argv[i]))) {
                 usage_error("link", "--arch %s: expected sm_N", argv[i]);
+                free(paths);
+                return EXIT_USAGE;
+            }
+        } else if (!strncmp(a, "--arch=", 7) || !strncmp(a, "--sm=", 5)) {
+            /* --sm=N as addr2line spells it */
+            const char *v = strchr(a, '=') + 1;
+            if (!(arch = parse_arch(v))) {
+                usage_error("link", "%s: expected sm_N", a);
                 free(paths);
                 return EXIT_USAGE;
             }

@@ -56,6 +56,10 @@ with tempfile.TemporaryDirectory() as tmp:
     err = p.stderr.decode()
     check(p.returncode == 1 and "no sm_75 device ELF" in err and hosts[0] in err and not os.path.exists(out),
           "--arch sm_75 absent: exit 1, names the input, writes nothing", err)
+    a, b = os.path.join(tmp, "eq1"), os.path.join(tmp, "eq2")
+    p, q = run(["link", "--sm=90", "-o", a, *hosts]), run(["link", "--arch=sm_90", "-o", b, *hosts])
+    check(p.returncode == 0 and q.returncode == 0 and open(a, "rb").read() == open(os.path.join(tmp, "h90"), "rb").read()
+          and open(b, "rb").read() == open(a, "rb").read(), "--sm=90 and --arch=sm_90 = --arch sm_90")
     p = run(["link", "--arch", "ninety", "-o", out, *hosts])
     check(p.returncode == 2 and not os.path.exists(out), "--arch ninety: usage error (exit 2)", p.stderr.decode())
 print(f"link inputs: {fail} failed")
