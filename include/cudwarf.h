@@ -828,18 +828,26 @@ const cudw_section *cudw_ptx_section_for(cudw_file *f, const cudw_line_table *t,
 
 /* A fatbin blob: containers back to back (zero padding between them, as in
  * an executable's .nv_fatbin), each a 16-byte header and its entries. */
-enum { CUDW_FATBIN_PTX = 1, CUDW_FATBIN_ELF = 2 };
+enum {
+    CUDW_FATBIN_PTX = 1,
+    CUDW_FATBIN_ELF = 2,
+    CUDW_FATBIN_NVVM = 8         /* LTO IR (nvcc -dlto; fatbinary's kind=nvvm) */
+};
 #define CUDW_FATBIN_64BIT 0x1ull
 #define CUDW_FATBIN_DEBUG 0x2ull
 #define CUDW_FATBIN_LINUX 0x10ull
 #define CUDW_FATBIN_LZ4 0x2000ull    /* LZ4 block format (--compress-mode=speed) */
 #define CUDW_FATBIN_ZSTD 0x8000ull   /* a zstd frame (default, size, balance) */
+/* Set beside LZ4 or ZSTD on compressed LTO IR: the stored bytes are then
+ * neither an LZ4 block nor a zstd frame (an encoding cudwarf does not know,
+ * docs/fatbin.md); cudw_fatbin_image refuses them with CUDW_E_UNSUPPORTED. */
+#define CUDW_FATBIN_ENCODED 0x10000ull
 
 typedef struct cudw_fatbin_entry {
     unsigned container, index;   /* 0-based */
     uint64_t offset;             /* of the entry header in the blob */
     const uint8_t *header;       /* raw header bytes (header_size of them) */
-    uint16_t kind;               /* CUDW_FATBIN_PTX / _ELF (others: shown raw) */
+    uint16_t kind;               /* CUDW_FATBIN_PTX / _ELF / _NVVM (others: shown raw) */
     uint16_t field2;             /* 0x0101 in every entry seen; meaning unknown */
     uint32_t header_size;
     uint64_t payload_size;       /* stored bytes, padded to 8 */
@@ -869,6 +877,8 @@ int cudw_fatbin_parse(const void *blob, size_t size, const char *name, cudw_fatb
 const cudw_error *cudw_fatbin_error(const cudw_fatbin *fb);
 size_t cudw_fatbin_count(const cudw_fatbin *fb);
 const cudw_fatbin_entry *cudw_fatbin_get(const cudw_fatbin *fb, size_t i);
+/* "ELF", "PTX", "NVVM"; NULL for a kind nobody has named. */
+const char *cudw_fatbin_kind_name(unsigned kind);
 /* Entry i's image, decompressed (zstd, LZ4) and checked against the size
  * the header gives; trimmed to the ELF's own size or the PTX text.  *data
  * points into the blob or into a buffer the handle owns. */
@@ -881,7 +891,7 @@ enum { CUDW_INPUT_CUBIN = 1, CUDW_INPUT_FATBIN, CUDW_INPUT_HOST };
 
 typedef struct cudw_input_image {
     char label[160];             /* "app.exe[1.0: ELF sm_90 'app.cu']"; the path for a cubin */
-    int kind;                    /* CUDW_FATBIN_ELF or _PTX */
+    int kind;                    /* CUDW_FATBIN_ELF, _PTX, _NVVM or another entry kind */
     const cudw_fatbin_entry *entry;  /* NULL for a bare cubin */
     cudw_file *elf;              /* ELF images: opened on first cudw_input_image */
     const uint8_t *data;         /* the image bytes (ELF or PTX text) */

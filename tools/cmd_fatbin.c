@@ -18,8 +18,10 @@ static const char extract_help[] =
     "usage: cudwarf extract [-o DIR] [--elf | --ptx] FILE...\n"
     "\n"
     "Write every embedded image out, decompressed, as\n"
-    "DIR/<name>.<container>.<entry>.sm_<N>.cubin (or .ptx), each file written\n"
-    "whole or not at all.  DIR defaults to the current directory.\n";
+    "DIR/<name>.<container>.<entry>.sm_<N>.cubin (.ptx, .ltoir), each file\n"
+    "written whole or not at all.  DIR defaults to the current directory and is\n"
+    "created when missing.  Compressed LTO IR (flag 0x10000) is stored in an\n"
+    "encoding cudwarf does not decode: it is skipped with a note.\n";
 
 static const char *compression(const cudw_fatbin_entry *e)
 {
@@ -30,7 +32,7 @@ static void flags_text(uint64_t f, char *buf, size_t n)
 {
     static const struct { uint64_t bit; const char *name; } names[] = {
         {CUDW_FATBIN_64BIT, "64-bit"}, {CUDW_FATBIN_DEBUG, "debug"}, {CUDW_FATBIN_LINUX, "Linux"},
-        {CUDW_FATBIN_LZ4, "lz4"}, {CUDW_FATBIN_ZSTD, "zstd"},
+        {CUDW_FATBIN_LZ4, "lz4"}, {CUDW_FATBIN_ZSTD, "zstd"}, {CUDW_FATBIN_ENCODED, "encoded"},
     };
     size_t len = 0;
     buf[0] = 0;
@@ -75,9 +77,11 @@ static int list_one(const char *path, int as_json, json *j)
         ob_printf(o, "%s: %s, %zu image%s\n", path, tname, cudw_input_count(in), cudw_input_count(in) == 1 ? "" : "s");
     }
     for (size_t i = 0; i < cudw_input_count(in); i++) {
-        const cudw_input_image *im;
-        int ok = cudw_input_image_get(in, i, &im) == CUDW_OK;
-        if (!ok) {
+        const cudw_input_image *im = cudw_input_peek(in, i);
+        /* an encoded payload is listed, not decoded: it is not an error of the file */
+        int opaque = im->entry && (im->entry->flags & CUDW_FATBIN_ENCODED) && im->kind != CUDW_FATBIN_ELF;
+        int ok = !opaque && cudw_input_image_get(in, i, &im) == CUDW_OK;
+        if (!ok && !opaque) {
             char buf[512];
             cudw_error_format(cudw_input_error(in), buf, sizeof buf);
             fprintf(stderr, "%s: %s: %s\n", progname, cudw_input_peek(in, i)->label, buf);
@@ -103,7 +107,10 @@ static int list_one(const char *path, int as_json, json *j)
                 json_u64(j, "container", e->container);
                 json_u64(j, "index", e->index);
                 json_u64(j, "offset", e->offset);
-                json_str(j, "kind", e->kind == CUDW_FATBIN_ELF ? "elf" : e->kind == CUDW_FATBIN_PTX ? "ptx" : "unknown");
+                json_str(j, "kind", e->kind == CUDW_FATBIN_ELF    ? "elf"
+                                    : e->kind == CUDW_FATBIN_PTX  ? "ptx"
+                                    : e->kind == CUDW_FATBIN_NVVM ? "nvvm"
+                                                                  : "unknown");
                 json_u64(j, "kind_code", e->kind);
                 json_u64(j, "sm", e->sm);
                 json_u64(j, "major", e->major);
@@ -134,7 +141,10 @@ static int list_one(const char *path, int as_json, json *j)
                 json_u64(j, "field2", e->field2);
                 json_u64(j, "field48", e->field48);
             }
-            json_u64(j, "image_size", ok ? im->size : 0);
+            if (opaque)
+                json_null(j, "image_size");
+            else
+                json_u64(j, "image_size", ok ? im->size : 0);
             if (im->kind == CUDW_FATBIN_ELF) {
                 json_arr(j, "debug_sections");
                 for (char *t = strtok(dbg, " "); t; t = strtok(NULL, " "))
@@ -150,14 +160,21 @@ static int list_one(const char *path, int as_json, json *j)
             continue;
         }
         flags_text(e->flags, fl, sizeof fl);
-        ob_printf(o, "  [%u.%u] %s sm_%u %s %u.%u  flags 0x%llx (%s)\n", e->container, e->index,
-                  e->kind == CUDW_FATBIN_ELF ? "ELF" : e->kind == CUDW_FATBIN_PTX ? "PTX" : "kind?", e->sm,
+        char kind[16];
+        if (cudw_fatbin_kind_name(e->kind))
+            snprintf(kind, sizeof kind, "%s", cudw_fatbin_kind_name(e->kind));
+        else
+            snprintf(kind, sizeof kind, "kind %u", e->kind);
+        ob_printf(o, "  [%u.%u] %s sm_%u %s %u.%u  flags 0x%llx (%s)\n", e->container, e->index, kind, e->sm,
                   e->kind == CUDW_FATBIN_PTX ? "ISA" : "version", e->major, e->minor, (unsigned long long)e->flags, fl);
         ob_printf(o, "        at 0x%llx: header %u, payload %llu, %s", (unsigned long long)e->offset, e->header_size,
                   (unsigned long long)e->payload_size, compression(e));
         if (e->flags & (CUDW_FATBIN_LZ4 | CUDW_FATBIN_ZSTD))
             ob_printf(o, " %u -> %llu bytes", e->compressed_size, (unsigned long long)e->decompressed_size);
-        ob_printf(o, ", image %zu bytes\n", ok ? im->size : 0);
+        if (opaque)
+            ob_printf(o, ", not decoded (flag 0x10000)\n");
+        else
+            ob_printf(o, ", image %zu bytes\n", ok ? im->size : 0);
         if (e->name)
             ob_printf(o, "        name '%.*s'\n", (int)e->name_length, e->name);
         if (e->options) {
@@ -241,6 +258,11 @@ static int extract_one(const char *path, const char *dir, int only)
         const cudw_input_image *im = cudw_input_peek(in, i);
         if (only && im->kind != only)
             continue;
+        if (im->entry->flags & CUDW_FATBIN_ENCODED) {
+            fprintf(stderr, "%s: %s: note: not extracted: payload encoded beyond its compression (flag 0x10000)\n",
+                    progname, im->label);
+            continue;
+        }
         if (cudw_input_image_get(in, i, &im) != CUDW_OK) {
             char buf[512];
             cudw_error_format(cudw_input_error(in), buf, sizeof buf);
@@ -250,7 +272,10 @@ static int extract_one(const char *path, const char *dir, int only)
         }
         char out[4096], err[512];
         snprintf(out, sizeof out, "%s/%s.%u.%u.sm_%u.%s", dir, base, im->entry->container, im->entry->index,
-                 im->entry->sm, im->kind == CUDW_FATBIN_PTX ? "ptx" : im->kind == CUDW_FATBIN_ELF ? "cubin" : "bin");
+                 im->entry->sm, im->kind == CUDW_FATBIN_PTX    ? "ptx"
+                                : im->kind == CUDW_FATBIN_ELF  ? "cubin"
+                                : im->kind == CUDW_FATBIN_NVVM ? "ltoir"
+                                                               : "bin");
         if (write_file_atomic(out, im->data, im->size, err, sizeof err)) {
             fprintf(stderr, "%s: %s\n", progname, err);
             rc = EXIT_BAD_INPUT;
@@ -292,6 +317,10 @@ int cmd_extract(int argc, char **argv)
         return EXIT_USAGE;
     }
     struct stat st;
+    if (stat(dir, &st) != 0 && errno == ENOENT && mkdir(dir, 0777) != 0) {
+        fprintf(stderr, "%s: extract: %s: %s\n", progname, dir, strerror(errno));
+        return EXIT_BAD_INPUT;
+    }
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
         fprintf(stderr, "%s: extract: %s: not a directory\n", progname, dir);
         return EXIT_USAGE;

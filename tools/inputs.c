@@ -78,20 +78,27 @@ int for_each_elf(const char *path, image_fn fn, void *ctx)
         return EXIT_BAD_INPUT;
     }
     int rc = EXIT_OK;
+    size_t elves = 0, ptx = 0, nvvm = 0;
     for (size_t i = 0; i < cudw_input_count(in); i++) {
-        const cudw_input_image *im;
+        const cudw_input_image *im = cudw_input_peek(in, i);
+        ptx += im->kind == CUDW_FATBIN_PTX;
+        nvvm += im->kind == CUDW_FATBIN_NVVM;
+        if (im->kind != CUDW_FATBIN_ELF)
+            continue; /* PTX, LTO IR: nothing to decode here, and nothing to decompress */
+        elves++;
         if (cudw_input_image_get(in, i, &im) != CUDW_OK) {
             report_input(in, im->label);
             rc = EXIT_BAD_INPUT;
             continue;
         }
-        if (im->kind != CUDW_FATBIN_ELF)
-            continue;
         cudw_file *f = debug_companion(im->elf, im->label);
         int r = f ? fn(f, im->label, ctx) : EXIT_BAD_INPUT;
         if (r > rc)
             rc = r;
     }
+    if (!elves) /* not an error: nothing in it has debug information to show */
+        fprintf(stderr, "%s: %s: note: no device ELF image (%zu PTX, %zu LTO IR, %zu other entries)\n", progname, path,
+                ptx, nvvm, cudw_input_count(in) - ptx - nvvm);
     cudw_input_close(in);
     return rc;
 }

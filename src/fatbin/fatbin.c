@@ -203,6 +203,11 @@ static size_t elf_extent(const uint8_t *p, size_t n)
     return end < n ? (size_t)end : n;
 }
 
+const char *cudw_fatbin_kind_name(unsigned kind)
+{
+    return kind == CUDW_FATBIN_ELF ? "ELF" : kind == CUDW_FATBIN_PTX ? "PTX" : kind == CUDW_FATBIN_NVVM ? "NVVM" : NULL;
+}
+
 int cudw_fatbin_image(cudw_fatbin *fb, size_t i, const uint8_t **data, size_t *size)
 {
     if (i >= fb->n)
@@ -210,6 +215,9 @@ int cudw_fatbin_image(cudw_fatbin *fb, size_t i, const uint8_t **data, size_t *s
     cudw_fatbin_entry *e = &fb->entries[i];
     const uint8_t *p = e->payload;
     size_t n = (size_t)e->stored_size;
+    if (e->flags & CUDW_FATBIN_ENCODED)
+        return fb_fail(fb, CUDW_E_UNSUPPORTED, e->offset + 40, "fatbin entry",
+                       "payload encoded beyond its compression (flag 0x10000, as on compressed LTO IR): not decoded");
     if (e->flags & (CUDW_FATBIN_LZ4 | CUDW_FATBIN_ZSTD)) {
         if (!fb->images[i]) {
             uint64_t want = e->decompressed_size;

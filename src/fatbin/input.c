@@ -93,8 +93,14 @@ static int list_images(cudw_input *in)
                 if (c)
                     container += cudw_fatbin_get(in->blobs[pb].fb, c - 1)->container + 1;
             }
-            snprintf(im->label, sizeof im->label, "%s[%u.%u: %s sm_%u%s]", in->path, container, e->index,
-                     e->kind == CUDW_FATBIN_ELF ? "ELF" : e->kind == CUDW_FATBIN_PTX ? "PTX" : "kind?", e->sm, name);
+            char kind[16];
+            const char *kn = cudw_fatbin_kind_name(e->kind);
+            if (kn)
+                snprintf(kind, sizeof kind, "%s", kn);
+            else
+                snprintf(kind, sizeof kind, "kind %u", (unsigned)e->kind);
+            snprintf(im->label, sizeof im->label, "%s[%u.%u: %s sm_%u%s]", in->path, container, e->index, kind, e->sm,
+                     name);
         }
     }
     in->nimages = total;

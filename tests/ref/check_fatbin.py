@@ -10,7 +10,10 @@
 2. nvcc -lineinfo host builds (executable, object, -rdc object; default and
    LZ4 compression): each embedded cubin equals the one nvcc kept (--keep),
    and `cudwarf addr2line -e app` answers like it does on that cubin.
-3. Broken containers: bad magic, an entry past the end, a compressed size
+3. LTO IR (nvcc -dlto, entry kind 8): listed, not an error; uncompressed
+   it extracts byte-identical to nvcc's .ltoir; compressed it carries flag
+   0x10000 and is skipped with a note.
+4. Broken containers: bad magic, an entry past the end, a compressed size
    that lies, a decompressed size that lies: one error, exit 1.
 
 usage: check_fatbin.py CUDWARF GEN_DIR   (GEN_DIR from tests/gen.sh)
@@ -110,6 +113,37 @@ for comp, xflags in (("default", []), ("lz4", ["-Xfatbin", "--compress-mode=spee
     l = run(CUDWARF, "lines", robj)
     check(f"-rdc object ({comp}): __nv_relfatbin read, rows shown", l.returncode == 0 and "app.cu:" in l.stdout,
           l.stderr)
+
+# --- LTO IR (nvcc -dlto): entry kind 8, fatbinary's kind=nvvm ---
+d = os.path.join(tmp, "lto")
+os.makedirs(d)
+lobj = os.path.join(d, "app.lto.o")
+r = run("nvcc", "-arch=sm_90", "-dlto", "-dc", "-c", "--keep", "--keep-dir", d, "-o", lobj, os.path.join(SRC, "app.cu"))
+ltoir = glob.glob(os.path.join(d, "*.ltoir"))
+if r.returncode or not ltoir:
+    check("nvcc -dlto build", False, r.stderr[-300:])
+else:
+    l = run(CUDWARF, "list", "--json", lobj)
+    nv = [i for i in json.loads(l.stdout)["images"] if i["kind"] == "nvvm"] if l.returncode == 0 else []
+    check("-dlto host object: listed (exit 0), kind 8 named nvvm, zstd + flag 0x10000 not decoded",
+          len(nv) == 1 and nv[0]["kind_code"] == 8 and nv[0]["flags"] & 0x18000 == 0x18000 and
+          nv[0]["image_size"] is None, l.stdout + l.stderr)
+    s = run(CUDWARF, "lines", lobj)
+    check("-dlto host object: lines exits 0 with one note (no device ELF)",
+          s.returncode == 0 and s.stdout == "" and "no device ELF image (1 PTX, 1 LTO IR" in s.stderr, s.stderr)
+    for mode, flags in (("plain", ["--compress=false"]), ("zstd", []), ("lz4", ["--compress-mode=speed"])):
+        fb = os.path.join(d, f"lto.{mode}.fatbin")
+        run("fatbinary", "-64", f"--create={fb}", f"--image3=kind=nvvm,sm=90,file={ltoir[0]}", *flags)
+        x = run(CUDWARF, "extract", "-o", os.path.join(d, mode), fb)
+        out = x.stdout.split()
+        if mode == "plain":
+            check("LTO IR fatbin, uncompressed: extracted .ltoir = nvcc's kept .ltoir, byte for byte",
+                  x.returncode == 0 and len(out) == 1 and out[0].endswith(".ltoir") and
+                  open(out[0], "rb").read() == open(ltoir[0], "rb").read(), x.stdout + x.stderr)
+        else:
+            # the stored bytes are neither a zstd frame nor an LZ4 block of the .ltoir (docs/fatbin.md)
+            check(f"LTO IR fatbin, {mode}: flag 0x10000 set, skipped with a note, exit 0",
+                  x.returncode == 0 and not out and "flag 0x10000" in x.stderr, x.stdout + x.stderr)
 
 # --- broken containers ---
 good = open(os.path.join(tmp, "k.size.fatbin"), "rb").read()
