@@ -76,14 +76,15 @@ $(BUILD)/tests/mutate: tests/tools/mutate.c $(FUZZ_HDRS) $(BUILD)/libcudwarf.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Itests/common -Itests/fuzz -o $@ $< $(BUILD)/libcudwarf.a $(LDFLAGS_ALL) $(PKG_LIBS)
 
-# libFuzzer builds (clang): build-fuzz/fuzz_<target>; see tests/fuzz/README.md
+# libFuzzer builds (clang): build-fuzz/fuzz_<target>, renamed into place so a
+# campaign running the old binaries is not disturbed; see tests/fuzz/README.md
 fuzz:
 	$(MAKE) BUILD=build-fuzz CC=clang OPT="-O1 -g" \
 	    SAN="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all" build-fuzz/libcudwarf.a
 	for t in $(FUZZ_TARGETS); do \
 	    clang -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O1 -g -Iinclude -Itests/common -Itests/fuzz \
-	        -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o build-fuzz/fuzz_$$t tests/fuzz/fuzz_$$t.c \
-	        build-fuzz/libcudwarf.a $(PKG_LIBS) || exit 1; done
+	        -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o build-fuzz/fuzz_$$t.new tests/fuzz/fuzz_$$t.c \
+	        build-fuzz/libcudwarf.a $(PKG_LIBS) && mv build-fuzz/fuzz_$$t.new build-fuzz/fuzz_$$t || exit 1; done
 
 tests: all $(BUILD)/tests/reencode $(BUILD)/tests/mutate $(REPLAY_BIN) $(UNIT_BIN) $(BUILD)/tests/cubin_prep $(BUILD)/tests/libdw_lines $(BUILD)/examples/list_functions
 
