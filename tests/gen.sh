@@ -32,7 +32,7 @@ for arch in 75 90 100; do
         "$NVLINK" -arch=sm_$arch -g -o "$d/link.g.cubin" "$d/kern.rdc.cubin" "$d/other.rdc.cubin"
     done
 done
-# multi-object links: link3 (3 units) on four SMs, link10 (10 units) on two;
+# multi-object links: link3 (3 units) on six SMs, link10 (10 units) on two;
 # -G and -lineinfo; nvlink -g of the -dc objects in order
 link_set() { # NAME SRCDIR ARCH MODE
     local d="$out/$1/sm_$3/$4" flag=-G objs=() f
@@ -44,7 +44,7 @@ link_set() { # NAME SRCDIR ARCH MODE
     done
     "$NVLINK" -arch=sm_$3 -g -o "$d/link.g.cubin" "${objs[@]}" 2>/dev/null
 }
-for arch in 75 80 90 100; do for mode in G lineinfo; do link_set link3 "$src/link3" $arch $mode; done; done
+for arch in 75 80 89 90 100 121; do for mode in G lineinfo; do link_set link3 "$src/link3" $arch $mode; done; done
 for arch in 90 100; do for mode in G lineinfo; do link_set link10 "$src/link10" $arch $mode; done; done
 # host objects (nvcc -dc -c) holding sm_80 and sm_90 -G code of link3,
 # and nvcc -dlink's host object of them (the sm_90 device link embedded)
