@@ -51,6 +51,10 @@ $(BUILD)/tests/cubin_prep: tests/oracles/cubin_prep.c tests/oracles/cubin_prep_m
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -std=c99 -D_DEFAULT_SOURCE -o $@ tests/oracles/cubin_prep.c tests/oracles/cubin_prep_main.c
 
+$(BUILD)/bench/line_rows: bench/line_rows.c $(BUILD)/libcudwarf.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libcudwarf.a $(LDFLAGS_ALL) $(PKG_LIBS)
+
 $(BUILD)/examples/list_functions: examples/list_functions.c $(BUILD)/libcudwarf.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libcudwarf.a $(LDFLAGS_ALL) $(PKG_LIBS)

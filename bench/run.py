@@ -64,8 +64,11 @@ def bench_lines(cudwarf, prep, cubin):
     rel = os.path.join(OUT, "relocated-lines.cubin")
     sh(prep, "-r", "-e", "-x", cubin, rel, stderr=subprocess.DEVNULL)
     row = r"^  0x[0-9a-f]+  "
+    rows_lib = os.path.join(ROOT, "build", "bench", "line_rows")
+    lib_rows = int(subprocess.run([rows_lib, cubin, "1"], capture_output=True, text=True).stdout.split()[0])
     cases = [
         ("cudwarf lines (.debug_line + .nv_debug_line_sass)", [cudwarf, "lines", cubin], row),
+        ("libcudwarf rows, no output (bench/line_rows.c)", [rows_lib, cubin, "1"], lib_rows),
         ("cudwarf lines --section .debug_line", [cudwarf, "lines", "--section", ".debug_line", cubin], row),
         ("cudwarf lines --json (both)", [cudwarf, "lines", "--json", cubin], None),
         ("llvm-dwarfdump --debug-line (.debug_line)", ["llvm-dwarfdump", "--debug-line", rel], r"^0x[0-9a-f]{16}\s"),
@@ -75,19 +78,20 @@ def bench_lines(cudwarf, prep, cubin):
     res = []
     for name, cmd, pat in cases:
         t, rss = measure(cmd)
-        n = count(cmd, pat) if pat else res[0][3]
+        n = pat if isinstance(pat, int) else count(cmd, pat) if pat else res[0][3]
         res.append((name, t, rss, n))
     print(f"\nline tables: {cubin} ({os.path.getsize(cubin) / 1e6:.1f} MB)")
     table(res)
     ours_rate = res[0][3] / res[0][1]
-    for name, t, _, n in res[3:]:
+    for name, t, _, n in res[4:]:
         if n:
-            print(f"rows per second, cudwarf (both sections) / {name.split()[0]}: {ours_rate / (n / t):.2f}x")
+            print(f"rows per second, cudwarf (both sections) / {name.split()[0]}: {ours_rate / (n / t):.2f}x; "
+                  f"time, {name.split()[0]} / libcudwarf (all rows, both sections): {t / res[1][1]:.2f}x")
 
 
 def main():
     os.makedirs(OUT, exist_ok=True)
-    sh("make", "-s", "-C", ROOT, "all", "build/tests/cubin_prep")
+    sh("make", "-s", "-C", ROOT, "all", "build/tests/cubin_prep", "build/bench/line_rows")
     cudwarf = os.path.join(ROOT, "build", "cudwarf")
     prep = os.path.join(ROOT, "build", "tests", "cubin_prep")
     cubin = sys.argv[1] if len(sys.argv) > 1 else build("cub_big_sm90_G.cubin", "-G")

@@ -494,12 +494,17 @@ typedef struct cudw_line_iter {
     cudw_line_row *seq;       /* the rows of the current sequence, for call sites */
     size_t nseq, capseq;
     unsigned flags;
+    uint64_t seq_pos;         /* where the current sequence's program starts */
+    int keeping;              /* seq holds this sequence's rows (from its first inlined row on) */
 } cudw_line_iter;
 
 /* Iterator flags. */
 #define CUDW_LINE_KEEP_SEQUENCE 1u  /* keep the current sequence's rows (malloc'd;
                                        cudw_line_iter_free releases them) so
-                                       cudw_line_callsite can resolve contexts */
+                                       cudw_line_callsite can resolve contexts.
+                                       Only sequences with inlined rows are kept:
+                                       at the first one, the sequence is decoded
+                                       again up to it. */
 #define CUDW_LINE_HIDDEN 2u         /* also report, as rows with hidden = 1, each
                                        DW_LNS_advance_pc that no row follows:
                                        ptxas writes one for a same-line instruction

@@ -1,10 +1,11 @@
 /* Output files are written whole or not at all: into a temporary file in
  * the same directory, then renamed over the target.  "-" is standard
- * output. */
+ * output; devices and FIFOs (/dev/null) are written in place. */
 #define _GNU_SOURCE 1 /* copy_file_range */
 #include "cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,24 +17,49 @@ int atomic_open(atomic_file *a, const char *path, char *err, size_t errlen)
     memset(a, 0, offsetof(atomic_file, buf));
     a->path = path;
     a->fd = -1;
+    a->mode = 0644;
     if (!strcmp(path, "-")) {
         a->fd = 1;
         a->to_stdout = 1;
         return 0;
     }
-    size_t n = strlen(path);
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            snprintf(err, errlen, "%s: is a directory", path);
+            return -1;
+        }
+        if (!S_ISREG(st.st_mode)) {
+            a->fd = open(path, O_WRONLY | O_CLOEXEC);
+            if (a->fd < 0) {
+                snprintf(err, errlen, "%s: %s", path, strerror(errno));
+                return -1;
+            }
+            a->direct = 1;
+            return 0;
+        }
+        a->mode = st.st_mode & 07777;
+    }
+    struct stat lst;
+    if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
+        a->target = realpath(path, NULL); /* NULL (dangling): the link itself is replaced */
+    const char *t = a->target ? a->target : path;
+    size_t n = strlen(t);
     a->tmp = malloc(n + 16);
     if (!a->tmp) {
         snprintf(err, errlen, "out of memory");
+        free(a->target);
+        a->target = NULL;
         return -1;
     }
-    memcpy(a->tmp, path, n);
+    memcpy(a->tmp, t, n);
     memcpy(a->tmp + n, ".tmp.XXXXXX", 12);
     a->fd = mkstemp(a->tmp);
     if (a->fd < 0) {
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
         free(a->tmp);
-        a->tmp = NULL;
+        free(a->target);
+        a->tmp = a->target = NULL;
         return -1;
     }
     return 0;
@@ -97,7 +123,7 @@ int atomic_write(void *ctx, const void *data, size_t size)
 
 int atomic_copy_from(atomic_file *a, int in_fd, uint64_t off, uint64_t n)
 {
-    if (a->to_stdout || in_fd < 0 || a->no_copy)
+    if (a->to_stdout || a->direct || in_fd < 0 || a->no_copy)
         return 1;
     if (a->nbuf && flush(a))
         return -1;
@@ -127,10 +153,12 @@ void atomic_abort(atomic_file *a)
 {
     if (!a->to_stdout && a->fd >= 0) {
         close(a->fd);
-        unlink(a->tmp);
+        if (a->tmp)
+            unlink(a->tmp);
     }
     free(a->tmp);
-    a->tmp = NULL;
+    free(a->target);
+    a->tmp = a->target = NULL;
     a->fd = -1;
 }
 
@@ -145,16 +173,28 @@ int atomic_commit(atomic_file *a, char *err, size_t errlen)
     }
     if (a->to_stdout)
         return 0;
-    if (fchmod(a->fd, 0644) != 0 || close(a->fd) != 0 || rename(a->tmp, a->path) != 0) {
+    if (a->direct) {
+        int rc = close(a->fd);
+        a->fd = -1;
+        if (rc != 0) {
+            snprintf(err, errlen, "%s: %s", a->path, strerror(errno));
+            return -1;
+        }
+        return 0;
+    }
+    if (fchmod(a->fd, (mode_t)a->mode) != 0 || close(a->fd) != 0 ||
+        rename(a->tmp, a->target ? a->target : a->path) != 0) {
         snprintf(err, errlen, "%s: %s", a->path, strerror(errno));
         a->fd = -1;
         unlink(a->tmp);
         free(a->tmp);
-        a->tmp = NULL;
+        free(a->target);
+        a->tmp = a->target = NULL;
         return -1;
     }
     free(a->tmp);
-    a->tmp = NULL;
+    free(a->target);
+    a->tmp = a->target = NULL;
     return 0;
 }
 

@@ -65,11 +65,17 @@ int cmd_strip(int argc, char **argv);
 
 /* Streaming version: open a temporary file beside path (or standard
  * output for "-"), write (a cudw_write_fn), then commit (rename) or abort
- * (remove).  Errors: -1 with a message in err. */
+ * (remove).  A symbolic link is followed (the file it names is replaced,
+ * the link stays); a device or FIFO such as /dev/null is written in place,
+ * since renaming over it would put a regular file there.  Errors: -1 with
+ * a message in err. */
 typedef struct atomic_file {
     const char *path;
     char *tmp;
+    char *target;        /* path, or the file a symbolic link at path names */
+    unsigned mode;       /* of the file it replaces, else 0644 */
     int fd, to_stdout, failed, no_copy;
+    int direct;          /* a device or FIFO (/dev/null): written in place, never replaced */
     size_t nbuf;
     char buf[1 << 16];
 } atomic_file;

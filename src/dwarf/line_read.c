@@ -397,6 +397,8 @@ static void reset(cudw_line_iter *it)
     it->symbol_value = 0;
     it->symtab = 0;
     it->nseq = 0;
+    it->seq_pos = it->pos;
+    it->keeping = 0;
 }
 
 void cudw_line_iter_init(const cudw_line_table *t, cudw_line_iter *it, unsigned flags)
@@ -434,17 +436,48 @@ static int followed_by_row(const cudw_line_table *t, uint64_t pos)
     return (o.kind == CUDW_LOP_STANDARD && o.opcode == 1) || (o.kind == CUDW_LOP_EXTENDED && o.opcode == 1);
 }
 
+/* Each row is written field by field from the state: a whole-struct copy
+ * right after the opcodes' 8-byte stores into the state loads it back in
+ * 16-byte pieces, which the CPU cannot forward from those stores (a stall
+ * per piece: that copy was most of the decoder's time). */
+static inline void put_row(cudw_line_row *d, const cudw_line_row *st, const cudw_line_iter *it, uint64_t index,
+                           uint64_t op_offset, const char *fn)
+{
+    d->address = st->address;
+    d->symbol = it->symbol;
+    d->symbol_value = it->symbol_value;
+    d->symtab = it->symtab;
+    d->file = st->file;
+    d->line = st->line;
+    d->column = st->column;
+    d->is_stmt = st->is_stmt;
+    d->basic_block = st->basic_block;
+    d->end_sequence = st->end_sequence;
+    d->hidden = st->hidden;
+    d->merc_flag = st->merc_flag;
+    d->context = st->context;
+    d->function_offset = st->function_offset;
+    d->function = fn;
+    d->sequence = st->sequence;
+    d->index = index;
+    d->op_offset = op_offset;
+}
+
+static int keep_from_start(cudw_line_iter *it, uint64_t upto);
+
 static int emit(cudw_line_iter *it, cudw_line_row *out, uint64_t op_offset)
 {
     cudw_line_row *st = &it->state;
-    st->index++;
-    st->op_offset = op_offset;
-    st->symbol = it->symbol;
-    st->symbol_value = it->symbol_value;
-    st->symtab = it->symtab;
-    st->function = st->context || st->function_offset ? function_name(it->table, st->function_offset) : NULL;
-    *out = *st;
-    if (it->flags & CUDW_LINE_KEEP_SEQUENCE) {
+    uint64_t index = st->index + 1;
+    const char *fn = st->context || st->function_offset ? function_name(it->table, st->function_offset) : NULL;
+    put_row(out, st, it, index, op_offset, fn);
+    if ((it->flags & CUDW_LINE_KEEP_SEQUENCE) && !it->keeping && st->context) {
+        /* the first inlined row: only now are the rows before it needed */
+        int rc = keep_from_start(it, index - 1);
+        if (rc)
+            return rc;
+    }
+    if (it->keeping) {
         if (it->nseq == it->capseq) {
             size_t cap = it->capseq ? it->capseq * 2 : 256;
             cudw_line_row *n = realloc(it->seq, cap * sizeof *n);
@@ -454,8 +487,14 @@ static int emit(cudw_line_iter *it, cudw_line_row *out, uint64_t op_offset)
             it->seq = n;
             it->capseq = cap;
         }
-        it->seq[it->nseq++] = *out;
+        put_row(&it->seq[it->nseq++], st, it, index, op_offset, fn);
     }
+    st->index = index;
+    st->op_offset = op_offset;
+    st->symbol = it->symbol;
+    st->symbol_value = it->symbol_value;
+    st->symtab = it->symtab;
+    st->function = fn;
     st->basic_block = 0;
     return CUDW_OK;
 }
@@ -567,6 +606,36 @@ int cudw_line_next(cudw_line_iter *it, cudw_line_row *out)
         }
     }
     return rc;
+}
+
+/* Decode the current sequence again from its start, keeping its first
+ * upto rows in it->seq: most sequences have no inlined row, and storing
+ * every row of every sequence (128 bytes each, out of cache) cost more
+ * than decoding a few twice. */
+static int keep_from_start(cudw_line_iter *it, uint64_t upto)
+{
+    cudw_line_iter t = *it;
+    t.seq = it->seq;
+    t.nseq = 0;
+    t.pos = it->seq_pos;
+    t.flags = CUDW_LINE_KEEP_SEQUENCE;
+    reset(&t);
+    t.state.sequence = it->state.sequence;
+    t.keeping = 1;
+    cudw_line_row r;
+    int rc = CUDW_OK;
+    while (t.nseq < upto && (rc = cudw_line_next(&t, &r)) == CUDW_OK)
+        ;
+    it->seq = t.seq; /* grown or not, it is the iterator's buffer */
+    it->capseq = t.capseq;
+    if (rc != CUDW_OK || t.nseq != upto)
+        return rc < 0 ? rc
+                      : cudw_fail(it->table->file, CUDW_E_BAD_OFFSET, it->table->section, it->seq_pos, "line program",
+                                  "sequence decoded again gave %zu rows before row %llu", t.nseq,
+                                  (unsigned long long)(upto + 1));
+    it->nseq = t.nseq;
+    it->keeping = 1;
+    return CUDW_OK;
 }
 
 int cudw_line_callsite(const cudw_line_iter *it, const cudw_line_row *r, const cudw_line_row **site)

@@ -316,5 +316,35 @@ check("extract on a bare cubin: exit 1, says why", r.returncode == 1 and "nothin
 r = run("lines", "/bin/sh")
 check("a host ELF without device code: exit 1", r.returncode == 1 and "no CUDA device code" in r.stderr, r.stderr)
 
+# --- where outputs go: a FIFO (as /dev/null, a device) is written in place,
+# never renamed over; a symbolic link keeps pointing at the replaced file ---
+import stat as _stat, threading
+src = os.path.join(FIX, "tiny_sm90_G.cubin")
+plain = os.path.join(TMP, "plain.stripped")
+r = run("strip", "-o", plain, src)
+want = open(plain, "rb").read() if r.returncode == 0 else None
+fifo = os.path.join(TMP, "out.fifo")
+os.mkfifo(fifo)
+got = []
+reader = threading.Thread(target=lambda: got.append(open(fifo, "rb").read()), daemon=True)
+reader.start()
+r = run("strip", "-o", fifo, src)
+reader.join(10)
+check("strip -o FIFO: written in place (the FIFO stays a FIFO), same bytes as to a file",
+      r.returncode == 0 and got and got[0] == want and _stat.S_ISFIFO(os.lstat(fifo).st_mode), r.stderr)
+target = os.path.join(TMP, "target.cubin")
+open(target, "wb").write(b"old")
+os.chmod(target, 0o600)
+link = os.path.join(TMP, "out.link")
+os.symlink(target, link)
+r = run("strip", "-o", link, src)
+check("strip -o SYMLINK: the file it names is replaced (mode kept), the link stays",
+      r.returncode == 0 and os.path.islink(link) and open(target, "rb").read() == want and
+      _stat.S_IMODE(os.stat(target).st_mode) == 0o600, r.stderr)
+r = run("strip", "-o", TMP, src)
+check("strip -o DIRECTORY: exit 1, says so, leaves nothing beside it",
+      r.returncode == 1 and "is a directory" in r.stderr and
+      not [n for n in os.listdir(os.path.dirname(TMP)) if n.startswith(os.path.basename(TMP) + ".tmp")], r.stderr)
+
 print(f"cli: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
