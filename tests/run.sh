@@ -36,7 +36,8 @@ if [ "$out" = "0x4a _Z11tiny_kernelPii" ]; then echo "ok   examples/list_functio
 else echo "FAIL examples/list_functions: $out"; fail=$((fail + 1)); fi
 
 echo "== command line"
-python3 tests/cli/test_cli.py "$build/cudwarf" tests/fixtures >"$log/cli.txt" 2>&1
+python3 tests/cli/test_cli.py "$build/cudwarf" tests/fixtures >"$log/cli.txt" 2>&1 ||
+    echo "FAIL test_cli.py: exit $?" >>"$log/cli.txt"
 count_lines "$log/cli.txt"
 tail -1 "$log/cli.txt"
 
@@ -47,27 +48,32 @@ else
     echo "== hand-made .nv_debug_info_ptx vs llvm-dwarfdump"
     python3 tests/tools/mkelf.py info-ptx "$log/ptx.cubin"
     python3 tests/ref/compare_dies.py --ours=.nv_debug_info_ptx "$build/cudwarf" "$build/tests/cubin_prep" \
-        "$log/ptx.cubin" >"$log/ptx.txt" 2>&1
-    python3 tests/ref/compare_dies.py "$build/cudwarf" "$build/tests/cubin_prep" "$log/ptx.cubin" >>"$log/ptx.txt" 2>&1
+        "$log/ptx.cubin" >"$log/ptx.txt" 2>&1 || echo "FAIL compare_dies.py (ptx): exit $?" >>"$log/ptx.txt"
+    python3 tests/ref/compare_dies.py "$build/cudwarf" "$build/tests/cubin_prep" "$log/ptx.cubin" >>"$log/ptx.txt" 2>&1 ||
+        echo "FAIL compare_dies.py: exit $?" >>"$log/ptx.txt"
     cat "$log/ptx.txt"; count_lines "$log/ptx.txt" >/dev/null
 
     echo "== DIE trees of the fixtures vs llvm-dwarfdump"
-    python3 tests/ref/compare_dies.py "$build/cudwarf" "$build/tests/cubin_prep" tests/fixtures/*.cubin >"$log/fx.txt" 2>&1
+    python3 tests/ref/compare_dies.py "$build/cudwarf" "$build/tests/cubin_prep" tests/fixtures/*.cubin >"$log/fx.txt" 2>&1 ||
+        echo "FAIL compare_dies.py: exit $?" >>"$log/fx.txt"
     count_lines "$log/fx.txt"
     echo "$(grep -c '^ok' "$log/fx.txt") views agree"
 
     echo "== .debug_frame of the fixtures vs llvm-dwarfdump"
-    python3 tests/ref/compare_frames.py "$build/cudwarf" "$build/tests/cubin_prep" tests/fixtures/*.cubin >"$log/ff.txt" 2>&1
+    python3 tests/ref/compare_frames.py "$build/cudwarf" "$build/tests/cubin_prep" tests/fixtures/*.cubin >"$log/ff.txt" 2>&1 ||
+        echo "FAIL compare_frames.py: exit $?" >>"$log/ff.txt"
     count_lines "$log/ff.txt"
     echo "$(grep -c '^ok' "$log/ff.txt") views agree"
 
     echo "== .debug_loc, .debug_str, .debug_pubnames/pubtypes of the fixtures vs llvm-dwarfdump"
-    python3 tests/ref/compare_misc.py "$build/cudwarf" "$build/tests/cubin_prep" tests/fixtures/*.cubin >"$log/fm.txt" 2>&1
+    python3 tests/ref/compare_misc.py "$build/cudwarf" "$build/tests/cubin_prep" tests/fixtures/*.cubin >"$log/fm.txt" 2>&1 ||
+        echo "FAIL compare_misc.py: exit $?" >>"$log/fm.txt"
     count_lines "$log/fm.txt"
     echo "$(grep -c '^ok' "$log/fm.txt") views agree"
 
     echo "== line rows of the fixtures vs libdw"
-    python3 tests/ref/compare_lines.py "$build/cudwarf" "$build/tests/libdw_lines" tests/fixtures/*.cubin >"$log/fl.txt" 2>&1
+    python3 tests/ref/compare_lines.py "$build/cudwarf" "$build/tests/libdw_lines" tests/fixtures/*.cubin >"$log/fl.txt" 2>&1 ||
+        echo "FAIL compare_lines.py: exit $?" >>"$log/fl.txt"
     count_lines "$log/fl.txt"
     echo "$(grep -c '^ok' "$log/fl.txt") views agree"
 
@@ -78,24 +84,29 @@ else
         echo "skipped: no nvcc"
         skip=$((skip + 1))
     else
-        python3 tests/ref/compare_dies.py "$build/cudwarf" "$build/tests/cubin_prep" $gen >"$log/gen.txt" 2>&1
+        python3 tests/ref/compare_dies.py "$build/cudwarf" "$build/tests/cubin_prep" $gen >"$log/gen.txt" 2>&1 ||
+            echo "FAIL compare_dies.py: exit $?" >>"$log/gen.txt"
         count_lines "$log/gen.txt"
         echo "$(grep -c '^ok' "$log/gen.txt") DIE views agree ($(echo "$gen" | wc -l) cubins: sm_75/90/100, -G/-lineinfo, whole/-dc/nvlink)"
-        python3 tests/ref/compare_frames.py "$build/cudwarf" "$build/tests/cubin_prep" $gen >"$log/gf.txt" 2>&1
+        python3 tests/ref/compare_frames.py "$build/cudwarf" "$build/tests/cubin_prep" $gen >"$log/gf.txt" 2>&1 ||
+            echo "FAIL compare_frames.py: exit $?" >>"$log/gf.txt"
         count_lines "$log/gf.txt"
         echo "$(grep -c '^ok' "$log/gf.txt") frame views agree"
-        python3 tests/ref/compare_lines.py "$build/cudwarf" "$build/tests/libdw_lines" $gen >"$log/gl.txt" 2>&1
+        python3 tests/ref/compare_lines.py "$build/cudwarf" "$build/tests/libdw_lines" $gen >"$log/gl.txt" 2>&1 ||
+            echo "FAIL compare_lines.py: exit $?" >>"$log/gl.txt"
         count_lines "$log/gl.txt"
         echo "$(grep -c '^ok' "$log/gl.txt") line views agree"
         echo "== fatbins (fatbinary, every compression mode) and host builds (nvcc)"
-        python3 tests/ref/check_fatbin.py "$build/cudwarf" build/gen >"$log/fb.txt" 2>&1
+        python3 tests/ref/check_fatbin.py "$build/cudwarf" build/gen >"$log/fb.txt" 2>&1 ||
+            echo "FAIL check_fatbin.py: exit $?" >>"$log/fb.txt"
         count_lines "$log/fb.txt"
         tail -1 "$log/fb.txt"
     fi
 fi
 
 echo "== addr2line's inline stacks equal the chains in the rows"
-python3 tests/ref/check_addr2line.py "$build/cudwarf" tests/fixtures/*.cubin $(echo "${gen:-}" | grep lineinfo) >"$log/a2l.txt" 2>&1
+python3 tests/ref/check_addr2line.py "$build/cudwarf" tests/fixtures/*.cubin $(echo "${gen:-}" | grep lineinfo) >"$log/a2l.txt" 2>&1 ||
+    echo "FAIL check_addr2line.py: exit $?" >>"$log/a2l.txt"
 count_lines "$log/a2l.txt"
 echo "$(grep -c '^ok' "$log/a2l.txt") files checked"
 
@@ -108,12 +119,14 @@ echo "== mutation suite: truncations and byte flips of real cubins, every parser
 "$build/tests/mutate" --flips 1000 tests/fixtures/*.cubin >"$log/mu.txt" 2>&1
 count_lines "$log/mu.txt"
 tail -1 "$log/mu.txt"
-python3 tests/cli/mutants_cli.py "$build/cudwarf" 500 tests/fixtures/*.cubin >"$log/mc.txt" 2>&1
+python3 tests/cli/mutants_cli.py "$build/cudwarf" 500 tests/fixtures/*.cubin >"$log/mc.txt" 2>&1 ||
+    echo "FAIL mutants_cli.py: exit $?" >>"$log/mc.txt"
 count_lines "$log/mc.txt"
 tail -1 "$log/mc.txt"
 
 echo "== cudwarf verify: fixtures clean, corrupted copies flagged at the right place"
-python3 tests/cli/verify_malformed.py "$build/cudwarf" tests/fixtures >"$log/vm.txt" 2>&1
+python3 tests/cli/verify_malformed.py "$build/cudwarf" tests/fixtures >"$log/vm.txt" 2>&1 ||
+    echo "FAIL verify_malformed.py: exit $?" >>"$log/vm.txt"
 grep '^FAIL' "$log/vm.txt" | head -5
 p=$(sed -n 's/^verify: \([0-9]*\) passed.*/\1/p' "$log/vm.txt"); f=$(sed -n 's/.* \([0-9]*\) failed$/\1/p' "$log/vm.txt")
 pass=$((pass + ${p:-0})); fail=$((fail + ${f:-1}))
@@ -128,13 +141,15 @@ for t in $(ls tests/fuzz/corpus); do
 done
 
 echo "== .nv_debug_info_reg_sass records against the PTX text and the symbols"
-python3 tests/ref/check_reg_sass.py "$build/cudwarf" tests/fixtures/*.cubin ${gen:-} >"$log/rs.txt" 2>&1
+python3 tests/ref/check_reg_sass.py "$build/cudwarf" tests/fixtures/*.cubin ${gen:-} >"$log/rs.txt" 2>&1 ||
+    echo "FAIL check_reg_sass.py: exit $?" >>"$log/rs.txt"
 count_lines "$log/rs.txt"
 echo "$(grep -c '^ok' "$log/rs.txt") files checked"
 
 echo "== .debug_macinfo vs GNU readelf (a hand-made object with every entry type, and the fixtures)"
 python3 tests/tools/mkelf.py macinfo "$log/mac.o"
-python3 tests/ref/check_macinfo.py "$build/cudwarf" "$log/mac.o" tests/fixtures/*.cubin >"$log/mi.txt" 2>&1
+python3 tests/ref/check_macinfo.py "$build/cudwarf" "$log/mac.o" tests/fixtures/*.cubin >"$log/mi.txt" 2>&1 ||
+    echo "FAIL check_macinfo.py: exit $?" >>"$log/mi.txt"
 count_lines "$log/mi.txt"
 tail -1 "$log/mi.txt"
 
@@ -145,7 +160,8 @@ count_lines "$log/rg.txt"
 cat "$log/rg.txt"
 
 echo "== .debug_pubnames/.debug_pubtypes built from .debug_info equal ptxas's, byte for byte"
-python3 tests/ref/check_pubnames.py "$build/cudwarf" tests/fixtures/*.cubin ${gen:-} >"$log/pn.txt" 2>&1
+python3 tests/ref/check_pubnames.py "$build/cudwarf" tests/fixtures/*.cubin ${gen:-} >"$log/pn.txt" 2>&1 ||
+    echo "FAIL check_pubnames.py: exit $?" >>"$log/pn.txt"
 count_lines "$log/pn.txt"
 tail -1 "$log/pn.txt"
 
@@ -158,7 +174,8 @@ for d in tests/fixtures/link2/*/ $(find build/gen -name link.g.cubin -printf '%h
     else ins=$(ls "$d"/*.rdc.cubin | tr '\n' , | sed 's/,$//'); fi
     sets="$sets $d/link.g.cubin=$ins"
 done
-python3 tests/ref/check_link.py "$build/cudwarf" $sets >"$log/lk.txt" 2>&1
+python3 tests/ref/check_link.py "$build/cudwarf" $sets >"$log/lk.txt" 2>&1 ||
+    echo "FAIL check_link.py: exit $?" >>"$log/lk.txt"
 count_lines "$log/lk.txt"
 tail -1 "$log/lk.txt"
 
@@ -170,12 +187,14 @@ tail -1 "$log/li.txt"
 
 echo "== cudwarf strip: the rest byte for byte; stripped + --keep-debug companion = the original"
 python3 tests/ref/check_strip.py "$build/cudwarf" tests/fixtures/*.cubin tests/fixtures/link2/*/*.cubin \
-    $(find build/gen -name 'link.g.cubin' -o -name 'kern.cubin' 2>/dev/null | sort) >"$log/st.txt" 2>&1
+    $(find build/gen -name 'link.g.cubin' -o -name 'kern.cubin' 2>/dev/null | sort) >"$log/st.txt" 2>&1 ||
+    echo "FAIL check_strip.py: exit $?" >>"$log/st.txt"
 count_lines "$log/st.txt"
 tail -1 "$log/st.txt"
 
 echo "== .nv_debug_line_sass rows point at PTX instructions of the right function"
-python3 tests/ref/check_sass_ptx.py "$build/cudwarf" tests/fixtures/*.cubin ${gen:-} >"$log/sp.txt" 2>&1
+python3 tests/ref/check_sass_ptx.py "$build/cudwarf" tests/fixtures/*.cubin ${gen:-} >"$log/sp.txt" 2>&1 ||
+    echo "FAIL check_sass_ptx.py: exit $?" >>"$log/sp.txt"
 count_lines "$log/sp.txt"
 echo "$(grep -c '^ok' "$log/sp.txt") views checked"
 

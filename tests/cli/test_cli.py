@@ -316,6 +316,35 @@ check("extract on a bare cubin: exit 1, says why", r.returncode == 1 and "nothin
 r = run("lines", "/bin/sh")
 check("a host ELF without device code: exit 1", r.returncode == 1 and "no CUDA device code" in r.stderr, r.stderr)
 
+# --- JSON strings: every byte escaped right (the escaper skips clean 8-byte words) ---
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools"))
+from mkelf import build_elf  # noqa: E402
+strs = [bytes(range(1, 256)), b"plain/path/with/no/escapes/at/all/abcdefgh", b'a"b\\c\x7fd\x80e\x1ff',
+        b'12345678"', b"\\2345678abcdefgh", b"abcdefg\n"]
+sp = os.path.join(TMP, "strs.cubin")
+open(sp, "wb").write(build_elf([{"name": ".debug_str", "data": b"\0".join(strs) + b"\0"}]))
+r = run("dump", "--str", "--json", sp)
+found = []
+
+
+def strings(o):
+    if isinstance(o, dict):
+        for v in o.values():
+            strings(v)
+    elif isinstance(o, list):
+        for v in o:
+            strings(v)
+    elif isinstance(o, str):
+        found.append(o)
+
+
+try:
+    strings(json.loads(r.stdout))
+except ValueError:
+    pass
+check("JSON: strings with every byte 1..255, quotes, backslashes come back exactly (bytes >= 0x7f as \\u00XX)",
+      r.returncode == 0 and all(x.decode("latin-1") in found for x in strs), r.stderr)
+
 # --- where outputs go: a FIFO (as /dev/null, a device) is written in place,
 # never renamed over; a symbolic link keeps pointing at the replaced file ---
 import stat as _stat, threading
