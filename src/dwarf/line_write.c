@@ -211,9 +211,11 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
             stmt = !stmt;
         }
         int64_t dline = (int64_t)(r->line - line);
-        int64_t adj = dline - p->line_base;
-        uint64_t special = adj >= 0 && adj < p->line_range && daddr <= 255
-                               ? (uint64_t)adj + (uint64_t)p->line_range * daddr + p->opcode_base
+        /* in the window, compared without forming dline - line_base: that
+         * overflows for an advance near INT64_MAX */
+        int in_window = dline >= p->line_base && dline < (int64_t)p->line_base + (int64_t)p->line_range;
+        uint64_t special = in_window && daddr <= 255
+                               ? (uint64_t)(dline - p->line_base) + (uint64_t)p->line_range * daddr + p->opcode_base
                                : 256;
         if (daddr && dline && special <= 255) { /* never without both advances */
             wb_byte(&b, (uint8_t)special);
