@@ -148,11 +148,15 @@ void ew_free(ew_file *e);
 
 /* The relocations aimed at a section, one at a time in file order, without
  * building (or keeping) the sorted array cudw_relocs caches: the linker's
- * way through relocation sections of a million entries. */
+ * way through relocation sections of a million entries.  When another
+ * reader already built that array, it is walked instead (sorted order),
+ * not decoded again. */
 typedef struct reloc_iter {
     cudw_file *f;
     unsigned target, sec;
     uint64_t pos;
+    const cudw_reloc *cached; /* the built array, or NULL */
+    size_t k, n;
 } reloc_iter;
 void reloc_iter_init(reloc_iter *it, cudw_file *f, unsigned target);
 int reloc_iter_next(reloc_iter *it, cudw_reloc *out);

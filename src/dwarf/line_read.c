@@ -440,16 +440,29 @@ static int followed_by_row(const cudw_line_table *t, uint64_t pos)
  * right after the opcodes' 8-byte stores into the state loads it back in
  * 16-byte pieces, which the CPU cannot forward from those stores (a stall
  * per piece: that copy was most of the decoder's time). */
+#if defined(__GNUC__)
+/* keeps a value in a general register: the compiler may not merge two
+ * 8-byte loads of the state into one 16-byte load (and stall on it) */
+#define SCALAR(x) __asm__("" : "+r"(x))
+#else
+#define SCALAR(x) (void)0
+#endif
+
 static inline void put_row(cudw_line_row *d, const cudw_line_row *st, const cudw_line_iter *it, uint64_t index,
                            uint64_t op_offset, const char *fn)
 {
-    d->address = st->address;
+    uint64_t address = st->address, file = st->file, line = st->line, column = st->column;
+    SCALAR(address);
+    SCALAR(file);
+    SCALAR(line);
+    SCALAR(column);
+    d->address = address;
     d->symbol = it->symbol;
     d->symbol_value = it->symbol_value;
     d->symtab = it->symtab;
-    d->file = st->file;
-    d->line = st->line;
-    d->column = st->column;
+    d->file = file;
+    d->line = line;
+    d->column = column;
     d->is_stmt = st->is_stmt;
     d->basic_block = st->basic_block;
     d->end_sequence = st->end_sequence;
