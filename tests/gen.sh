@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Compile the test programs with the installed CUDA toolkit into OUT
-# (default build/gen): sm_75, sm_90 and sm_100; -G and -lineinfo;
-# relocatable (-dc) objects and nvlink -g links of them (2, 3 and 10
-# objects); whole-program cubins of the one-file program.  Prints nothing and exits 0 when nvcc is
-# absent, after saying so on stderr.  Reuses outputs newer than the sources.
+# (default build/gen): whole-program cubins of the one-file program for
+# sm_75, sm_90 and sm_100; relocatable (-dc) objects and nvlink -g links of
+# them (2 objects on those SMs, 3 on sm_75/80/89/90/100/121, 10 on
+# sm_90/100); -G and -lineinfo; two-SM host objects and an nvcc -dlink
+# object.  Prints nothing and exits 0 when nvcc is absent, after saying so
+# on stderr.  Reuses outputs newer than the sources.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-build/gen}
