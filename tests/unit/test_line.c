@@ -12,8 +12,11 @@ static uint64_t next(void)
     return rng;
 }
 
-/* Wrap a unit into an ELF with a .debug_str and decode its rows. */
-static size_t decode(const cudw_line_out *out, const char *strs, size_t strlen_, cudw_line_row *rows, size_t cap)
+/* Wrap a unit into an ELF with a .debug_str and decode its rows; with
+ * sites, each inlined row's call site (cudw_line_callsite, with the
+ * sequence kept) goes to sites[n] as its sequence-relative row number. */
+static size_t decode(const cudw_line_out *out, const char *strs, size_t strlen_, cudw_line_row *rows, size_t cap,
+                     uint64_t *sites)
 {
     tsec secs[] = {
         {.name = ".debug_line", .data = out->data, .size = out->size},
@@ -29,12 +32,25 @@ static size_t decode(const cudw_line_out *out, const char *strs, size_t strlen_,
     cudw_line_row r;
     size_t n = 0;
     int rc;
-    cudw_line_iter_init(t, &it, 0);
+    cudw_line_iter_init(t, &it, sites ? CUDW_LINE_KEEP_SEQUENCE : 0);
     while ((rc = cudw_line_next(&it, &r)) == CUDW_OK) {
         assert_true(n < cap);
+        if (sites) {
+            const cudw_line_row *site = NULL;
+            sites[n] = 0;
+            if (r.context) {
+                assert_int_equal(cudw_line_callsite(&it, &r, &site), CUDW_OK);
+                /* the site's own registers, as its row was emitted */
+                assert_int_equal(site->index, r.context);
+                assert_int_equal(site->address, rows[n - (r.index - r.context)].address);
+                assert_int_equal(site->line, rows[n - (r.index - r.context)].line);
+                sites[n] = site->index;
+            }
+        }
         r.function = NULL; /* points into the image */
         rows[n++] = r;
     }
+    cudw_line_iter_free(&it);
     assert_int_equal(rc, CUDW_DONE);
     assert_int_equal(cudw_line_table_next(f, cudw_section_find(f, ".debug_line"), &cur, &t), CUDW_DONE);
     cudw_close(f);
@@ -89,8 +105,17 @@ static void round_trip(void **state)
         cudw_line_header_in h = {.dirs = dirs, .ndirs = 2, .files = files, .nfiles = 3, .has_str_base = 1};
         cudw_line_out out;
         assert_int_equal(cudw_line_encode(&p, &h, in, n, &out), CUDW_OK);
-        size_t m = decode(&out, strs, sizeof strs, out_rows, MAXR);
+        size_t m = decode(&out, strs, sizeof strs, out_rows, MAXR, NULL);
         assert_int_equal(m, n);
+        /* again keeping sequences: every call site is the row its context
+         * names, found though the sequence is only kept from its first
+         * inlined row on (the rows before it decoded a second time) */
+        uint64_t *sites = calloc(MAXR, sizeof *sites);
+        assert_int_equal(decode(&out, strs, sizeof strs, out_rows, MAXR, sites), n);
+        for (size_t k = 0; k < n; k++)
+            if (!in[k].end_sequence) /* an end row carries the last row's context */
+                assert_int_equal(sites[k], in[k].context);
+        free(sites);
         for (size_t k = 0; k < n; k++) {
             const cudw_line_row *a = &in[k], *b = &out_rows[k];
             assert_int_equal(a->address, b->address);
