@@ -847,6 +847,13 @@ enum {
  * neither an LZ4 block nor a zstd frame (an encoding cudwarf does not know,
  * docs/fatbin.md); cudw_fatbin_image refuses them with CUDW_E_UNSUPPORTED. */
 #define CUDW_FATBIN_ENCODED 0x10000ull
+/* The target variant (nvcc -gencode ...,code=sm_90a / sm_100f): the ELF
+ * header does not say it (sm_90 and sm_90a images have the same e_flags);
+ * the entry does. */
+#define CUDW_FATBIN_ARCH_SPECIFIC 0x100000ull   /* sm_Na */
+#define CUDW_FATBIN_FAMILY 0x200000ull          /* sm_Nf */
+/* "a", "f" or "" for an entry's flags. */
+const char *cudw_fatbin_variant(uint64_t flags);
 
 typedef struct cudw_fatbin_entry {
     unsigned container, index;   /* 0-based */

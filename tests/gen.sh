@@ -56,6 +56,10 @@ for f in "$src"/link3/*.cu; do
         -o "$out/hostobj/$(basename "${f%.cu}").o" "$f"
 done
 "$NVCC" -arch=sm_90 -G -dlink -o "$out/hostobj/dlink.o" "$out"/hostobj/l3_*.o
+# one unit for sm_90 and sm_90a (arch-specific) in one object, and sm_90a alone
+"$NVCC" -gencode arch=compute_90a,code=sm_90a -gencode arch=compute_90,code=sm_90 -G -dc -c \
+    -o "$out/hostobj/variants.o" "$src/link3/l3_a.cu"
+"$NVCC" -arch=sm_90a -G -dc -cubin -o "$out/hostobj/l3_a.sm_90a.rdc.cubin" "$src/link3/l3_a.cu"
 # the C++ name-index programs: sm_100 -G carries .debug_pubnames/pubtypes
 mkdir -p "$out/names"
 for n in cxx types statics; do

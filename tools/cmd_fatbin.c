@@ -33,6 +33,7 @@ static void flags_text(uint64_t f, char *buf, size_t n)
     static const struct { uint64_t bit; const char *name; } names[] = {
         {CUDW_FATBIN_64BIT, "64-bit"}, {CUDW_FATBIN_DEBUG, "debug"}, {CUDW_FATBIN_LINUX, "Linux"},
         {CUDW_FATBIN_LZ4, "lz4"}, {CUDW_FATBIN_ZSTD, "zstd"}, {CUDW_FATBIN_ENCODED, "encoded"},
+        {CUDW_FATBIN_ARCH_SPECIFIC, "arch-specific (a)"}, {CUDW_FATBIN_FAMILY, "family (f)"},
     };
     size_t len = 0;
     buf[0] = 0;
@@ -113,6 +114,7 @@ static int list_one(const char *path, int as_json, json *j)
                                                                   : "unknown");
                 json_u64(j, "kind_code", e->kind);
                 json_u64(j, "sm", e->sm);
+                json_str(j, "variant", cudw_fatbin_variant(e->flags)); /* "a", "f" or "" */
                 json_u64(j, "major", e->major);
                 json_u64(j, "minor", e->minor);
                 json_u64(j, "flags", e->flags);
@@ -165,7 +167,8 @@ static int list_one(const char *path, int as_json, json *j)
             snprintf(kind, sizeof kind, "%s", cudw_fatbin_kind_name(e->kind));
         else
             snprintf(kind, sizeof kind, "kind %u", e->kind);
-        ob_printf(o, "  [%u.%u] %s sm_%u %s %u.%u  flags 0x%llx (%s)\n", e->container, e->index, kind, e->sm,
+        ob_printf(o, "  [%u.%u] %s sm_%u%s %s %u.%u  flags 0x%llx (%s)\n", e->container, e->index, kind, e->sm,
+                  cudw_fatbin_variant(e->flags),
                   e->kind == CUDW_FATBIN_PTX ? "ISA" : "version", e->major, e->minor, (unsigned long long)e->flags, fl);
         ob_printf(o, "        at 0x%llx: header %u, payload %llu, %s", (unsigned long long)e->offset, e->header_size,
                   (unsigned long long)e->payload_size, compression(e));
@@ -271,8 +274,8 @@ static int extract_one(const char *path, const char *dir, int only)
             continue;
         }
         char out[4096], err[512];
-        snprintf(out, sizeof out, "%s/%s.%u.%u.sm_%u.%s", dir, base, im->entry->container, im->entry->index,
-                 im->entry->sm, im->kind == CUDW_FATBIN_PTX    ? "ptx"
+        snprintf(out, sizeof out, "%s/%s.%u.%u.sm_%u%s.%s", dir, base, im->entry->container, im->entry->index,
+                 im->entry->sm, cudw_fatbin_variant(im->entry->flags), im->kind == CUDW_FATBIN_PTX    ? "ptx"
                                 : im->kind == CUDW_FATBIN_ELF  ? "cubin"
                                 : im->kind == CUDW_FATBIN_NVVM ? "ltoir"
                                                                : "bin");

@@ -52,10 +52,18 @@ typedef struct images {
     cudw_file **elf;
     const char **label;
     int *path;           /* which path an image came from */
+    int *variant;        /* 'a', 'f' or 0 */
     int n;
 } images;
 
 static int sm_of(cudw_file *f) { return (int)cudw_header(f)->sm; }
+
+/* 'a', 'f' or 0: the variant an image was built for, as its fatbin entry
+ * says (a bare cubin's ELF header does not tell sm_90 from sm_90a). */
+static int variant_of(const cudw_input_image *x)
+{
+    return x->entry ? cudw_fatbin_variant(x->entry->flags)[0] : 0;
+}
 
 static void report_input_error(cudw_input *in, const char *label)
 {
@@ -66,7 +74,7 @@ static void report_input_error(cudw_input *in, const char *label)
 
 /* Opens every path; keeps the images of SM arch (every image when arch is
  * 0, if they share one SM).  0, or 1 after a message. */
-static int collect(images *im, const char **paths, int npaths, int arch)
+static int collect(images *im, const char **paths, int npaths, int arch, int want_variant)
 {
     size_t cap = 0;
     if (!(im->in = calloc((size_t)npaths, sizeof *im->in)))
@@ -84,6 +92,8 @@ static int collect(images *im, const char **paths, int npaths, int arch)
             const cudw_input_image *x = cudw_input_peek(im->in[p], i);
             if (x->kind != CUDW_FATBIN_ELF || (arch && x->entry && x->entry->sm != (uint32_t)arch))
                 continue;
+            if (arch && x->entry && variant_of(x) != want_variant)
+                continue; /* --arch sm_90 is not sm_90a, nor the reverse */
             if (cudw_input_image_get(im->in[p], i, &x) != CUDW_OK) {
                 report_input_error(im->in[p], x->label);
                 return 1;
@@ -101,28 +111,35 @@ static int collect(images *im, const char **paths, int npaths, int arch)
                 int *q = realloc(im->path, cap * sizeof *q);
                 if (q)
                     im->path = q;
-                if (!e || !l || !q) {
+                int *w = realloc(im->variant, cap * sizeof *w);
+                if (w)
+                    im->variant = w;
+                if (!e || !l || !q || !w) {
                     fprintf(stderr, "%s: link: out of memory\n", progname);
                     return 1;
                 }
             }
             im->elf[im->n] = x->elf;
             im->label[im->n] = x->label;
-            im->path[im->n++] = p;
+            im->path[im->n] = p;
+            im->variant[im->n++] = variant_of(x);
             found++;
         }
         if (!found) {
             if (arch)
-                fprintf(stderr, "%s: link: %s: no sm_%d device ELF in it\n", progname, paths[p], arch);
+                fprintf(stderr, "%s: link: %s: no sm_%d%s device ELF in it\n", progname, paths[p], arch,
+                        want_variant == 'a' ? "a" : want_variant == 'f' ? "f" : "");
             else
                 fprintf(stderr, "%s: link: %s: no device ELF in it (PTX only?)\n", progname, paths[p]);
             return 1;
         }
     }
     for (int k = 1; !arch && k < im->n; k++)
-        if (sm_of(im->elf[k]) != sm_of(im->elf[0])) {
-            fprintf(stderr, "%s: link: the inputs hold sm_%d (%s) and sm_%d (%s) code: choose one with --arch\n",
-                    progname, sm_of(im->elf[0]), im->label[0], sm_of(im->elf[k]), im->label[k]);
+        if (sm_of(im->elf[k]) != sm_of(im->elf[0]) || im->variant[k] != im->variant[0]) {
+            char v0[2] = {(char)im->variant[0], 0}, vk[2] = {(char)im->variant[k], 0};
+            fprintf(stderr,
+                    "%s: link: the inputs hold sm_%d%s (%s) and sm_%d%s (%s) code: choose one with --arch\n",
+                    progname, sm_of(im->elf[0]), v0, im->label[0], sm_of(im->elf[k]), vk, im->label[k]);
             return 1;
         }
     return 0;
@@ -136,17 +153,21 @@ static void images_free(images *im, int npaths)
     free(im->elf);
     free(im->label);
     free(im->path);
+    free(im->variant);
 }
 
-/* "sm_90", "90", "sm_100a" -> 90, 100; 0 when not a number. */
-static int parse_arch(const char *a)
+/* "sm_90", "90", "sm_100a" -> 90, 100 (*variant: 0, 'a' or 'f'); 0 when
+ * not a number. */
+static int parse_arch(const char *a, int *variant)
 {
     if (!strncmp(a, "sm_", 3))
         a += 3;
     char *end;
     long v = strtol(a, &end, 10);
+    *variant = *end;
     return end != a && v > 0 && v < 1000 && (!*end || ((*end == 'a' || *end == 'f') && !end[1])) ? (int)v : 0;
 }
+
 
 static int write_cb(void *ctx, const void *p, size_t n) { return atomic_write(((copy_ctx *)ctx)->af, p, n); }
 
@@ -160,7 +181,7 @@ int cmd_link(int argc, char **argv)
 {
     const char *out = NULL, *symbols = NULL;
     cudw_link_opts o = {0};
-    int stats = 0, nin = 0, arch = 0;
+    int stats = 0, nin = 0, arch = 0, variant = 0;
     const char **paths = calloc((size_t)argc, sizeof *paths);
     if (!paths)
         return EXIT_BAD_INPUT;
@@ -176,7 +197,7 @@ int cmd_link(int argc, char **argv)
                 out = argv[i];
             else if (a[2] == 's')
                 symbols = argv[i];
-            else if (!(arch = parse_arch(argv[i]))) {
+            else if (!(arch = parse_arch(argv[i], &variant))) {
                 usage_error("link", "--arch %s: expected sm_N", argv[i]);
                 free(paths);
                 return EXIT_USAGE;
@@ -184,7 +205,7 @@ int cmd_link(int argc, char **argv)
         } else if (!strncmp(a, "--arch=", 7) || !strncmp(a, "--sm=", 5)) {
             /* --sm=N as addr2line spells it */
             const char *v = strchr(a, '=') + 1;
-            if (!(arch = parse_arch(v))) {
+            if (!(arch = parse_arch(v, &variant))) {
                 usage_error("link", "%s: expected sm_N", a);
                 free(paths);
                 return EXIT_USAGE;
@@ -215,11 +236,11 @@ int cmd_link(int argc, char **argv)
     images im = {0}, sy = {0};
     int rc = EXIT_BAD_INPUT;
     cudw_link *L = NULL;
-    if (collect(&im, paths, nin, arch))
+    if (collect(&im, paths, nin, arch, variant))
         goto done;
     if (symbols) {
         /* nvlink's output: a cubin, or the executable it went into */
-        if (collect(&sy, &symbols, 1, arch ? arch : sm_of(im.elf[0])))
+        if (collect(&sy, &symbols, 1, arch ? arch : sm_of(im.elf[0]), arch ? variant : im.variant[0]))
             goto done;
         o.symbols = sy.elf[0];
     }

@@ -203,6 +203,11 @@ static size_t elf_extent(const uint8_t *p, size_t n)
     return end < n ? (size_t)end : n;
 }
 
+const char *cudw_fatbin_variant(uint64_t flags)
+{
+    return flags & CUDW_FATBIN_ARCH_SPECIFIC ? "a" : flags & CUDW_FATBIN_FAMILY ? "f" : "";
+}
+
 const char *cudw_fatbin_kind_name(unsigned kind)
 {
     return kind == CUDW_FATBIN_ELF ? "ELF" : kind == CUDW_FATBIN_PTX ? "PTX" : kind == CUDW_FATBIN_NVVM ? "NVVM" : NULL;

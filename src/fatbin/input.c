@@ -99,8 +99,8 @@ static int list_images(cudw_input *in)
                 snprintf(kind, sizeof kind, "%s", kn);
             else
                 snprintf(kind, sizeof kind, "kind %u", (unsigned)e->kind);
-            snprintf(im->label, sizeof im->label, "%s[%u.%u: %s sm_%u%s]", in->path, container, e->index, kind, e->sm,
-                     name);
+            snprintf(im->label, sizeof im->label, "%s[%u.%u: %s sm_%u%s%s]", in->path, container, e->index, kind, e->sm,
+                     cudw_fatbin_variant(e->flags), name);
         }
     }
     in->nimages = total;

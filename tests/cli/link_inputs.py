@@ -60,6 +60,24 @@ with tempfile.TemporaryDirectory() as tmp:
     p, q = run(["link", "--sm=90", "-o", a, *hosts]), run(["link", "--arch=sm_90", "-o", b, *hosts])
     check(p.returncode == 0 and q.returncode == 0 and open(a, "rb").read() == open(os.path.join(tmp, "h90"), "rb").read()
           and open(b, "rb").read() == open(a, "rb").read(), "--sm=90 and --arch=sm_90 = --arch sm_90")
+    # sm_90 and sm_90a share e_flags; only the fatbin entry (flag 0x100000) tells them apart
+    var = os.path.join(gen, "hostobj", "variants.o")
+    p = run(["link", "-o", out, var])
+    err = p.stderr.decode()
+    check(p.returncode == 1 and "sm_90a" in err and "sm_90 (" in err and not os.path.exists(out),
+          "an object with sm_90 and sm_90a images, no --arch: exit 1, names both", err)
+    a, b = os.path.join(tmp, "v90a"), os.path.join(tmp, "c90a")
+    p = run(["link", "--arch", "sm_90a", "-o", a, var])
+    q = run(["link", "-o", b, os.path.join(gen, "hostobj", "l3_a.sm_90a.rdc.cubin")])
+    check(p.returncode == 0 and q.returncode == 0 and open(a, "rb").read() == open(b, "rb").read(),
+          "--arch sm_90a takes the arch-specific image: = link of the sm_90a -dc cubin", (p.stderr + q.stderr).decode())
+    a, b = os.path.join(tmp, "v90"), os.path.join(tmp, "c90")
+    p = run(["link", "--arch", "sm_90", "-o", a, var])
+    q = run(["link", "-o", b, os.path.join(gen, "link3", "sm_90", "G", "l3_a.rdc.cubin")])
+    check(p.returncode == 0 and q.returncode == 0 and open(a, "rb").read() == open(b, "rb").read() and
+          open(a, "rb").read() != open(os.path.join(tmp, "v90a"), "rb").read(),
+          "--arch sm_90 takes the plain image: = link of the sm_90 -dc cubin, not the sm_90a one",
+          (p.stderr + q.stderr).decode())
     p = run(["link", "--arch", "ninety", "-o", out, *hosts])
     check(p.returncode == 2 and not os.path.exists(out), "--arch ninety: usage error (exit 2)", p.stderr.decode())
 print(f"link inputs: {fail} failed")
