@@ -161,6 +161,11 @@ typedef struct reloc_iter {
 void reloc_iter_init(reloc_iter *it, cudw_file *f, unsigned target);
 int reloc_iter_next(reloc_iter *it, cudw_reloc *out);
 
+/* cudw_frame_next without checking the entry's call frame instructions:
+ * for walks that need only the headers (the CIE index, the linker's CIE
+ * pointers), which would otherwise decode every program twice. */
+int frame_next_headers(cudw_file *f, const cudw_section *s, uint8_t asz, uint64_t *cursor, cudw_cfa_entry *e);
+
 /* The offset of the CIE cudw_frame_cie would return, without parsing it. */
 int frame_cie_offset(cudw_file *f, const cudw_section *s, uint8_t asz, const cudw_cfa_entry *fde, uint64_t *out,
                      int *guessed);

@@ -29,7 +29,21 @@ static uint64_t field(cudw_file *f, const cudw_section *s, uint64_t at, unsigned
     return v;
 }
 
+static int frame_next(cudw_file *f, const cudw_section *s, uint8_t asz, uint64_t *cursor, cudw_cfa_entry *e,
+                      int check_ops);
+
 int cudw_frame_next(cudw_file *f, const cudw_section *s, uint8_t asz, uint64_t *cursor, cudw_cfa_entry *e)
+{
+    return frame_next(f, s, asz, cursor, e, 1);
+}
+
+int frame_next_headers(cudw_file *f, const cudw_section *s, uint8_t asz, uint64_t *cursor, cudw_cfa_entry *e)
+{
+    return frame_next(f, s, asz, cursor, e, 0);
+}
+
+static int frame_next(cudw_file *f, const cudw_section *s, uint8_t asz, uint64_t *cursor, cudw_cfa_entry *e,
+                      int check_ops)
 {
     uint64_t at = *cursor;
     if (!s->data)
@@ -132,6 +146,8 @@ int cudw_frame_next(cudw_file *f, const cudw_section *s, uint8_t asz, uint64_t *
     e->instructions = d + p;
     e->instructions_length = e->end - p;
     /* check the program here, so readers of the ops meet no surprise */
+    if (!check_ops)
+        return CUDW_OK;
     uint64_t pos = 0;
     cudw_cfa_op op;
     while ((rc = cudw_cfa_op_next(e->instructions, e->instructions_length, asz, &pos, &op)) == CUDW_OK)
@@ -162,7 +178,7 @@ static int cies(cudw_file *f, const cudw_section *s, uint8_t asz, cie_index **ou
     uint64_t cur = 0, *tmp = NULL;
     cudw_cfa_entry e;
     int rc;
-    while ((rc = cudw_frame_next(f, s, asz, &cur, &e)) == CUDW_OK) {
+    while ((rc = frame_next_headers(f, s, asz, &cur, &e)) == CUDW_OK) {
         if (!e.is_cie)
             continue;
         if (n == cap) {

@@ -312,7 +312,7 @@ static int frame_pointers(cudw_link *L, size_t k, unsigned i, uint64_t **at, siz
     int rc, guessed;
     *at = NULL;
     *n = 0;
-    while ((rc = cudw_frame_next(f, s, 8, &cur, &e)) == CUDW_OK) {
+    while ((rc = frame_next_headers(f, s, 8, &cur, &e)) == CUDW_OK) {
         if (e.is_cie || !e.length)
             continue;
         if ((rc = frame_cie_offset(f, s, 8, &e, &cie, &guessed)) != CUDW_OK)
