@@ -26,8 +26,9 @@ static const char help[] =
     "  -C               demangle function names\n"
     "  --ptx            also the PTX line (from .nv_debug_line_sass) and its text\n"
     "  --function NAME  the symbol for bare offsets\n"
-    "  --sm=N           in a fatbin or executable, only the sm_N images (else the\n"
-    "                   first image with a row for the location answers)\n"
+    "  --sm=N           in a fatbin or executable, only the sm_N images (--sm=90a:\n"
+    "                   the sm_90a ones); without it the first image with a row\n"
+    "                   for the location answers\n"
     "  --json           one JSON object per location (an array)\n"
     "\n"
     "Unknown locations print ?\?:0 (and ?\? for the function), like binutils.\n";
@@ -35,6 +36,7 @@ static const char help[] =
 typedef struct aopts {
     int addr, func, inl, pretty, demangle, ptx, json;
     unsigned sm;
+    char variant;     /* 'a', 'f' or 0, with sm */
     const char *function;
 } aopts;
 
@@ -237,11 +239,12 @@ int cmd_addr2line(int argc, char **argv)
         } else if (!strncmp(a, "--sm=", 5)) {
             char *end;
             unsigned long v = strtoul(a + 5, &end, 10);
-            if (end == a + 5 || *end || !v || v > 999) {
-                usage_error("addr2line", "%s: expected --sm=N (90 for sm_90)", a);
+            if (end == a + 5 || (*end && ((*end != 'a' && *end != 'f') || end[1])) || !v || v > 999) {
+                usage_error("addr2line", "%s: expected --sm=N (90 for sm_90, 90a for sm_90a)", a);
                 return EXIT_USAGE;
             }
             o.sm = (unsigned)v;
+            o.variant = *end; /* sm_90a images are not sm_90 ones */
         } else if (!strncmp(a, "--exe=", 6)) {
             exe = a + 6;
         } else if (!strncmp(a, "--function=", 11)) {
@@ -299,7 +302,9 @@ int cmd_addr2line(int argc, char **argv)
     for (size_t k = 0; k < cudw_input_count(in); k++) {
         const cudw_input_image *im;
         const cudw_input_image *pk = cudw_input_peek(in, k);
-        if (pk->kind != CUDW_FATBIN_ELF || (o.sm && pk->entry && pk->entry->sm != o.sm))
+        if (pk->kind != CUDW_FATBIN_ELF ||
+            (o.sm && pk->entry &&
+             (pk->entry->sm != o.sm || cudw_fatbin_variant(pk->entry->flags)[0] != o.variant)))
             continue;
         if (cudw_input_image_get(in, k, &im) != CUDW_OK) {
             char buf[512];

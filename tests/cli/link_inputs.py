@@ -78,6 +78,14 @@ with tempfile.TemporaryDirectory() as tmp:
           open(a, "rb").read() != open(os.path.join(tmp, "v90a"), "rb").read(),
           "--arch sm_90 takes the plain image: = link of the sm_90 -dc cubin, not the sm_90a one",
           (p.stderr + q.stderr).decode())
+    # addr2line --sm=90a / --sm=90 read the matching image of the same object
+    loc = "_Z2kaPi+0x80"
+    for sm, bare in (("90a", os.path.join(gen, "hostobj", "l3_a.sm_90a.rdc.cubin")),
+                     ("90", os.path.join(gen, "link3", "sm_90", "G", "l3_a.rdc.cubin"))):
+        p = run(["addr2line", "-e", var, f"--sm={sm}", "-fi", loc])
+        q = run(["addr2line", "-e", bare, "-fi", loc])
+        check(p.returncode == 0 and p.stdout == q.stdout and b"l3_a.cu:" in p.stdout,
+              f"addr2line --sm={sm} on the two-variant object = on the sm_{sm} cubin", (p.stdout + p.stderr).decode())
     p = run(["link", "--arch", "ninety", "-o", out, *hosts])
     check(p.returncode == 2 and not os.path.exists(out), "--arch ninety: usage error (exit 2)", p.stderr.decode())
 print(f"link inputs: {fail} failed")
