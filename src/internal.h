@@ -155,8 +155,9 @@ typedef struct reloc_iter {
     cudw_file *f;
     unsigned target, sec;
     uint64_t pos;
-    const cudw_reloc *cached; /* the built array, or NULL */
+    const cudw_reloc *cached; /* the built array (when use_cache) */
     size_t k, n;
+    int use_cache;
 } reloc_iter;
 void reloc_iter_init(reloc_iter *it, cudw_file *f, unsigned target);
 int reloc_iter_next(reloc_iter *it, cudw_reloc *out);

@@ -47,16 +47,22 @@ typedef struct copy_ctx {
 
 /* The ELF images the inputs hold, in order: a cubin is one, a fatbin or
  * host object (nvcc -dc -c) one per embedded device ELF. */
+typedef struct image {
+    const char *label;
+    int path;            /* which input it came from */
+    int variant;         /* 'a', 'f' or 0 */
+} image;
+
 typedef struct images {
     cudw_input **in;     /* per path, kept open: the images live in them */
-    cudw_file **elf;
-    const char **label;
-    int *path;           /* which path an image came from */
-    int *variant;        /* 'a', 'f' or 0 */
+    cudw_file **elf;     /* what cudw_link_run takes */
+    image *v;
     int n;
 } images;
 
 static int sm_of(cudw_file *f) { return (int)cudw_header(f)->sm; }
+
+static const char *vstr(int variant) { return variant == 'a' ? "a" : variant == 'f' ? "f" : ""; }
 
 /* 'a', 'f' or 0: the variant an image was built for, as its fatbin entry
  * says (a bare cubin's ELF header does not tell sm_90 from sm_90a). */
@@ -73,10 +79,10 @@ static void report_input_error(cudw_input *in, const char *label)
 }
 
 /* Opens every path; keeps the images of SM arch (every image when arch is
- * 0, if they share one SM).  0, or 1 after a message. */
+ * 0, if they share one SM and variant).  0, or 1 after a message. */
 static int collect(images *im, const char **paths, int npaths, int arch, int want_variant)
 {
-    size_t cap = 0;
+    size_t total = 0;
     if (!(im->in = calloc((size_t)npaths, sizeof *im->in)))
         return 1;
     for (int p = 0; p < npaths; p++) {
@@ -87,6 +93,15 @@ static int collect(images *im, const char **paths, int npaths, int arch, int wan
                 fprintf(stderr, "%s: link: %s: out of memory\n", progname, paths[p]);
             return 1;
         }
+        total += cudw_input_count(im->in[p]);
+    }
+    im->elf = calloc(total ? total : 1, sizeof *im->elf);
+    im->v = calloc(total ? total : 1, sizeof *im->v);
+    if (!im->elf || !im->v) {
+        fprintf(stderr, "%s: link: out of memory\n", progname);
+        return 1;
+    }
+    for (int p = 0; p < npaths; p++) {
         size_t count = cudw_input_count(im->in[p]), found = 0;
         for (size_t i = 0; i < count; i++) {
             const cudw_input_image *x = cudw_input_peek(im->in[p], i);
@@ -100,46 +115,25 @@ static int collect(images *im, const char **paths, int npaths, int arch, int wan
             }
             if (arch && sm_of(x->elf) != arch)
                 continue;
-            if ((size_t)im->n == cap) {
-                cap = cap ? 2 * cap : 16;
-                cudw_file **e = realloc(im->elf, cap * sizeof *e);
-                if (e)
-                    im->elf = e;
-                const char **l = realloc(im->label, cap * sizeof *l);
-                if (l)
-                    im->label = l;
-                int *q = realloc(im->path, cap * sizeof *q);
-                if (q)
-                    im->path = q;
-                int *w = realloc(im->variant, cap * sizeof *w);
-                if (w)
-                    im->variant = w;
-                if (!e || !l || !q || !w) {
-                    fprintf(stderr, "%s: link: out of memory\n", progname);
-                    return 1;
-                }
-            }
             im->elf[im->n] = x->elf;
-            im->label[im->n] = x->label;
-            im->path[im->n] = p;
-            im->variant[im->n++] = variant_of(x);
+            im->v[im->n++] = (image){x->label, p, variant_of(x)};
             found++;
         }
         if (!found) {
             if (arch)
                 fprintf(stderr, "%s: link: %s: no sm_%d%s device ELF in it\n", progname, paths[p], arch,
-                        want_variant == 'a' ? "a" : want_variant == 'f' ? "f" : "");
+                        vstr(want_variant));
             else
                 fprintf(stderr, "%s: link: %s: no device ELF in it (PTX only?)\n", progname, paths[p]);
             return 1;
         }
     }
     for (int k = 1; !arch && k < im->n; k++)
-        if (sm_of(im->elf[k]) != sm_of(im->elf[0]) || im->variant[k] != im->variant[0]) {
-            char v0[2] = {(char)im->variant[0], 0}, vk[2] = {(char)im->variant[k], 0};
+        if (sm_of(im->elf[k]) != sm_of(im->elf[0]) || im->v[k].variant != im->v[0].variant) {
             fprintf(stderr,
                     "%s: link: the inputs hold sm_%d%s (%s) and sm_%d%s (%s) code: choose one with --arch\n",
-                    progname, sm_of(im->elf[0]), v0, im->label[0], sm_of(im->elf[k]), vk, im->label[k]);
+                    progname, sm_of(im->elf[0]), vstr(im->v[0].variant), im->v[0].label, sm_of(im->elf[k]),
+                    vstr(im->v[k].variant), im->v[k].label);
             return 1;
         }
     return 0;
@@ -151,9 +145,7 @@ static void images_free(images *im, int npaths)
         cudw_input_close(im->in[p]);
     free(im->in);
     free(im->elf);
-    free(im->label);
-    free(im->path);
-    free(im->variant);
+    free(im->v);
 }
 
 /* "sm_90", "90", "sm_100a" -> 90, 100 (*variant: 0, 'a' or 'f'); 0 when
@@ -240,7 +232,7 @@ int cmd_link(int argc, char **argv)
         goto done;
     if (symbols) {
         /* nvlink's output: a cubin, or the executable it went into */
-        if (collect(&sy, &symbols, 1, arch ? arch : sm_of(im.elf[0]), arch ? variant : im.variant[0]))
+        if (collect(&sy, &symbols, 1, arch ? arch : sm_of(im.elf[0]), arch ? variant : im.v[0].variant))
             goto done;
         o.symbols = sy.elf[0];
     }
@@ -249,7 +241,7 @@ int cmd_link(int argc, char **argv)
     if (cudw_link_run((cudw_file *const *)im.elf, (size_t)im.n, &o, &L, &err, &which) != CUDW_OK) {
         char b[512];
         cudw_error_format(&err, b, sizeof b);
-        fprintf(stderr, "%s: link: %s: %s\n", progname, which >= 0 ? im.label[which] : out, b);
+        fprintf(stderr, "%s: link: %s: %s\n", progname, which >= 0 ? im.v[which].label : out, b);
         goto done;
     }
     char e[512];
@@ -262,7 +254,7 @@ int cmd_link(int argc, char **argv)
     /* unchanged input bytes go file to file in the kernel */
     int *fds = malloc((size_t)im.n * sizeof *fds);
     for (int k = 0; fds && k < im.n; k++)
-        fds[k] = cudw_input_type(im.in[im.path[k]]) == CUDW_INPUT_CUBIN ? open(paths[im.path[k]], O_RDONLY | O_CLOEXEC)
+        fds[k] = cudw_input_type(im.in[im.v[k].path]) == CUDW_INPUT_CUBIN ? open(paths[im.v[k].path], O_RDONLY | O_CLOEXEC)
                                                                        : -1;
     copy_ctx cc = {&af, fds};
     int wrc = fds ? cudw_link_write_copy(L, write_cb, copy_cb, &cc) : cudw_link_write(L, atomic_write, &af);

@@ -21,6 +21,41 @@ static int section_start(cudw_file *f, const cudw_section *s, uint64_t at, const
     return at >= s->data_size ? CUDW_DONE : CUDW_OK;
 }
 
+/* The header both name-index and aranges sets start with:
+ *   u32 length | u16 version | u32 unit offset (relocated) ...
+ * checked against the section (need: header bytes, minlen: smallest length). */
+static int set_header(cudw_file *f, const cudw_section *s, uint64_t at, const char *what, uint64_t need,
+                      uint32_t minlen, uint32_t *len, uint16_t *version, uint32_t *unit, const cudw_reloc **unit_reloc)
+{
+    int rc = section_start(f, s, at, what);
+    if (rc != CUDW_OK)
+        return rc;
+    const cudw_reloc *rels;
+    size_t nrel;
+    if ((rc = cudw_relocs(f, s->index, &rels, &nrel))) /* a bad relocation section: its error, here */
+        return rc;
+    uint64_t left = s->data_size - at;
+    if (left < need)
+        return cudw_fail(f, CUDW_E_TRUNCATED, s, at, what, "%llu bytes left, a header needs %llu",
+                         (unsigned long long)left, (unsigned long long)need);
+    *len = ld32(s->data + at);
+    if (*len >= 0xfffffff0u)
+        return cudw_fail(f, CUDW_E_UNSUPPORTED, s, at, what, "64-bit DWARF or reserved length");
+    if (*len > left - 4 || *len < minlen)
+        return cudw_fail(f, CUDW_E_TRUNCATED, s, at, what, "length 0x%x does not fit (0x%llx bytes left)", *len,
+                         (unsigned long long)(left - 4));
+    *version = ld16(s->data + at + 4);
+    *unit = ld32(s->data + at + 6);
+    const cudw_reloc *r = cudw_reloc_at(f, s->index, at + 6);
+    if (r && r->width)
+        *unit = (uint32_t)r->value;
+    else
+        r = NULL;
+    if (unit_reloc)
+        *unit_reloc = r;
+    return CUDW_OK;
+}
+
 static uint64_t addr_field(cudw_file *f, const cudw_section *s, uint64_t at, uint8_t asz, const cudw_reloc **r,
                            uint64_t *raw)
 {
@@ -83,35 +118,15 @@ int cudw_list_next(cudw_file *f, const cudw_section *s, int has_expr, uint8_t as
 int cudw_pub_next_set(cudw_file *f, const cudw_section *s, uint64_t *cursor, cudw_pub_set *set)
 {
     uint64_t at = *cursor;
-    int start = section_start(f, s, at, "name index");
-    if (start != CUDW_OK)
-        return start;
-    const cudw_reloc *rels;
-    size_t nrel;
-    int rc = cudw_relocs(f, s->index, &rels, &nrel);
-    if (rc)
-        return rc;
-    uint64_t left = s->data_size - at;
     memset(set, 0, sizeof *set);
     set->offset = at;
-    if (left < 14)
-        return cudw_fail(f, CUDW_E_TRUNCATED, s, at, "name index header", "%llu bytes left, a header needs 14",
-                         (unsigned long long)left);
-    uint32_t len = ld32(s->data + at);
-    if (len >= 0xfffffff0u)
-        return cudw_fail(f, CUDW_E_UNSUPPORTED, s, at, "name index header", "64-bit DWARF or reserved length");
-    if (len > left - 4 || len < 10)
-        return cudw_fail(f, CUDW_E_TRUNCATED, s, at, "name index header",
-                         "length 0x%x does not fit (0x%llx bytes left)", len, (unsigned long long)(left - 4));
+    uint32_t len, unit;
+    int rc = set_header(f, s, at, "name index header", 14, 10, &len, &set->version, &unit, &set->unit_reloc);
+    if (rc != CUDW_OK)
+        return rc;
+    set->unit_offset = unit;
     set->length = len;
     set->end = at + 4 + len;
-    set->version = ld16(s->data + at + 4);
-    set->unit_offset = ld32(s->data + at + 6);
-    set->unit_reloc = cudw_reloc_at(f, s->index, at + 6);
-    if (set->unit_reloc && set->unit_reloc->width)
-        set->unit_offset = (uint32_t)set->unit_reloc->value;
-    else
-        set->unit_reloc = NULL;
     set->unit_size = ld32(s->data + at + 10);
     set->entries_offset = at + 14;
     *cursor = set->end;
@@ -142,32 +157,15 @@ int cudw_pub_next(cudw_file *f, const cudw_section *s, const cudw_pub_set *set, 
 int cudw_aranges_next_set(cudw_file *f, const cudw_section *s, uint64_t *cursor, cudw_aranges_set *set)
 {
     uint64_t at = *cursor;
-    int start = section_start(f, s, at, "aranges");
-    if (start != CUDW_OK)
-        return start;
-    const cudw_reloc *rels;
-    size_t nrel;
-    int rc = cudw_relocs(f, s->index, &rels, &nrel);
-    if (rc)
-        return rc;
-    uint64_t left = s->data_size - at;
     memset(set, 0, sizeof *set);
     set->offset = at;
-    if (left < 12)
-        return cudw_fail(f, CUDW_E_TRUNCATED, s, at, "aranges header", "%llu bytes left, a header needs 12",
-                         (unsigned long long)left);
-    uint32_t len = ld32(s->data + at);
-    if (len >= 0xfffffff0u)
-        return cudw_fail(f, CUDW_E_UNSUPPORTED, s, at, "aranges header", "64-bit DWARF or reserved length");
-    if (len > left - 4 || len < 8)
-        return cudw_fail(f, CUDW_E_TRUNCATED, s, at, "aranges header", "length 0x%x does not fit", len);
+    uint32_t len, unit;
+    int rc = set_header(f, s, at, "aranges header", 12, 8, &len, &set->version, &unit, NULL);
+    if (rc != CUDW_OK)
+        return rc;
+    set->unit_offset = unit;
     set->length = len;
     set->end = at + 4 + len;
-    set->version = ld16(s->data + at + 4);
-    set->unit_offset = ld32(s->data + at + 6);
-    const cudw_reloc *r = cudw_reloc_at(f, s->index, at + 6);
-    if (r && r->width)
-        set->unit_offset = (uint32_t)r->value;
     set->addr_size = s->data[at + 10];
     set->seg_size = s->data[at + 11];
     if (set->addr_size != 4 && set->addr_size != 8)

@@ -80,10 +80,11 @@ static int decode(cudw_file *f, unsigned ri, uint64_t off, const cudw_section *t
 
 void reloc_iter_init(reloc_iter *it, cudw_file *f, unsigned target)
 {
-    *it = (reloc_iter){f, target, 1, 0, NULL, 0, 0};
+    *it = (reloc_iter){f, target, 1, 0, NULL, 0, 0, 0};
     if (target < f->nsecs && f->state[target].relocs_built) {
         it->cached = f->state[target].relocs;
         it->n = f->state[target].nrelocs;
+        it->use_cache = 1;
     }
 }
 
@@ -92,7 +93,7 @@ int reloc_iter_next(reloc_iter *it, cudw_reloc *out)
     cudw_file *f = it->f;
     if (it->target >= f->nsecs)
         return CUDW_DONE;
-    if (it->cached || it->n) {
+    if (it->use_cache) {
         if (it->k >= it->n)
             return CUDW_DONE;
         *out = it->cached[it->k++];
