@@ -892,7 +892,9 @@ const cudw_fatbin_entry *cudw_fatbin_get(const cudw_fatbin *fb, size_t i);
 /* "ELF", "PTX", "NVVM"; NULL for a kind nobody has named. */
 const char *cudw_fatbin_kind_name(unsigned kind);
 /* Entry i's image, decompressed (zstd, LZ4) and checked against the size
- * the header gives; trimmed to the ELF's own size or the PTX text.  *data
+ * the header gives; trimmed to the ELF's own size or the PTX text.  Other
+ * kinds stored uncompressed come with fatbinary's zero padding to 8 bytes:
+ * the header records no exact size for them (docs/fatbin.md).  *data
  * points into the blob or into a buffer the handle owns. */
 int cudw_fatbin_image(cudw_fatbin *fb, size_t i, const uint8_t **data, size_t *size);
 void cudw_fatbin_close(cudw_fatbin *fb);
