@@ -656,10 +656,13 @@ typedef struct cudw_cfa_entry {
 int cudw_frame_next(cudw_file *f, const cudw_section *sec, uint8_t addr_size, uint64_t *cursor,
                     cudw_cfa_entry *out);
 
-/* The CIE of an FDE: the entry its CIE pointer names when that is a CIE;
- * otherwise the nearest CIE before the FDE, with *guessed = 1.  ptxas's
- * relocatable objects need the fallback: their CIE-pointer addends count
- * 16-byte entry headers where the entries have 12 (docs/spec-disagreements.md). */
+/* The CIE of an FDE: the entry its CIE pointer names when that is a CIE
+ * before the FDE; otherwise the nearest CIE before the FDE, with *guessed
+ * = 1 (the pointer names no CIE) or 2 (it names a CIE after the FDE).
+ * ptxas's relocatable objects, and nvlink's links of them, need the
+ * fallback: their CIE-pointer addends count 16-byte entry headers where
+ * the entries have 12, and the excess can reach the next function's CIE
+ * (docs/spec-disagreements.md 7). */
 int cudw_frame_cie(cudw_file *f, const cudw_section *sec, uint8_t addr_size, const cudw_cfa_entry *fde,
                    cudw_cfa_entry *cie, int *guessed);
 
@@ -899,9 +902,12 @@ const char *cudw_fatbin_kind_name(unsigned kind);
 int cudw_fatbin_image(cudw_fatbin *fb, size_t i, const uint8_t **data, size_t *size);
 void cudw_fatbin_close(cudw_fatbin *fb);
 
-/* What a user hands a tool: a cubin, a fatbin file, or a host ELF
- * (object, executable, .so) with fatbins in .nv_fatbin / __nv_relfatbin. */
-enum { CUDW_INPUT_CUBIN = 1, CUDW_INPUT_FATBIN, CUDW_INPUT_HOST };
+/* What a user hands a tool: a cubin, a fatbin file, a host ELF (object,
+ * executable, .so) with fatbins in .nv_fatbin / __nv_relfatbin, or an "ar"
+ * archive (static library) of those: every member's images in member
+ * order, labelled "lib.a(member.o)" for a cubin member and
+ * "lib.a(member.o)[c.e: ...]" for an image of a host-object member. */
+enum { CUDW_INPUT_CUBIN = 1, CUDW_INPUT_FATBIN, CUDW_INPUT_HOST, CUDW_INPUT_ARCHIVE };
 
 typedef struct cudw_input_image {
     char label[160];             /* "app.exe[1.0: ELF sm_90 'app.cu']"; the path for a cubin */
@@ -910,6 +916,7 @@ typedef struct cudw_input_image {
     cudw_file *elf;              /* ELF images: opened on first cudw_input_image */
     const uint8_t *data;         /* the image bytes (ELF or PTX text) */
     size_t size;
+    const char *member;          /* archives: the member holding it ("x.o"); else NULL */
 } cudw_input_image;
 
 typedef struct cudw_input cudw_input;
@@ -923,7 +930,7 @@ size_t cudw_input_count(const cudw_input *in);
 const cudw_input_image *cudw_input_peek(const cudw_input *in, size_t i);
 /* Image i, decompressed and (for ELF) opened; errors on the input. */
 int cudw_input_image_get(cudw_input *in, size_t i, const cudw_input_image **out);
-const cudw_fatbin *cudw_input_fatbin(const cudw_input *in);   /* NULL for a cubin */
+const cudw_fatbin *cudw_input_fatbin(const cudw_input *in);   /* the first; NULL for a cubin */
 void cudw_input_close(cudw_input *in);
 
 /* ------------------------------------------------------------------ */

@@ -176,4 +176,20 @@ int frame_cie_offset(cudw_file *f, const cudw_section *s, uint8_t asz, const cud
 const cudw_section *cudw_section_companion(const cudw_file *f, const cudw_section *from,
                                            const char *bare_name);
 
+/* ---- "ar" archives (fatbin/archive.c) ---- */
+typedef struct ar_member {
+    char name[256];                 /* "cuda_device_runtime.o" */
+    const uint8_t *data;            /* the member's bytes, inside the archive */
+    size_t size;
+    uint64_t header_offset;         /* of its 60-byte header */
+    const uint8_t *long_names;      /* GNU "//" table, once seen (zero it first) */
+    size_t long_names_size;
+    uint64_t error_offset;          /* on -1: where, and what */
+    char error[96];
+} ar_member;
+int ar_is_archive(const uint8_t *p, size_t n);
+/* The next ordinary member at or after *pos (start at 0): 0, 1 after the
+ * last, -1 on a malformed header (m->error, m->error_offset). */
+int ar_next(const uint8_t *p, size_t n, uint64_t *pos, ar_member *m);
+
 #endif

@@ -317,9 +317,9 @@ static void verify_frames(vctx *v, const cudw_section *s)
         else {
             if (guessed)
                 finding(v, CUDW_FINDING_NOTE, CUDW_E_BAD_OFFSET, s, e.offset, "FDE",
-                        "CIE pointer 0x%llx names no CIE; the CIE before the FDE (0x%llx) is used "
-                        "(ptxas -dc objects count 16-byte entry headers)",
-                        (unsigned long long)e.cie_pointer, (unsigned long long)cie.offset);
+                        "CIE pointer 0x%llx names %s; the CIE before the FDE (0x%llx) is used "
+                        "(ptxas -dc objects count 16-byte entry headers)", (unsigned long long)e.cie_pointer,
+                        guessed == 2 ? "a CIE after the FDE" : "no CIE", (unsigned long long)cie.offset);
             /* run the table: restore_state with nothing saved, set_loc
              * backwards, nesting past the bound */
             cudw_cfa_rows *rows;

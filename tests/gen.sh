@@ -3,9 +3,11 @@
 # (default build/gen): whole-program cubins of the one-file program for
 # sm_75, sm_90 and sm_100; relocatable (-dc) objects and nvlink -g links of
 # them (2 objects on those SMs, 3 on sm_75/80/89/90/100/121, 10 on
-# sm_90/100); -G and -lineinfo; two-SM host objects and an nvcc -dlink
-# object.  Prints nothing and exits 0 when nvcc is absent, after saying so
-# on stderr.  Reuses outputs newer than the sources.
+# sm_90/100, 2 with dynamic shared memory on sm_75/90/100); -G and
+# -lineinfo; two-SM host objects and an nvcc -dlink object; static
+# libraries (nvcc -lib, libcudadevrt.a) with nvlink -g links of them.  Prints
+# nothing and exits 0 when nvcc is absent, after saying so on stderr.
+# Reuses outputs newer than the sources.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-build/gen}
@@ -48,6 +50,8 @@ link_set() { # NAME SRCDIR ARCH MODE
 }
 for arch in 75 80 89 90 100 121; do for mode in G lineinfo; do link_set link3 "$src/link3" $arch $mode; done; done
 for arch in 90 100; do for mode in G lineinfo; do link_set link10 "$src/link10" $arch $mode; done; done
+# extern __shared__ arrays (nvlink computes their sm_90 symbol values without the window)
+for arch in 75 90 100; do link_set linkdyn "$src/linkdyn" $arch G; done
 # host objects (nvcc -dc -c) holding sm_80 and sm_90 -G code of link3,
 # and nvcc -dlink's host object of them (the sm_90 device link embedded)
 mkdir -p "$out/hostobj"
@@ -60,6 +64,24 @@ done
 "$NVCC" -gencode arch=compute_90a,code=sm_90a -gencode arch=compute_90,code=sm_90 -G -dc -c \
     -o "$out/hostobj/variants.o" "$src/link3/l3_a.cu"
 "$NVCC" -arch=sm_90a -G -dc -cubin -o "$out/hostobj/l3_a.sm_90a.rdc.cubin" "$src/link3/l3_a.cu"
+# static libraries: nvcc -lib of host objects (nvlink links every member,
+# in archive order, referenced or not); libcudadevrt.a for a program that
+# needs it (dynamic parallelism) and one that does not
+mkdir -p "$out/archive"
+"$NVCC" -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 -G -dc -c \
+    -o "$out/archive/unused.o" "$src/other.cu"
+rm -f "$out/archive/libl3.a"
+"$NVCC" -lib -o "$out/archive/libl3.a" "$out/hostobj/l3_c.o" "$out/archive/unused.o" "$out/hostobj/l3_b.o"
+"$NVCC" -arch=sm_90 -G -dc -cubin -o "$out/archive/unused.sm_90.rdc.cubin" "$src/other.cu"
+"$NVLINK" -arch=sm_90 -g -o "$out/archive/lib.link.g.cubin" "$out/hostobj/l3_a.o" "$out/archive/libl3.a"
+devrt=$(dirname "$NVCC")/../lib64
+if [ -f "$devrt/libcudadevrt.a" ]; then
+    cp "$devrt/libcudadevrt.a" "$out/archive/"
+    "$NVCC" -arch=sm_90 -G -dc -cubin -o "$out/archive/cdp.rdc.cubin" "$src/cdp.cu"
+    "$NVLINK" -arch=sm_90 -g -o "$out/archive/cdp.link.g.cubin" "$out/archive/cdp.rdc.cubin" -L"$devrt" -lcudadevrt
+    "$NVLINK" -arch=sm_90 -g -o "$out/archive/nocdp.link.g.cubin" "$out/link3/sm_90/G/l3_b.rdc.cubin" \
+        -L"$devrt" -lcudadevrt
+fi
 # the C++ name-index programs: sm_100 -G carries .debug_pubnames/pubtypes
 mkdir -p "$out/names"
 for n in cxx types statics; do

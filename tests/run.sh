@@ -174,6 +174,8 @@ for d in tests/fixtures/link2/*/ $(find build/gen -name link.g.cubin -printf '%h
     else ins=$(ls "$d"/*.rdc.cubin | tr '\n' , | sed 's/,$//'); fi
     sets="$sets $d/link.g.cubin=$ins"
 done
+# one object whose FDE pointer lands on the next CIE (docs/spec-disagreements.md 7)
+sets="$sets tests/fixtures/virt_sm90_lineinfo.link.g.cubin=tests/fixtures/virt_sm90_lineinfo.rdc.cubin"
 python3 tests/ref/check_link.py "$build/cudwarf" $sets >"$log/lk.txt" 2>&1 ||
     echo "FAIL check_link.py: exit $?" >>"$log/lk.txt"
 count_lines "$log/lk.txt"
@@ -184,6 +186,12 @@ python3 tests/cli/link_inputs.py "$build/cudwarf" build/gen >"$log/li.txt" 2>&1 
     echo "FAIL link_inputs.py: exit $?" >>"$log/li.txt"
 count_lines "$log/li.txt"
 tail -1 "$log/li.txt"
+
+echo "== static libraries as link inputs (nvcc -lib, libcudadevrt.a) vs nvlink -g"
+python3 tests/cli/link_archive.py "$build/cudwarf" build/gen >"$log/la.txt" 2>&1 ||
+    echo "FAIL link_archive.py: exit $?" >>"$log/la.txt"
+count_lines "$log/la.txt"
+tail -1 "$log/la.txt"
 
 echo "== cudwarf strip: the rest byte for byte; stripped + --keep-debug companion = the original"
 python3 tests/ref/check_strip.py "$build/cudwarf" tests/fixtures/*.cubin tests/fixtures/link2/*/*.cubin \

@@ -109,4 +109,17 @@ void frame_json(cudw_file *f, const cudw_section *s, json *j);
 /* A .debug_line / .nv_debug_line_sass section (or twin), and named only if only != NULL. */
 int is_line_section(const cudw_section *s, const char *only);
 
+/* link_select.c: the global symbols a link's objects define and reference,
+ * to pick the archive members it needs */
+typedef struct name_set {
+    const char **slot;
+    size_t cap, n;
+} name_set;
+typedef struct link_needs {
+    name_set defined, undefined;
+} link_needs;
+int needs_add(link_needs *ls, cudw_file *f);      /* 0, -1 out of memory */
+int needs_pulls(link_needs *ls, cudw_file *f);   /* defines an unresolved reference */
+void needs_free(link_needs *ls);
+
 #endif

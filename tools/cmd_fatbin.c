@@ -68,17 +68,27 @@ static int list_one(const char *path, int as_json, json *j)
         return EXIT_BAD_INPUT;
     }
     int type = cudw_input_type(in), rc = EXIT_OK;
-    const char *tname = type == CUDW_INPUT_CUBIN ? "cubin" : type == CUDW_INPUT_FATBIN ? "fatbin" : "host ELF";
+    const char *tname = type == CUDW_INPUT_CUBIN     ? "cubin"
+                        : type == CUDW_INPUT_FATBIN  ? "fatbin"
+                        : type == CUDW_INPUT_ARCHIVE ? "archive"
+                                                     : "host ELF";
     if (as_json) {
         json_obj(j, NULL);
         json_str(j, "file", path);
-        json_str(j, "type", type == CUDW_INPUT_CUBIN ? "cubin" : type == CUDW_INPUT_FATBIN ? "fatbin" : "host");
+        json_str(j, "type", type == CUDW_INPUT_CUBIN     ? "cubin"
+                            : type == CUDW_INPUT_FATBIN  ? "fatbin"
+                            : type == CUDW_INPUT_ARCHIVE ? "archive"
+                                                         : "host");
         json_arr(j, "images");
     } else {
         ob_printf(o, "%s: %s, %zu image%s\n", path, tname, cudw_input_count(in), cudw_input_count(in) == 1 ? "" : "s");
     }
+    const char *last_member = NULL;
     for (size_t i = 0; i < cudw_input_count(in); i++) {
         const cudw_input_image *im = cudw_input_peek(in, i);
+        if (!as_json && im->member && im->member != last_member)
+            ob_printf(o, " member %s:\n", im->member);
+        last_member = im->member;
         /* an encoded payload is listed, not decoded: it is not an error of the file */
         int opaque = im->entry && (im->entry->flags & CUDW_FATBIN_ENCODED) && im->kind != CUDW_FATBIN_ELF;
         int ok = !opaque && cudw_input_image_get(in, i, &im) == CUDW_OK;
@@ -104,6 +114,8 @@ static int list_one(const char *path, int as_json, json *j)
         if (as_json) {
             json_obj(j, NULL);
             json_str(j, "label", im->label);
+            if (im->member)
+                json_str(j, "member", im->member);
             if (e) {
                 json_u64(j, "container", e->container);
                 json_u64(j, "index", e->index);

@@ -33,7 +33,9 @@ static const char help[] =
     "\n"
     "Inputs: ET_REL cubins of one SM, or fatbins and host objects (nvcc -dc -c)\n"
     "whose embedded relocatable images are linked, in order; PTX entries are\n"
-    "skipped.  sm_100 and later: the .nv.merc. twins are\n"
+    "skipped.  A static library (nvcc -lib) gives all its members, as nvlink\n"
+    "links them; libcudadevrt.a only the members that resolve a reference (the\n"
+    "dynamic-parallelism entry points), as nvlink -lcudadevrt.  sm_100 and later: the .nv.merc. twins are\n"
     "merged too; nvlink regenerates the standard-named line tables of Mercury\n"
     "code it finalizes, cudwarf keeps the inputs' (docs/linking.md).\n"
     "\n"
@@ -78,11 +80,53 @@ static void report_input_error(cudw_input *in, const char *label)
     fprintf(stderr, "%s: link: %s: %s\n", progname, label, b);
 }
 
+/* The images of input p (SM arch and variant; every ELF image when arch
+ * is 0) into cand[]; 0, or 1 after a message. */
+static int candidates(images *im, int p, int arch, int want_variant, const cudw_input_image **cand, size_t *n)
+{
+    cudw_input *in = im->in[p];
+    *n = 0;
+    for (size_t i = 0; i < cudw_input_count(in); i++) {
+        const cudw_input_image *x = cudw_input_peek(in, i);
+        if (x->kind != CUDW_FATBIN_ELF || (arch && x->entry && x->entry->sm != (uint32_t)arch))
+            continue;
+        if (arch && x->entry && variant_of(x) != want_variant)
+            continue; /* --arch sm_90 is not sm_90a, nor the reverse */
+        if (cudw_input_image_get(in, i, &x) != CUDW_OK) {
+            report_input_error(in, x->label);
+            return 1;
+        }
+        if (arch && sm_of(x->elf) != arch)
+            continue;
+        cand[(*n)++] = x;
+    }
+    return 0;
+}
+
+static int take(images *im, link_needs *ls, int p, const cudw_input_image *x)
+{
+    im->elf[im->n] = x->elf;
+    im->v[im->n++] = (image){x->label, p, variant_of(x)};
+    if (needs_add(ls, x->elf)) {
+        fprintf(stderr, "%s: link: out of memory\n", progname);
+        return 1;
+    }
+    return 0;
+}
+
 /* Opens every path; keeps the images of SM arch (every image when arch is
- * 0, if they share one SM and variant).  0, or 1 after a message. */
+ * 0, if they share one SM and variant).  An archive gives the images of
+ * all its members, as nvlink takes them (measured: members that define
+ * nothing the link references are linked too), of the SM of the inputs
+ * before it when no --arch is given; libcudadevrt.a, which nvlink knows by
+ * name and links only for dynamic parallelism, gives the members that
+ * resolve a reference (link_select.c).  0, or 1 after a message. */
 static int collect(images *im, const char **paths, int npaths, int arch, int want_variant)
 {
     size_t total = 0;
+    link_needs ls = {0};
+    const cudw_input_image **cand = NULL;
+    int rc = 1;
     if (!(im->in = calloc((size_t)npaths, sizeof *im->in)))
         return 1;
     for (int p = 0; p < npaths; p++) {
@@ -97,36 +141,60 @@ static int collect(images *im, const char **paths, int npaths, int arch, int wan
     }
     im->elf = calloc(total ? total : 1, sizeof *im->elf);
     im->v = calloc(total ? total : 1, sizeof *im->v);
-    if (!im->elf || !im->v) {
+    cand = calloc(total ? total : 1, sizeof *cand);
+    if (!im->elf || !im->v || !cand) {
         fprintf(stderr, "%s: link: out of memory\n", progname);
-        return 1;
+        goto out;
     }
     for (int p = 0; p < npaths; p++) {
-        size_t count = cudw_input_count(im->in[p]), found = 0;
-        for (size_t i = 0; i < count; i++) {
-            const cudw_input_image *x = cudw_input_peek(im->in[p], i);
-            if (x->kind != CUDW_FATBIN_ELF || (arch && x->entry && x->entry->sm != (uint32_t)arch))
-                continue;
-            if (arch && x->entry && variant_of(x) != want_variant)
-                continue; /* --arch sm_90 is not sm_90a, nor the reverse */
-            if (cudw_input_image_get(im->in[p], i, &x) != CUDW_OK) {
-                report_input_error(im->in[p], x->label);
-                return 1;
+        size_t n;
+        if (cudw_input_type(im->in[p]) == CUDW_INPUT_ARCHIVE) {
+            int a = arch, va = want_variant;
+            if (!a && im->n) {
+                a = sm_of(im->elf[0]);
+                va = im->v[0].variant;
             }
-            if (arch && sm_of(x->elf) != arch)
+            const char *base = strrchr(paths[p], '/');
+            int devrt = !strcmp(base ? base + 1 : paths[p], "libcudadevrt.a");
+            if (!a && devrt) {
+                fprintf(stderr, "%s: link: %s: libcudadevrt.a before any object: give --arch to pick its SM\n",
+                        progname, paths[p]);
+                goto out;
+            }
+            if (candidates(im, p, a, va, cand, &n))
+                goto out;
+            if (!devrt) {
+                /* nvlink links every member of a library, needed or not */
+                for (size_t c = 0; c < n; c++)
+                    if (take(im, &ls, p, cand[c]))
+                        goto out;
                 continue;
-            im->elf[im->n] = x->elf;
-            im->v[im->n++] = (image){x->label, p, variant_of(x)};
-            found++;
+            }
+            for (int added = 1; added;) {
+                added = 0;
+                for (size_t c = 0; c < n; c++)
+                    if (cand[c] && needs_pulls(&ls, cand[c]->elf)) {
+                        if (take(im, &ls, p, cand[c]))
+                            goto out;
+                        cand[c] = NULL;
+                        added = 1;
+                    }
+            }
+            continue;
         }
-        if (!found) {
+        if (candidates(im, p, arch, want_variant, cand, &n))
+            goto out;
+        if (!n) {
             if (arch)
                 fprintf(stderr, "%s: link: %s: no sm_%d%s device ELF in it\n", progname, paths[p], arch,
                         vstr(want_variant));
             else
                 fprintf(stderr, "%s: link: %s: no device ELF in it (PTX only?)\n", progname, paths[p]);
-            return 1;
+            goto out;
         }
+        for (size_t c = 0; c < n; c++)
+            if (take(im, &ls, p, cand[c]))
+                goto out;
     }
     for (int k = 1; !arch && k < im->n; k++)
         if (sm_of(im->elf[k]) != sm_of(im->elf[0]) || im->v[k].variant != im->v[0].variant) {
@@ -134,9 +202,17 @@ static int collect(images *im, const char **paths, int npaths, int arch, int wan
                     "%s: link: the inputs hold sm_%d%s (%s) and sm_%d%s (%s) code: choose one with --arch\n",
                     progname, sm_of(im->elf[0]), vstr(im->v[0].variant), im->v[0].label, sm_of(im->elf[k]),
                     vstr(im->v[k].variant), im->v[k].label);
-            return 1;
+            goto out;
         }
-    return 0;
+    if (!im->n) {
+        fprintf(stderr, "%s: link: no object to link (the archives' members are not needed)\n", progname);
+        goto out;
+    }
+    rc = 0;
+out:
+    free(cand);
+    needs_free(&ls);
+    return rc;
 }
 
 static void images_free(images *im, int npaths)

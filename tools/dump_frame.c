@@ -277,7 +277,8 @@ void frame_text(cudw_file *f, const cudw_section *s, obuf *o)
                 code_align = cie.code_align;
                 data_align = cie.data_align;
                 if (guessed)
-                    ob_printf(o, "  (no CIE at 0x%llx: using the CIE before the FDE, at 0x%llx)\n",
+                    ob_printf(o, "  (%s 0x%llx: using the CIE before the FDE, at 0x%llx)\n",
+                              guessed == 2 ? "the CIE pointer names a CIE after the FDE," : "no CIE at",
                               (unsigned long long)e.cie_pointer, (unsigned long long)cie.offset);
             } else {
                 ob_puts(o, "  (CIE not found: factors shown unscaled)\n");
@@ -397,8 +398,10 @@ void frame_json(cudw_file *f, const cudw_section *s, json *j)
                 code_align = cie.code_align;
                 data_align = cie.data_align;
                 json_u64(j, "cie", cie.offset);
-                if (guessed)
+                if (guessed == 1)
                     json_bool(j, "cie_pointer_names_no_cie", 1);
+                else if (guessed == 2)
+                    json_bool(j, "cie_pointer_names_later_cie", 1);
             }
         }
         json_arr(j, "instructions");

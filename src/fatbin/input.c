@@ -1,6 +1,7 @@
-/* The inputs users have: a cubin, a fatbin file, or a host ELF carrying
- * fatbins in .nv_fatbin / __nv_relfatbin.  Each becomes a list of images;
- * ELF images are decompressed and opened only when asked for. */
+/* The inputs users have: a cubin, a fatbin file, a host ELF carrying
+ * fatbins in .nv_fatbin / __nv_relfatbin, or an "ar" archive of cubins and
+ * host objects (a static library).  Each becomes a list of images; ELF
+ * images inside fatbins are decompressed and opened only when asked for. */
 #include "../internal.h"
 
 #include <errno.h>
@@ -15,7 +16,10 @@ typedef struct blob {
     const uint8_t *data;
     size_t size;
     cudw_fatbin *fb;
+    const char *owner;        /* what image labels start with */
 } blob;
+
+#define NO_BLOB ((size_t)-1)  /* where[].blob of a cubin (bare, or an archive member) */
 
 struct cudw_input {
     int type;
@@ -27,8 +31,13 @@ struct cudw_input {
     size_t nblobs;
     cudw_input_image *images;
     size_t nimages;
-    size_t *image_blob;       /* blob of image i */
-    size_t *image_entry;      /* entry of image i in its blob */
+    struct where {
+        size_t blob, entry;   /* image i is entry .entry of blob .blob */
+    } *where;
+    size_t cap;               /* of images and where */
+    cudw_file **members;      /* archives: the ELF members, opened */
+    size_t nmembers;
+    char **owners;            /* archives: "lib.a(member.o)", one per member */
     cudw_error err;
 };
 
@@ -43,7 +52,7 @@ static int in_fail(cudw_input *in, int code, const char *section, uint64_t off, 
     return code;
 }
 
-static int add_blob(cudw_input *in, const uint8_t *data, size_t size, const char *section)
+static int add_blob(cudw_input *in, const uint8_t *data, size_t size, const char *section, const char *owner)
 {
     blob *n = realloc(in->blobs, (in->nblobs + 1) * sizeof *n);
     if (!n)
@@ -52,7 +61,8 @@ static int add_blob(cudw_input *in, const uint8_t *data, size_t size, const char
     blob *b = &in->blobs[in->nblobs++];
     b->data = data;
     b->size = size;
-    int rc = cudw_fatbin_parse(data, size, in->path, &b->fb);
+    b->owner = owner;
+    int rc = cudw_fatbin_parse(data, size, owner, &b->fb);
     if (rc) {
         if (!b->fb)
             return in_fail(in, CUDW_E_NOMEM, NULL, 0, "input", "out of memory");
@@ -64,46 +74,157 @@ static int add_blob(cudw_input *in, const uint8_t *data, size_t size, const char
     return CUDW_OK;
 }
 
-static int list_images(cudw_input *in)
+static cudw_input_image *new_image(cudw_input *in, size_t blob_index, size_t entry)
 {
-    size_t total = 0;
-    for (size_t b = 0; b < in->nblobs; b++)
-        total += cudw_fatbin_count(in->blobs[b].fb);
-    in->images = calloc(total ? total : 1, sizeof *in->images);
-    in->image_blob = calloc(total ? total : 1, sizeof *in->image_blob);
-    in->image_entry = calloc(total ? total : 1, sizeof *in->image_entry);
-    if (!in->images || !in->image_blob || !in->image_entry)
-        return in_fail(in, CUDW_E_NOMEM, NULL, 0, "input", "out of memory");
-    size_t k = 0;
-    for (size_t b = 0; b < in->nblobs; b++) {
-        for (size_t i = 0; i < cudw_fatbin_count(in->blobs[b].fb); i++, k++) {
-            const cudw_fatbin_entry *e = cudw_fatbin_get(in->blobs[b].fb, i);
-            cudw_input_image *im = &in->images[k];
-            im->kind = e->kind;
-            im->entry = e;
-            in->image_blob[k] = b;
-            in->image_entry[k] = i;
-            char name[64] = "";
-            if (e->name)
-                snprintf(name, sizeof name, " '%.*s'", (int)(e->name_length < 48 ? e->name_length : 48), e->name);
-            /* containers are numbered across all fatbin sections */
-            unsigned container = e->container;
-            for (size_t pb = 0; pb < b; pb++) {
-                size_t c = cudw_fatbin_count(in->blobs[pb].fb);
-                if (c)
-                    container += cudw_fatbin_get(in->blobs[pb].fb, c - 1)->container + 1;
-            }
-            char kind[16];
-            const char *kn = cudw_fatbin_kind_name(e->kind);
-            if (kn)
-                snprintf(kind, sizeof kind, "%s", kn);
-            else
-                snprintf(kind, sizeof kind, "kind %u", (unsigned)e->kind);
-            snprintf(im->label, sizeof im->label, "%s[%u.%u: %s sm_%u%s%s]", in->path, container, e->index, kind, e->sm,
-                     cudw_fatbin_variant(e->flags), name);
+    if (in->nimages == in->cap) {
+        size_t c = in->cap ? in->cap * 2 : 8;
+        cudw_input_image *im = realloc(in->images, c * sizeof *im);
+        if (im)
+            in->images = im;
+        struct where *w = im ? realloc(in->where, c * sizeof *w) : NULL;
+        if (!w) {
+            in_fail(in, CUDW_E_NOMEM, NULL, 0, "input", "out of memory");
+            return NULL;
         }
+        in->where = w;
+        in->cap = c;
     }
-    in->nimages = total;
+    cudw_input_image *im = &in->images[in->nimages];
+    memset(im, 0, sizeof *im);
+    in->where[in->nimages] = (struct where){blob_index, entry};
+    in->nimages++;
+    return im;
+}
+
+/* The images of blob b, labelled "OWNER[container.entry: KIND sm_N 'name']";
+ * containers are numbered across the owner's fatbin sections. */
+static int blob_images(cudw_input *in, size_t b)
+{
+    unsigned first = 0;
+    for (size_t pb = 0; pb < b; pb++) {
+        size_t c = cudw_fatbin_count(in->blobs[pb].fb);
+        if (c && in->blobs[pb].owner == in->blobs[b].owner)
+            first += cudw_fatbin_get(in->blobs[pb].fb, c - 1)->container + 1;
+    }
+    for (size_t i = 0; i < cudw_fatbin_count(in->blobs[b].fb); i++) {
+        const cudw_fatbin_entry *e = cudw_fatbin_get(in->blobs[b].fb, i);
+        cudw_input_image *im = new_image(in, b, i);
+        if (!im)
+            return CUDW_E_NOMEM;
+        im->kind = e->kind;
+        im->entry = e;
+        char name[64] = "";
+        if (e->name)
+            snprintf(name, sizeof name, " '%.*s'", (int)(e->name_length < 48 ? e->name_length : 48), e->name);
+        char kind[16];
+        const char *kn = cudw_fatbin_kind_name(e->kind);
+        if (kn)
+            snprintf(kind, sizeof kind, "%s", kn);
+        else
+            snprintf(kind, sizeof kind, "kind %u", (unsigned)e->kind);
+        snprintf(im->label, sizeof im->label, "%s[%u.%u: %s sm_%u%s%s]", in->blobs[b].owner, first + e->container,
+                 e->index, kind, e->sm, cudw_fatbin_variant(e->flags), name);
+    }
+    return CUDW_OK;
+}
+
+/* The fatbin sections of a host ELF, as blobs; their images. */
+static int host_blobs(cudw_input *in, cudw_file *host, const char *owner)
+{
+    size_t from = in->nblobs;
+    for (unsigned i = 1; i < cudw_section_count(host); i++) {
+        const cudw_section *s = cudw_section_get(host, i);
+        if (strcmp(s->name, ".nv_fatbin") && strcmp(s->name, "__nv_relfatbin"))
+            continue;
+        if (!s->data)
+            return in_fail(in, CUDW_E_BAD_OFFSET, s->name, 0, "section", "no bytes in the file");
+        int rc = add_blob(in, s->data, s->data_size, s->name, owner);
+        if (rc)
+            return rc;
+    }
+    for (size_t b = from; b < in->nblobs; b++) {
+        int rc = blob_images(in, b);
+        if (rc)
+            return rc;
+    }
+    return CUDW_OK;
+}
+
+/* Every member that is a cubin, a host ELF with fatbins, or a fatbin;
+ * other members (host-only objects, text) are passed over. */
+static int archive_images(cudw_input *in)
+{
+    ar_member m;
+    memset(&m, 0, sizeof m);
+    uint64_t pos = 0;
+    int r;
+    while ((r = ar_next(in->map, in->map_size, &pos, &m)) == 0) {
+        /* "lib.a(member.o)\0member.o\0": the label prefix, then the name alone */
+        char owner[600];
+        int ol = snprintf(owner, sizeof owner, "%s(%s)", in->path, m.name);
+        if (ol < 0 || (size_t)ol >= sizeof owner - 1)
+            ol = (int)sizeof owner - 2;
+        size_t nl = strlen(m.name) < sizeof owner - (size_t)ol - 2 ? strlen(m.name) : sizeof owner - (size_t)ol - 2;
+        memcpy(owner + ol + 1, m.name, nl);
+        owner[ol + 1 + nl] = 0;
+        char **no = realloc(in->owners, (in->nmembers + 1) * sizeof *no);
+        if (no)
+            in->owners = no;
+        cudw_file **nm = no ? realloc(in->members, (in->nmembers + 1) * sizeof *nm) : NULL;
+        if (nm)
+            in->members = nm;
+        char *own = nm ? malloc((size_t)ol + nl + 2) : NULL;
+        if (!own)
+            return in_fail(in, CUDW_E_NOMEM, NULL, 0, "input", "out of memory");
+        memcpy(own, owner, (size_t)ol + nl + 2);
+        const char *member = own + ol + 1;
+        size_t first_image = in->nimages;
+        in->owners[in->nmembers] = own;
+        in->members[in->nmembers] = NULL;
+        in->nmembers++;
+        if (m.size >= 4 && ld32(m.data) == 0xBA55ED50u) {
+            int rc = add_blob(in, m.data, m.size, NULL, own);
+            if (!rc)
+                rc = blob_images(in, in->nblobs - 1);
+            if (rc)
+                return rc;
+            for (size_t k = first_image; k < in->nimages; k++)
+                in->images[k].member = member;
+            continue;
+        }
+        if (m.size < 4 || memcmp(m.data, "\x7f" "ELF", 4))
+            continue;
+        cudw_file *f;
+        int rc = cudw_open_mem(&f, m.data, m.size, own);
+        in->members[in->nmembers - 1] = f;
+        if (rc) {
+            if (f)
+                in->err = *cudw_last_error(f);
+            else
+                in_fail(in, CUDW_E_NOMEM, NULL, 0, "input", "out of memory");
+            return rc;
+        }
+        if (cudw_header(f)->machine == 190) {
+            cudw_input_image *im = new_image(in, NO_BLOB, 0);
+            if (!im)
+                return CUDW_E_NOMEM;
+            snprintf(im->label, sizeof im->label, "%s", own);
+            im->kind = CUDW_FATBIN_ELF;
+            im->elf = f;
+        } else if ((rc = host_blobs(in, f, own))) {
+            return rc;
+        }
+        for (size_t k = first_image; k < in->nimages; k++)
+            in->images[k].member = member;
+    }
+    if (r < 0) {
+        char d[160];
+        snprintf(d, sizeof d, "%s", m.error);
+        return in_fail(in, CUDW_E_BAD_OFFSET, "archive", m.error_offset, "ar member header", d);
+    }
+    if (!in->nimages)
+        return in_fail(in, CUDW_E_NOT_FOUND, NULL, 0, "input",
+                       "no CUDA device code in the archive: no member is a cubin, a fatbin or a host object with one");
     return CUDW_OK;
 }
 
@@ -127,8 +248,13 @@ int cudw_input_open(cudw_input **out, const char *path)
         close(fd);
         return in_fail(in, CUDW_E_IO, NULL, 0, "read", strerror(e));
     }
-    if (got >= 4 && ld32(head) == 0xBA55ED50u) {
-        in->type = CUDW_INPUT_FATBIN;
+    int archive = got >= 8 && ar_is_archive(head, (size_t)got);
+    if (got >= 8 && !memcmp(head, "!<thin>\n", 8)) {
+        close(fd);
+        return in_fail(in, CUDW_E_UNSUPPORTED, NULL, 0, "input", "a thin archive (its members live outside it)");
+    }
+    if (archive || (got >= 4 && ld32(head) == 0xBA55ED50u)) {
+        in->type = archive ? CUDW_INPUT_ARCHIVE : CUDW_INPUT_FATBIN;
         void *m = S_ISREG(st.st_mode) && st.st_size ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)
                                                      : MAP_FAILED;
         int e = errno;
@@ -137,8 +263,10 @@ int cudw_input_open(cudw_input **out, const char *path)
             return in_fail(in, CUDW_E_IO, NULL, 0, "mmap", strerror(e));
         in->map = m;
         in->map_size = (size_t)st.st_size;
-        int rc = add_blob(in, in->map, in->map_size, NULL);
-        return rc ? rc : list_images(in);
+        if (archive)
+            return archive_images(in);
+        int rc = add_blob(in, in->map, in->map_size, NULL, in->path);
+        return rc ? rc : blob_images(in, 0);
     }
     close(fd);
     int rc = cudw_open(&in->host, path);
@@ -153,29 +281,21 @@ int cudw_input_open(cudw_input **out, const char *path)
     }
     if (cudw_header(in->host)->machine == 190) {
         in->type = CUDW_INPUT_CUBIN;
-        in->images = calloc(1, sizeof *in->images);
-        if (!in->images)
-            return in_fail(in, CUDW_E_NOMEM, NULL, 0, "input", "out of memory");
-        snprintf(in->images[0].label, sizeof in->images[0].label, "%s", path);
-        in->images[0].kind = CUDW_FATBIN_ELF;
-        in->images[0].elf = in->host;
-        in->nimages = 1;
+        cudw_input_image *im = new_image(in, NO_BLOB, 0);
+        if (!im)
+            return CUDW_E_NOMEM;
+        snprintf(im->label, sizeof im->label, "%s", path);
+        im->kind = CUDW_FATBIN_ELF;
+        im->elf = in->host;
         return CUDW_OK;
     }
     in->type = CUDW_INPUT_HOST;
-    for (unsigned i = 1; i < cudw_section_count(in->host); i++) {
-        const cudw_section *s = cudw_section_get(in->host, i);
-        if (strcmp(s->name, ".nv_fatbin") && strcmp(s->name, "__nv_relfatbin"))
-            continue;
-        if (!s->data)
-            return in_fail(in, CUDW_E_BAD_OFFSET, s->name, 0, "section", "no bytes in the file");
-        if ((rc = add_blob(in, s->data, s->data_size, s->name)))
-            return rc;
-    }
+    if ((rc = host_blobs(in, in->host, in->path)))
+        return rc;
     if (!in->nblobs)
         return in_fail(in, CUDW_E_NOT_FOUND, NULL, 0, "input",
                        "no CUDA device code: not a cubin (e_machine 190), no .nv_fatbin or __nv_relfatbin section");
-    return list_images(in);
+    return CUDW_OK;
 }
 
 int cudw_input_type(const cudw_input *in) { return in->type; }
@@ -195,15 +315,15 @@ int cudw_input_image_get(cudw_input *in, size_t i, const cudw_input_image **out)
         return in_fail(in, CUDW_E_ARG, NULL, 0, "input", "no such image");
     cudw_input_image *im = &in->images[i];
     *out = im;
-    if (in->type == CUDW_INPUT_CUBIN) {
-        im->data = in->host->map;
-        im->size = in->host->map_size;
+    if (in->where[i].blob == NO_BLOB) {
+        im->data = im->elf->map;
+        im->size = im->elf->map_size;
         return CUDW_OK;
     }
     if (im->data)
         return CUDW_OK;
-    cudw_fatbin *fb = in->blobs[in->image_blob[i]].fb;
-    int rc = cudw_fatbin_image(fb, in->image_entry[i], &im->data, &im->size);
+    cudw_fatbin *fb = in->blobs[in->where[i].blob].fb;
+    int rc = cudw_fatbin_image(fb, in->where[i].entry, &im->data, &im->size);
     if (rc) {
         in->err = *cudw_fatbin_error(fb);
         im->data = NULL;
@@ -228,14 +348,19 @@ void cudw_input_close(cudw_input *in)
     if (!in)
         return;
     for (size_t i = 0; i < in->nimages; i++)
-        if (in->images[i].elf && in->images[i].elf != in->host)
+        if (in->images[i].elf && in->where[i].blob != NO_BLOB)
             cudw_close(in->images[i].elf);
+    for (size_t i = 0; i < in->nmembers; i++) {
+        cudw_close(in->members[i]);
+        free(in->owners[i]);
+    }
+    free(in->members);
+    free(in->owners);
     for (size_t b = 0; b < in->nblobs; b++)
         cudw_fatbin_close(in->blobs[b].fb);
     free(in->blobs);
     free(in->images);
-    free(in->image_blob);
-    free(in->image_entry);
+    free(in->where);
     cudw_close(in->host);
     if (in->map)
         munmap((void *)(uintptr_t)in->map, in->map_size);

@@ -434,8 +434,15 @@ static int relocate(cudw_link *L, size_t k, unsigned i)
         if (is_shared(f, r) && r->width) {
             uint64_t v;
             if (L->opts.symbols && link_code_lookup(L, r->sym_name, &v)) {
-                /* the symbol's value there already holds the window base
-                 * that ptxas's addend stands for (0 before sm_90, 0x400) */
+                /* The symbol's value there already holds the window base
+                 * that ptxas's addend stands for (0 before sm_90, 0x400)...
+                 * except, on sm_90, for extern (dynamic) __shared__ arrays
+                 * (undefined in the input) when no device function's
+                 * variable lives in .nv_debug.shared: nvlink then leaves
+                 * the window out of their value, and writes value + addend
+                 * (docs/linking.md, "Shared memory"). */
+                if (L->sm == 90 && r->sym_shndx == 0 && !L->debug_shared_vars)
+                    v += (uint64_t)r->addend;
                 link_patch(L, o, at, v, r->width);
                 L->st.shared_resolved++;
                 continue;

@@ -92,6 +92,7 @@ struct cudw_link {
     int **osec_of;        /* [input][section index] -> osec or -1 */
     uint64_t **base_of;   /* [input][section index] -> offset of its bytes in the osec */
     namemap code;         /* symbols of opts.symbols */
+    int debug_shared_vars; /* opts.symbols has a variable in .nv_debug.shared */
     cudw_link_stats st;
     patchrec *patches;
     size_t npatches, cpatches;

@@ -287,6 +287,10 @@ int link_code_symbols(cudw_link *L)
         }
         if (y.type == 3 || !y.name[0] || y.shndx == 0)
             continue;
+        if (y.size) {
+            const cudw_section *in = cudw_section_get(f, y.shndx);
+            L->debug_shared_vars |= in && !strcmp(in->name, ".nv_debug.shared");
+        }
         if ((m->n + 1) * 2 > m->nslots && map_grow(m))
             return link_fail(L, -1, CUDW_E_NOMEM, NULL, 0, "link", "out of memory");
         size_t slot;
