@@ -181,7 +181,6 @@ typedef struct ar_member {
     char name[256];                 /* "cuda_device_runtime.o" */
     const uint8_t *data;            /* the member's bytes, inside the archive */
     size_t size;
-    uint64_t header_offset;         /* of its 60-byte header */
     const uint8_t *long_names;      /* GNU "//" table, once seen (zero it first) */
     size_t long_names_size;
     uint64_t error_offset;          /* on -1: where, and what */

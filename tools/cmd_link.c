@@ -35,9 +35,10 @@ static const char help[] =
     "whose embedded relocatable images are linked, in order; PTX entries are\n"
     "skipped.  A static library (nvcc -lib) gives all its members, as nvlink\n"
     "links them; libcudadevrt.a only the members that resolve a reference (the\n"
-    "dynamic-parallelism entry points), as nvlink -lcudadevrt.  sm_100 and later: the .nv.merc. twins are\n"
-    "merged too; nvlink regenerates the standard-named line tables of Mercury\n"
-    "code it finalizes, cudwarf keeps the inputs' (docs/linking.md).\n"
+    "dynamic-parallelism entry points), as nvlink -lcudadevrt.  sm_100 and\n"
+    "later: the .nv.merc. twins are merged too; nvlink regenerates the\n"
+    "standard-named line tables of Mercury code it finalizes, cudwarf keeps the\n"
+    "inputs' (docs/linking.md).\n"
     "\n"
     "Exit status: 0 success, 1 an input is unreadable, malformed or not\n"
     "linkable (nothing written), 2 usage.\n";
@@ -103,11 +104,18 @@ static int candidates(images *im, int p, int arch, int want_variant, const cudw_
     return 0;
 }
 
+static int is_devrt(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    return !strcmp(base ? base + 1 : path, "libcudadevrt.a");
+}
+
+/* ls NULL: no libcudadevrt.a among the inputs, no symbols to record */
 static int take(images *im, link_needs *ls, int p, const cudw_input_image *x)
 {
     im->elf[im->n] = x->elf;
     im->v[im->n++] = (image){x->label, p, variant_of(x)};
-    if (needs_add(ls, x->elf)) {
+    if (ls && needs_add(ls, x->elf)) {
         fprintf(stderr, "%s: link: out of memory\n", progname);
         return 1;
     }
@@ -124,12 +132,14 @@ static int take(images *im, link_needs *ls, int p, const cudw_input_image *x)
 static int collect(images *im, const char **paths, int npaths, int arch, int want_variant)
 {
     size_t total = 0;
-    link_needs ls = {0};
+    link_needs needs = {0}, *ls = NULL;
     const cudw_input_image **cand = NULL;
     int rc = 1;
     if (!(im->in = calloc((size_t)npaths, sizeof *im->in)))
         return 1;
     for (int p = 0; p < npaths; p++) {
+        if (is_devrt(paths[p]))
+            ls = &needs;
         if (cudw_input_open(&im->in[p], paths[p]) != CUDW_OK) {
             if (im->in[p])
                 report_input_error(im->in[p], paths[p]);
@@ -154,8 +164,7 @@ static int collect(images *im, const char **paths, int npaths, int arch, int wan
                 a = sm_of(im->elf[0]);
                 va = im->v[0].variant;
             }
-            const char *base = strrchr(paths[p], '/');
-            int devrt = !strcmp(base ? base + 1 : paths[p], "libcudadevrt.a");
+            int devrt = is_devrt(paths[p]);
             if (!a && devrt) {
                 fprintf(stderr, "%s: link: %s: libcudadevrt.a before any object: give --arch to pick its SM\n",
                         progname, paths[p]);
@@ -166,15 +175,15 @@ static int collect(images *im, const char **paths, int npaths, int arch, int wan
             if (!devrt) {
                 /* nvlink links every member of a library, needed or not */
                 for (size_t c = 0; c < n; c++)
-                    if (take(im, &ls, p, cand[c]))
+                    if (take(im, ls, p, cand[c]))
                         goto out;
                 continue;
             }
             for (int added = 1; added;) {
                 added = 0;
                 for (size_t c = 0; c < n; c++)
-                    if (cand[c] && needs_pulls(&ls, cand[c]->elf)) {
-                        if (take(im, &ls, p, cand[c]))
+                    if (cand[c] && needs_pulls(ls, cand[c]->elf)) {
+                        if (take(im, ls, p, cand[c]))
                             goto out;
                         cand[c] = NULL;
                         added = 1;
@@ -193,7 +202,7 @@ static int collect(images *im, const char **paths, int npaths, int arch, int wan
             goto out;
         }
         for (size_t c = 0; c < n; c++)
-            if (take(im, &ls, p, cand[c]))
+            if (take(im, ls, p, cand[c]))
                 goto out;
     }
     for (int k = 1; !arch && k < im->n; k++)
@@ -211,7 +220,7 @@ static int collect(images *im, const char **paths, int npaths, int arch, int wan
     rc = 0;
 out:
     free(cand);
-    needs_free(&ls);
+    needs_free(&needs);
     return rc;
 }
 

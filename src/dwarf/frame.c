@@ -230,10 +230,11 @@ int frame_cie_offset(cudw_file *f, const cudw_section *s, uint8_t asz, const cud
             hi = mid;
     }
     uint64_t at;
+    int names_cie = lo < x->n && x->at[lo] == fde->cie_pointer;
     /* A CIE after the FDE is no producer's choice but ptxas's error landing
      * on the next function's CIE (its addends grow past the right offset,
      * never short of it): the CIE before the FDE is meant there too. */
-    if (lo < x->n && x->at[lo] == fde->cie_pointer && fde->cie_pointer < fde->offset) {
+    if (names_cie && fde->cie_pointer < fde->offset) {
         at = x->at[lo];
     } else {
         /* the last CIE before the FDE */
@@ -250,7 +251,7 @@ int frame_cie_offset(cudw_file *f, const cudw_section *s, uint8_t asz, const cud
                              "CIE pointer 0x%llx names no CIE, and no CIE precedes the FDE",
                              (unsigned long long)fde->cie_pointer);
         at = x->at[a - 1];
-        *guessed = lo < x->n && x->at[lo] == fde->cie_pointer ? 2 : 1;
+        *guessed = names_cie ? 2 : 1;
     }
     *out = at;
     return CUDW_OK;

@@ -85,7 +85,6 @@ int ar_next(const uint8_t *p, size_t n, uint64_t *pos, ar_member *m)
         const uint8_t *body = h + 60;
         uint64_t next = at + 60 + size + (size & 1);
         *pos = next > n ? n : next;
-        m->header_offset = at;
         m->data = body;
         m->size = (size_t)size;
         if (h[0] == '/' && h[1] == '/' && h[2] == ' ') {

@@ -35,9 +35,11 @@ struct cudw_input {
         size_t blob, entry;   /* image i is entry .entry of blob .blob */
     } *where;
     size_t cap;               /* of images and where */
-    cudw_file **members;      /* archives: the ELF members, opened */
+    struct member {
+        cudw_file *elf;       /* an ELF member, opened; else NULL */
+        char *owner;          /* "lib.a(member.o)\0member.o": label prefix, then the name */
+    } *members;               /* archives */
     size_t nmembers;
-    char **owners;            /* archives: "lib.a(member.o)", one per member */
     cudw_error err;
 };
 
@@ -159,29 +161,17 @@ static int archive_images(cudw_input *in)
     uint64_t pos = 0;
     int r;
     while ((r = ar_next(in->map, in->map_size, &pos, &m)) == 0) {
-        /* "lib.a(member.o)\0member.o\0": the label prefix, then the name alone */
-        char owner[600];
-        int ol = snprintf(owner, sizeof owner, "%s(%s)", in->path, m.name);
-        if (ol < 0 || (size_t)ol >= sizeof owner - 1)
-            ol = (int)sizeof owner - 2;
-        size_t nl = strlen(m.name) < sizeof owner - (size_t)ol - 2 ? strlen(m.name) : sizeof owner - (size_t)ol - 2;
-        memcpy(owner + ol + 1, m.name, nl);
-        owner[ol + 1 + nl] = 0;
-        char **no = realloc(in->owners, (in->nmembers + 1) * sizeof *no);
-        if (no)
-            in->owners = no;
-        cudw_file **nm = no ? realloc(in->members, (in->nmembers + 1) * sizeof *nm) : NULL;
+        size_t pl = strlen(in->path), nl = strlen(m.name);
+        struct member *nm = realloc(in->members, (in->nmembers + 1) * sizeof *nm);
         if (nm)
             in->members = nm;
-        char *own = nm ? malloc((size_t)ol + nl + 2) : NULL;
+        char *own = nm ? malloc(pl + 2 * nl + 4) : NULL;
         if (!own)
             return in_fail(in, CUDW_E_NOMEM, NULL, 0, "input", "out of memory");
-        memcpy(own, owner, (size_t)ol + nl + 2);
-        const char *member = own + ol + 1;
+        snprintf(own, pl + nl + 3, "%s(%s)", in->path, m.name);
+        const char *member = memcpy(own + pl + nl + 3, m.name, nl + 1);
         size_t first_image = in->nimages;
-        in->owners[in->nmembers] = own;
-        in->members[in->nmembers] = NULL;
-        in->nmembers++;
+        in->members[in->nmembers++] = (struct member){NULL, own};
         if (m.size >= 4 && ld32(m.data) == 0xBA55ED50u) {
             int rc = add_blob(in, m.data, m.size, NULL, own);
             if (!rc)
@@ -196,7 +186,7 @@ static int archive_images(cudw_input *in)
             continue;
         cudw_file *f;
         int rc = cudw_open_mem(&f, m.data, m.size, own);
-        in->members[in->nmembers - 1] = f;
+        in->members[in->nmembers - 1].elf = f;
         if (rc) {
             if (f)
                 in->err = *cudw_last_error(f);
@@ -351,11 +341,10 @@ void cudw_input_close(cudw_input *in)
         if (in->images[i].elf && in->where[i].blob != NO_BLOB)
             cudw_close(in->images[i].elf);
     for (size_t i = 0; i < in->nmembers; i++) {
-        cudw_close(in->members[i]);
-        free(in->owners[i]);
+        cudw_close(in->members[i].elf);
+        free(in->members[i].owner);
     }
     free(in->members);
-    free(in->owners);
     for (size_t b = 0; b < in->nblobs; b++)
         cudw_fatbin_close(in->blobs[b].fb);
     free(in->blobs);
