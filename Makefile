@@ -26,9 +26,12 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 all: $(BUILD)/libcudwarf.a $(BUILD)/libcudwarf.so $(BUILD)/cudwarf $(BUILD)/cudwarf.pc
 
-$(BUILD)/%.o: %.c include/cudwarf.h $(wildcard src/*.h src/*/*.h tools/*.h)
+# -MMD: each object depends on the headers it includes (build/**/*.d)
+$(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -c -o $@ $<
+	$(CC) $(CFLAGS_ALL) -MMD -MP -c -o $@ $<
+
+-include $(LIB_OBJ:.o=.d) $(TOOL_OBJ:.o=.d)
 
 $(BUILD)/libcudwarf.a: $(LIB_OBJ)
 	@rm -f $@

@@ -870,14 +870,14 @@ typedef struct cudw_fatbin_entry {
     uint32_t options_offset;     /* from the entry start, 0 if none */
     uint16_t minor, major;       /* ELF 1.8, PTX ISA major.minor */
     uint32_t sm;
-    const char *name;            /* the --ident, NOT NUL-terminated (name_length bytes), or NULL */
+    const char *name;            /* the --ident (name_length bytes, NUL-terminated copy), or NULL */
     uint32_t name_length;
     uint64_t flags;
     uint64_t field48;            /* 0 in every entry seen */
     uint64_t decompressed_size;  /* when compressed */
     const uint8_t *payload;      /* as stored */
     uint64_t stored_size;        /* compressed_size when compressed, else payload_size */
-    const uint8_t *options;      /* options data (ptxas options, or binary), or NULL */
+    const uint8_t *options;      /* options data (ptxas options, or binary; a copy), or NULL */
     uint32_t options_length;
 } cudw_fatbin_entry;
 
@@ -903,34 +903,103 @@ int cudw_fatbin_image(cudw_fatbin *fb, size_t i, const uint8_t **data, size_t *s
 void cudw_fatbin_close(cudw_fatbin *fb);
 
 /* What a user hands a tool: a cubin, a fatbin file, a host ELF (object,
- * executable, .so) with fatbins in .nv_fatbin / __nv_relfatbin, or an "ar"
- * archive (static library) of those: every member's images in member
- * order, labelled "lib.a(member.o)" for a cubin member and
- * "lib.a(member.o)[c.e: ...]" for an image of a host-object member. */
+ * executable, .so), or an "ar" archive (static library) of those.  A host
+ * ELF's fatbin containers are found three ways (docs/fatbin.md):
+ *  - walking .nv_fatbin and __nv_relfatbin, which hold nothing else;
+ *  - scanning every other section with file bytes for the container magic
+ *    0xBA55ED50, keeping a hit only when the whole container checks out
+ *    (NVIDIA's libraries keep thousands in .ldata, .rodata, .cask_resource
+ *    and load them themselves; the magic also occurs as plain bytes);
+ *  - following the __fatBinC_Wrapper_t records of .nvFatBinSegment.
+ * Images are labelled
+ *    FILE                                     a cubin
+ *    FILE[C.E: KIND sm_N 'ident']             entry E of container C of a fatbin file
+ *    FILE[SECTION#C.E: KIND sm_N 'ident']     ... of the C-th container of SECTION
+ *    LIB(MEMBER)  LIB(MEMBER)[...]            the same inside an archive member
+ * which is unique within the input. */
 enum { CUDW_INPUT_CUBIN = 1, CUDW_INPUT_FATBIN, CUDW_INPUT_HOST, CUDW_INPUT_ARCHIVE };
 
+/* How a container was found (bits of cudw_input_container.found_by). */
+#define CUDW_FOUND_SECTION 1u   /* walking .nv_fatbin / __nv_relfatbin, or the fatbin file */
+#define CUDW_FOUND_SCAN 2u      /* its magic in another section, the whole container valid */
+#define CUDW_FOUND_WRAPPER 4u   /* a .nvFatBinSegment wrapper record points at it */
+
+typedef struct cudw_input_container {
+    const char *owner;           /* "app.so", "lib.a(x.o)": what its labels start with */
+    const char *member;          /* archives: the member holding it; else NULL */
+    const char *section;         /* the host section holding it; NULL in a fatbin file */
+    unsigned section_index;
+    unsigned ordinal;            /* its number among the containers of that section (or file) */
+    uint64_t section_offset;     /* where it starts in the section (or fatbin file) */
+    uint64_t file_offset;        /* ... in the host file (an archive member's bytes) */
+    uint64_t size;               /* its 16-byte header and every entry */
+    unsigned found_by;           /* CUDW_FOUND_* */
+    unsigned wrapper_version;    /* of the first wrapper record naming it (1, 2), else 0 */
+    uint64_t wrapper_offset;     /* that record's offset in .nvFatBinSegment */
+    size_t first_image, nimages; /* its entries, in cudw_input order */
+} cudw_input_container;
+
 typedef struct cudw_input_image {
-    char label[160];             /* "app.exe[1.0: ELF sm_90 'app.cu']"; the path for a cubin */
+    const char *label;           /* see above; unique within the input */
+    const char *tag;             /* the label's part in brackets without the kind:
+                                    ".nv_fatbin#0.1", "0.1"; "" for a cubin */
     int kind;                    /* CUDW_FATBIN_ELF, _PTX, _NVVM or another entry kind */
-    const cudw_fatbin_entry *entry;  /* NULL for a bare cubin */
-    cudw_file *elf;              /* ELF images: opened on first cudw_input_image */
+    unsigned sm;                 /* from the entry header (or a cubin's ELF header) */
+    char variant;                /* 'a', 'f' or 0 (entry flags; a cubin cannot say) */
+    const cudw_fatbin_entry *entry;  /* NULL for a cubin */
+    size_t container;            /* index for cudw_input_container_get; (size_t)-1 for a cubin */
+    uint64_t offset;             /* of the entry header in its section (or fatbin file) */
+    const char *member;          /* archives: the member holding it ("x.o"); else NULL */
+    /* Filled by cudw_input_image_get only: */
+    cudw_file *elf;              /* ELF images: opened */
     const uint8_t *data;         /* the image bytes (ELF or PTX text) */
     size_t size;
-    const char *member;          /* archives: the member holding it ("x.o"); else NULL */
 } cudw_input_image;
 
 typedef struct cudw_input cudw_input;
 
-/* Like cudw_open: on failure *out still holds the error (close it). */
+/* Like cudw_open: on failure *out still holds the error (close it).  A
+ * host ELF without device code opens with 0 images. */
 int cudw_input_open(cudw_input **out, const char *path);
 int cudw_input_type(const cudw_input *in);
 const cudw_error *cudw_input_error(const cudw_input *in);
 size_t cudw_input_count(const cudw_input *in);
-/* Image i as listed (label, kind, entry), without decompressing it. */
+/* Image i as listed (label, kind, SM, entry), without decompressing it. */
 const cudw_input_image *cudw_input_peek(const cudw_input *in, size_t i);
-/* Image i, decompressed and (for ELF) opened; errors on the input. */
+size_t cudw_input_container_count(const cudw_input *in);
+const cudw_input_container *cudw_input_container_get(const cudw_input *in, size_t i);
+const cudw_fatbin *cudw_input_fatbin(const cudw_input *in);   /* the first container's; NULL for a cubin */
+
+/* Image i, decompressed and (for ELF) opened, kept on the input until
+ * cudw_input_image_release or close; errors on the input.  For one thread
+ * at a time; cudw_input_load is the way for several. */
 int cudw_input_image_get(cudw_input *in, size_t i, const cudw_input_image **out);
-const cudw_fatbin *cudw_input_fatbin(const cudw_input *in);   /* the first; NULL for a cubin */
+void cudw_input_image_release(cudw_input *in, size_t i);
+
+/* Image i, loaded for the caller alone: decompressed into its own buffer
+ * and, for an ELF image, opened as a cudw_file of its own.  Any number of
+ * threads may load images of one input at once (each its own images);
+ * nothing on the input changes.  Like cudw_open, *out holds the error on
+ * failure (except CUDW_E_NOMEM: NULL).  cudw_image_free releases it and
+ * returns the host file's pages it read to the system, so a walk over
+ * every image of a 500 MB library stays within the largest image. */
+typedef struct cudw_image {
+    const cudw_input_image *info;    /* label, kind, SM, entry */
+    const uint8_t *data;             /* the image bytes */
+    size_t size;
+    cudw_file *elf;                  /* ELF images; NULL for the others */
+    cudw_error err;
+} cudw_image;
+int cudw_input_load(const cudw_input *in, size_t i, cudw_image **out);
+void cudw_image_free(cudw_image *im);
+
+/* "90", "sm_90", "90a", "sm_100f", "compute_90"... -> *sm and *variant
+ * ('a', 'f' or 0).  CUDW_E_ARG when text is not one. */
+int cudw_sm_parse(const char *text, unsigned *sm, char *variant);
+/* 1 when image im is for sm_N with that variant (sm_90a images are not
+ * sm_90 ones); a cubin, whose header cannot tell, matches either. */
+int cudw_input_image_is(const cudw_input_image *im, unsigned sm, char variant);
+
 void cudw_input_close(cudw_input *in);
 
 /* ------------------------------------------------------------------ */

@@ -176,6 +176,16 @@ int frame_cie_offset(cudw_file *f, const cudw_section *s, uint8_t asz, const cud
 const cudw_section *cudw_section_companion(const cudw_file *f, const cudw_section *from,
                                            const char *bare_name);
 
+/* ---- fatbin containers (fatbin/fatbin.c) ---- */
+/* Entry e's image: decompressed into *owned (the caller frees it), or the
+ * payload itself (*owned NULL).  Pure: safe from any thread. */
+int fatbin_entry_load(const cudw_fatbin_entry *e, uint8_t **owned, const uint8_t **data, size_t *size,
+                      cudw_error *err);
+/* The size of the fully valid container at p, 0 when it is not one. */
+size_t fatbin_container_check(const uint8_t *p, size_t avail);
+/* The containers a parsed blob holds: offsets and sizes in the blob. */
+unsigned fatbin_containers(const cudw_fatbin *fb, const uint64_t **off, const uint64_t **size);
+
 /* ---- "ar" archives (fatbin/archive.c) ---- */
 typedef struct ar_member {
     char name[256];                 /* "cuda_device_runtime.o" */

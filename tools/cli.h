@@ -27,8 +27,34 @@ cudw_file *open_or_report(const char *path);
 /* Inputs are cubins, fatbins or host ELFs with fatbins: fn is called once
  * per ELF image (label: the path for a cubin, "path[c.e: ELF sm_90]" for an
  * embedded image).  Problems are reported; returns the worst exit code. */
-typedef int (*image_fn)(cudw_file *f, const char *label, void *ctx);
-int for_each_elf(const char *path, image_fn fn, void *ctx);
+typedef int (*image_fn)(cudw_file *f, const char *label, void *ctx, json *j);
+/* Images run as jobs (jobs.c, -j N), each loaded and released in turn.
+ * In JSON output, tmpl is the writer at the array the images' objects go
+ * in (its commas are jobs_sep's); each job gets one of its own. */
+int for_each_elf(const char *path, image_fn fn, void *ctx, json *tmpl);
+
+/* --sm=N[a|f] (any command): only those images.  0: all. */
+extern unsigned sel_sm;
+extern char sel_variant;
+int image_selected(const cudw_input_image *im);
+/* Bytes of memory working on image im takes, about (jobs_run_cost). */
+size_t image_cost(const cudw_input_image *im);
+/* The images a command's jobs work on: job k is image idx[k] of in.  A
+ * job context starts with one, so image_set_cost serves them all. */
+typedef struct image_set {
+    cudw_input *in;
+    const size_t *idx;
+} image_set;
+size_t image_set_cost(void *set, size_t k);
+/* Image i loaded (cudw_image_free it), or NULL after a message. */
+cudw_image *load_or_report(const cudw_input *in, size_t i);
+/* Open an input, or report why not (NULL). */
+cudw_input *open_input(const char *path);
+/* The ELF images of in that --sm selects (*out malloc'd, free it).
+ * Reports an input without device code or without the selected SM
+ * (EXIT_BAD_INPUT), notes one with no ELF image unless quiet_none (EXIT_OK
+ * with *count 0). */
+int select_images(cudw_input *in, const char *path, int quiet_none, size_t **out, size_t *count);
 /* --debug-file DBG (any command): the companion cudwarf strip --keep-debug
  * wrote.  debug_companion(f) is f without the option, else the companion
  * once its functions are checked against f's (NULL after a message). */

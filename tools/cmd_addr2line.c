@@ -112,7 +112,7 @@ static int answer(const images *ims, const char *path, const aopts *o, const cha
     char sym[1024];
     uint64_t off = 0;
     if (parse_loc(o, loc, sym, sizeof sym, &off) != 0) {
-        fprintf(stderr, "%s: %s: cannot parse location '%s' (want SYMBOL+0xOFFSET, or 0xOFFSET with --function)\n",
+        eprintf("%s: %s: cannot parse location '%s' (want SYMBOL+0xOFFSET, or 0xOFFSET with --function)\n",
                 progname, path, loc);
         return 1;
     }
@@ -223,6 +223,8 @@ static int answer(const images *ims, const char *path, const aopts *o, const cha
 int cmd_addr2line(int argc, char **argv)
 {
     aopts o = {0};
+    o.sm = sel_sm;
+    o.variant = sel_variant;
     const char *exe = NULL;
     int nlocs = 0;
     for (int i = 1; i < argc; i++) {
@@ -285,7 +287,7 @@ int cmd_addr2line(int argc, char **argv)
         char buf[512];
         if (in) {
             cudw_error_format(cudw_input_error(in), buf, sizeof buf);
-            fprintf(stderr, "%s: %s: %s\n", progname, exe, buf);
+            eprintf("%s: %s: %s\n", progname, exe, buf);
         }
         cudw_input_close(in);
         return EXIT_BAD_INPUT;
@@ -293,7 +295,7 @@ int cmd_addr2line(int argc, char **argv)
     images ims = {calloc(cudw_input_count(in) + 1, sizeof(cudw_file *)),
                   calloc(cudw_input_count(in) + 1, sizeof(const char *)), 0};
     if (!ims.files || !ims.labels) {
-        fprintf(stderr, "%s: out of memory\n", progname);
+        eprintf("%s: out of memory\n", progname);
         cudw_input_close(in);
         free(ims.files);
         free(ims.labels);
@@ -309,7 +311,7 @@ int cmd_addr2line(int argc, char **argv)
         if (cudw_input_image_get(in, k, &im) != CUDW_OK) {
             char buf[512];
             cudw_error_format(cudw_input_error(in), buf, sizeof buf);
-            fprintf(stderr, "%s: %s: %s\n", progname, cudw_input_peek(in, k)->label, buf);
+            eprintf("%s: %s: %s\n", progname, cudw_input_peek(in, k)->label, buf);
             continue;
         }
         cudw_file *use = debug_companion(im->elf, im->label);

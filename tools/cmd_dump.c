@@ -4,6 +4,7 @@
  * A file is walked once without printing first: a malformed file gives one
  * error and no partial dump. */
 #include "cli.h"
+#include "jobs.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -433,15 +434,9 @@ static void info_json(cudw_file *f, const cudw_section *s, json *j)
     json_end_obj(j);
 }
 
-typedef struct dctx {
-    const opts *o;
-    json *j;
-} dctx;
-
-static int one(cudw_file *f, const char *path, void *vctx)
+static int one(cudw_file *f, const char *path, void *vctx, json *j)
 {
-    const opts *o = ((dctx *)vctx)->o;
-    json *j = ((dctx *)vctx)->j;
+    const opts *o = vctx;
     unsigned n = cudw_section_count(f);
     /* walk first: one error, no partial output */
     for (unsigned i = 1; i < n; i++) {
@@ -460,7 +455,7 @@ static int one(cudw_file *f, const char *path, void *vctx)
                 bad = walk_misc_section(f, s, misc[k].kind);
         if (bad) {
             if (!cudw_last_error(f)->code)
-                fprintf(stderr, "%s: %s: %s+0x0: section: its bytes (file offset 0x%llx, size 0x%llx) lie "
+                eprintf("%s: %s: %s+0x0: section: its bytes (file offset 0x%llx, size 0x%llx) lie "
                         "outside the file\n", progname, path, s->name, (unsigned long long)s->offset,
                         (unsigned long long)s->size);
             else
@@ -612,9 +607,10 @@ int cmd_dump(int argc, char **argv)
             docs += count_elf_images(argv[i]);
     }
     int many = o.json && (nfiles > 1 || docs > 1);
-    if (many)
+    if (many) {
         json_arr(&j, NULL);
-    dctx c = {&o, &j};
+        jobs_sep = ",";
+    }
     int rc = EXIT_OK;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -624,7 +620,7 @@ int cmd_dump(int argc, char **argv)
         }
         if (a[0] == '-' && a[1])
             continue;
-        if (for_each_elf(a, one, &c) != EXIT_OK)
+        if (for_each_elf(a, one, &o, &j) != EXIT_OK)
             rc = EXIT_BAD_INPUT;
     }
     if (many) {

@@ -129,12 +129,12 @@ int cmd_line_encode(int argc, char **argv)
     char err[256], *text;
     size_t len;
     if (read_all(in, &text, &len, err, sizeof err)) {
-        fprintf(stderr, "%s: %s: %s\n", progname, in, err);
+        eprintf("%s: %s: %s\n", progname, in, err);
         return EXIT_BAD_INPUT;
     }
     jdoc doc;
     if (jdoc_parse(&doc, text, len)) {
-        fprintf(stderr, "%s: %s: JSON: %s\n", progname, in, doc.err);
+        eprintf("%s: %s: JSON: %s\n", progname, in, doc.err);
         jdoc_free(&doc);
         return EXIT_BAD_INPUT;
     }
@@ -149,7 +149,7 @@ int cmd_line_encode(int argc, char **argv)
     uint64_t *mt = NULL, *sz = NULL;
     cudw_line_out out = {0};
     if (!t) {
-        fprintf(stderr, "%s: %s: %s\n", progname, in, err);
+        eprintf("%s: %s: %s\n", progname, in, err);
         goto done;
     }
     cudw_line_params p = cudw_line_params_nvidia();
@@ -211,7 +211,7 @@ int cmd_line_encode(int argc, char **argv)
     }
     const jv *jr = jv_get(t, "rows");
     if (!jr || jr->type != JV_ARR) {
-        fprintf(stderr, "%s: %s: the table has no \"rows\" array\n", progname, in);
+        eprintf("%s: %s: the table has no \"rows\" array\n", progname, in);
         goto done;
     }
     rows = calloc(jr->count + 1, sizeof *rows);
@@ -233,12 +233,12 @@ int cmd_line_encode(int argc, char **argv)
         r->merc_flag = (uint8_t)jv_u64(c, "merc_flag", 0);
     }
     if (cudw_line_encode(&p, &h, rows, nrows, &out) != CUDW_OK) {
-        fprintf(stderr, "%s: %s: %s %llu: %s\n", progname, in, out.err.what, (unsigned long long)out.err.offset,
+        eprintf("%s: %s: %s %llu: %s\n", progname, in, out.err.what, (unsigned long long)out.err.offset,
                 out.err.detail);
         goto done;
     }
     if (outpath && write_file_atomic(outpath, out.data, out.size, err, sizeof err)) {
-        fprintf(stderr, "%s: %s\n", progname, err);
+        eprintf("%s: %s\n", progname, err);
         goto done;
     }
     json j;
@@ -269,7 +269,7 @@ int cmd_line_encode(int argc, char **argv)
     rc = EXIT_OK;
     goto done;
 oom:
-    fprintf(stderr, "%s: out of memory\n", progname);
+    eprintf("%s: out of memory\n", progname);
 done:
     cudw_line_out_free(&out);
     for (size_t k = 0; k < nowned; k++)

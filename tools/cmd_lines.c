@@ -2,6 +2,7 @@
  * relocated addresses, joined file paths, inline contexts and (for
  * .nv_debug_line_sass) the PTX text. */
 #include "cli.h"
+#include "jobs.h"
 
 #include <string.h>
 
@@ -199,15 +200,9 @@ static void json_table(cudw_file *f, const cudw_line_table *t, const lopts *o, i
     json_end_obj(j);
 }
 
-typedef struct lctx {
-    const lopts *o;
-    json *j;
-} lctx;
-
-static int one(cudw_file *f, const char *path, void *vctx)
+static int one(cudw_file *f, const char *path, void *vctx, json *j)
 {
-    const lopts *o = ((lctx *)vctx)->o;
-    json *j = ((lctx *)vctx)->j;
+    const lopts *o = vctx;
     unsigned n = cudw_section_count(f);
     for (unsigned i = 1; i < n; i++) {
         const cudw_section *s = cudw_section_get(f, i);
@@ -299,9 +294,10 @@ int cmd_lines(int argc, char **argv)
             docs += count_elf_images(argv[i]);
     }
     int many = o.json && (nfiles > 1 || docs > 1);
-    if (many)
+    if (many) {
         json_arr(&j, NULL);
-    lctx c = {&o, &j};
+        jobs_sep = ",";
+    }
     int rc = EXIT_OK;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -311,7 +307,7 @@ int cmd_lines(int argc, char **argv)
         }
         if (a[0] == '-' && a[1])
             continue;
-        if (for_each_elf(a, one, &c) != EXIT_OK)
+        if (for_each_elf(a, one, &o, &j) != EXIT_OK)
             rc = EXIT_BAD_INPUT;
     }
     if (many) {

@@ -78,7 +78,7 @@ static void report_input_error(cudw_input *in, const char *label)
 {
     char b[512];
     cudw_error_format(cudw_input_error(in), b, sizeof b);
-    fprintf(stderr, "%s: link: %s: %s\n", progname, label, b);
+    eprintf("%s: link: %s: %s\n", progname, label, b);
 }
 
 /* The images of input p (SM arch and variant; every ELF image when arch
@@ -116,7 +116,7 @@ static int take(images *im, link_needs *ls, int p, const cudw_input_image *x)
     im->elf[im->n] = x->elf;
     im->v[im->n++] = (image){x->label, p, variant_of(x)};
     if (ls && needs_add(ls, x->elf)) {
-        fprintf(stderr, "%s: link: out of memory\n", progname);
+        eprintf("%s: link: out of memory\n", progname);
         return 1;
     }
     return 0;
@@ -144,7 +144,7 @@ static int collect(images *im, const char **paths, int npaths, int arch, int wan
             if (im->in[p])
                 report_input_error(im->in[p], paths[p]);
             else
-                fprintf(stderr, "%s: link: %s: out of memory\n", progname, paths[p]);
+                eprintf("%s: link: %s: out of memory\n", progname, paths[p]);
             return 1;
         }
         total += cudw_input_count(im->in[p]);
@@ -153,7 +153,7 @@ static int collect(images *im, const char **paths, int npaths, int arch, int wan
     im->v = calloc(total ? total : 1, sizeof *im->v);
     cand = calloc(total ? total : 1, sizeof *cand);
     if (!im->elf || !im->v || !cand) {
-        fprintf(stderr, "%s: link: out of memory\n", progname);
+        eprintf("%s: link: out of memory\n", progname);
         goto out;
     }
     for (int p = 0; p < npaths; p++) {
@@ -166,7 +166,7 @@ static int collect(images *im, const char **paths, int npaths, int arch, int wan
             }
             int devrt = is_devrt(paths[p]);
             if (!a && devrt) {
-                fprintf(stderr, "%s: link: %s: libcudadevrt.a before any object: give --arch to pick its SM\n",
+                eprintf("%s: link: %s: libcudadevrt.a before any object: give --arch to pick its SM\n",
                         progname, paths[p]);
                 goto out;
             }
@@ -195,10 +195,10 @@ static int collect(images *im, const char **paths, int npaths, int arch, int wan
             goto out;
         if (!n) {
             if (arch)
-                fprintf(stderr, "%s: link: %s: no sm_%d%s device ELF in it\n", progname, paths[p], arch,
+                eprintf("%s: link: %s: no sm_%d%s device ELF in it\n", progname, paths[p], arch,
                         vstr(want_variant));
             else
-                fprintf(stderr, "%s: link: %s: no device ELF in it (PTX only?)\n", progname, paths[p]);
+                eprintf("%s: link: %s: no device ELF in it (PTX only?)\n", progname, paths[p]);
             goto out;
         }
         for (size_t c = 0; c < n; c++)
@@ -214,7 +214,7 @@ static int collect(images *im, const char **paths, int npaths, int arch, int wan
             goto out;
         }
     if (!im->n) {
-        fprintf(stderr, "%s: link: no object to link (the archives' members are not needed)\n", progname);
+        eprintf("%s: link: no object to link (the archives' members are not needed)\n", progname);
         goto out;
     }
     rc = 0;
@@ -234,15 +234,15 @@ static void images_free(images *im, int npaths)
 }
 
 /* "sm_90", "90", "sm_100a" -> 90, 100 (*variant: 0, 'a' or 'f'); 0 when
- * not a number. */
+ * not an SM. */
 static int parse_arch(const char *a, int *variant)
 {
-    if (!strncmp(a, "sm_", 3))
-        a += 3;
-    char *end;
-    long v = strtol(a, &end, 10);
-    *variant = *end;
-    return end != a && v > 0 && v < 1000 && (!*end || ((*end == 'a' || *end == 'f') && !end[1])) ? (int)v : 0;
+    unsigned sm;
+    char v;
+    if (cudw_sm_parse(a, &sm, &v) != CUDW_OK)
+        return 0;
+    *variant = v;
+    return (int)sm;
 }
 
 
@@ -279,8 +279,7 @@ int cmd_link(int argc, char **argv)
                 free(paths);
                 return EXIT_USAGE;
             }
-        } else if (!strncmp(a, "--arch=", 7) || !strncmp(a, "--sm=", 5)) {
-            /* --sm=N as addr2line spells it */
+        } else if (!strncmp(a, "--arch=", 7)) {
             const char *v = strchr(a, '=') + 1;
             if (!(arch = parse_arch(v, &variant))) {
                 usage_error("link", "%s: expected sm_N", a);
@@ -310,6 +309,10 @@ int cmd_link(int argc, char **argv)
         free(paths);
         return EXIT_USAGE;
     }
+    if (!arch && sel_sm) { /* --sm=N, as every command takes it */
+        arch = (int)sel_sm;
+        variant = sel_variant;
+    }
     images im = {0}, sy = {0};
     int rc = EXIT_BAD_INPUT;
     cudw_link *L = NULL;
@@ -326,14 +329,14 @@ int cmd_link(int argc, char **argv)
     if (cudw_link_run((cudw_file *const *)im.elf, (size_t)im.n, &o, &L, &err, &which) != CUDW_OK) {
         char b[512];
         cudw_error_format(&err, b, sizeof b);
-        fprintf(stderr, "%s: link: %s: %s\n", progname, which >= 0 ? im.v[which].label : out, b);
+        eprintf("%s: link: %s: %s\n", progname, which >= 0 ? im.v[which].label : out, b);
         goto done;
     }
     char e[512];
     atomic_file af;
     ob_flush(&out_stdout);
     if (atomic_open(&af, out, e, sizeof e)) {
-        fprintf(stderr, "%s: link: %s\n", progname, e);
+        eprintf("%s: link: %s\n", progname, e);
         goto done;
     }
     /* unchanged input bytes go file to file in the kernel */
@@ -350,11 +353,11 @@ int cmd_link(int argc, char **argv)
     if (wrc != CUDW_OK && !af.failed)
         af.failed = EIO;
     if (atomic_commit(&af, e, sizeof e)) {
-        fprintf(stderr, "%s: link: %s\n", progname, e);
+        eprintf("%s: link: %s\n", progname, e);
         goto done;
     }
     for (size_t i = 0; i < cudw_link_note_count(L); i++)
-        fprintf(stderr, "%s: link: note: %s\n", progname, cudw_link_note(L, i));
+        eprintf("%s: link: note: %s\n", progname, cudw_link_note(L, i));
     if (stats) {
         const cudw_link_stats *s = cudw_link_get_stats(L);
         fprintf(stderr,
@@ -367,7 +370,7 @@ int cmd_link(int argc, char **argv)
                 s->cie_pointers, s->labels_resolved, s->cleared_dropped, s->shared_resolved, s->shared_kept,
                 s->str_base_words, o.dedup_strings ? "" : "");
         if (o.dedup_strings)
-            fprintf(stderr, "  .debug_str: %zu bytes saved\n", s->strings_removed);
+            eprintf("  .debug_str: %zu bytes saved\n", s->strings_removed);
     }
     rc = EXIT_OK;
 done:

@@ -2,6 +2,7 @@
  * .debug_info (cudw_pub_build), print them, write them out, or check them
  * byte for byte against the sections the file carries. */
 #include "cli.h"
+#include "jobs.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -124,7 +125,7 @@ static int compare(cudw_file *f, const cudw_section *have, const cudw_section *i
     }
     uint8_t *v = malloc(g->size ? g->size : 1);
     if (!v) {
-        fprintf(stderr, "%s: out of memory\n", progname);
+        eprintf("%s: out of memory\n", progname);
         return 1;
     }
     memcpy(v, have->data, g->size);
@@ -152,9 +153,10 @@ static int compare(cudw_file *f, const cudw_section *have, const cudw_section *i
     return diff;
 }
 
-static int one(cudw_file *f, const char *label, void *p)
+static int one(cudw_file *f, const char *label, void *p, json *j)
 {
     popts *o = p;
+    o->j = j; /* pubnames runs its images on one thread (jobs_n = 1) */
     static const char *const infos[] = {".debug_info", ".nv.merc.debug_info"};
     static const char *const names[2][2] = {{".debug_pubnames", ".nv.merc.debug_pubnames"},
                                             {".debug_pubtypes", ".nv.merc.debug_pubtypes"}};
@@ -189,7 +191,7 @@ static int one(cudw_file *f, const char *label, void *p)
             if (t == 0) {
                 char err[256];
                 if (write_file_atomic(o->out, g.data, g.size, err, sizeof err)) {
-                    fprintf(stderr, "%s: %s\n", progname, err);
+                    eprintf("%s: %s\n", progname, err);
                     rc = EXIT_BAD_INPUT;
                 }
                 o->written++;
@@ -254,15 +256,18 @@ int cmd_pubnames(int argc, char **argv)
     json j;
     json_init(&j, &out_stdout);
     o.j = &j;
-    if (o.json)
+    if (o.json) {
         json_arr(&j, NULL);
+        jobs_sep = ",";
+    }
+    jobs_n = 1; /* -o and the counts are one state */
     int rc = EXIT_OK;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-o")) {
             i++;
             continue;
         }
-        if (!(argv[i][0] == '-' && argv[i][1]) && for_each_elf(argv[i], one, &o) != EXIT_OK)
+        if (!(argv[i][0] == '-' && argv[i][1]) && for_each_elf(argv[i], one, &o, &j) != EXIT_OK)
             rc = EXIT_BAD_INPUT;
     }
     if (o.json) {
@@ -270,7 +275,7 @@ int cmd_pubnames(int argc, char **argv)
         ob_putc(&out_stdout, '\n');
     }
     if (o.out && !o.written && rc == EXIT_OK) {
-        fprintf(stderr, "%s: pubnames: no .debug_info to build from: nothing written\n", progname);
+        eprintf("%s: pubnames: no .debug_info to build from: nothing written\n", progname);
         rc = EXIT_BAD_INPUT;
     }
     return rc;

@@ -1,6 +1,7 @@
 /* cudwarf sections: every section with its debug class, what nvlink does
  * with it, its Mercury twin and whether the two share bytes. */
 #include "cli.h"
+#include "jobs.h"
 
 #include <string.h>
 
@@ -39,17 +40,13 @@ static const char *family_name(int fam)
 }
 
 typedef struct sctx {
-    int as_json, only_debug, count;
-    json *j;
+    int as_json, only_debug;
 } sctx;
 
-static int one(cudw_file *f, const char *path, void *vctx)
+static int one(cudw_file *f, const char *path, void *vctx, json *j)
 {
-    sctx *c_ = vctx;
+    const sctx *c_ = vctx;
     int as_json = c_->as_json, only_debug = c_->only_debug;
-    json *j = c_->j;
-    if (!as_json && c_->count++)
-        ob_putc(&out_stdout, '\n');
     const cudw_elf_header *h = cudw_header(f);
     unsigned n = cudw_section_count(f);
     if (as_json) {
@@ -174,12 +171,13 @@ int cmd_sections(int argc, char **argv)
     int many = as_json && (nfiles > 1 || docs > 1);
     if (many)
         json_arr(&j, NULL);
-    sctx c = {as_json, only_debug, 0, &j};
+    jobs_sep = many ? "," : as_json ? NULL : "\n"; /* a blank line between images */
+    sctx c = {as_json, only_debug};
     int rc = EXIT_OK;
     for (int i = 1; i < argc; i++) {
         if (argv[i][0] == '-' && argv[i][1])
             continue;
-        if (for_each_elf(argv[i], one, &c) != EXIT_OK)
+        if (for_each_elf(argv[i], one, &c, &j) != EXIT_OK)
             rc = EXIT_BAD_INPUT;
     }
     if (many) {

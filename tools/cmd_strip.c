@@ -84,11 +84,11 @@ int cmd_strip(int argc, char **argv)
         if (cudw_link_run(&f, 1, &o, &L, &err, &which) != CUDW_OK) {
             char b[512];
             cudw_error_format(&err, b, sizeof b);
-            fprintf(stderr, "%s: %s: %s\n", progname, in_path, b);
+            eprintf("%s: %s: %s\n", progname, in_path, b);
             goto done;
         }
         if (atomic_open(&fd, dbg, e, sizeof e)) {
-            fprintf(stderr, "%s: strip: %s\n", progname, e);
+            eprintf("%s: strip: %s\n", progname, e);
             goto done;
         }
         open_d = 1;
@@ -96,7 +96,7 @@ int cmd_strip(int argc, char **argv)
             fd.failed = EIO;
     }
     if (atomic_open(&fo, out, e, sizeof e)) {
-        fprintf(stderr, "%s: strip: %s\n", progname, e);
+        eprintf("%s: strip: %s\n", progname, e);
         goto done;
     }
     open_o = 1;
@@ -104,27 +104,27 @@ int cmd_strip(int argc, char **argv)
         fo.failed = EIO;
     /* both or neither: a failed write of either removes both */
     if (fo.failed || (open_d && fd.failed)) {
-        fprintf(stderr, "%s: strip: %s: %s\n", progname, fo.failed ? out : dbg,
+        eprintf("%s: strip: %s: %s\n", progname, fo.failed ? out : dbg,
                 strerror(fo.failed ? fo.failed : fd.failed));
         goto done;
     }
     if (open_d) {
         open_d = 0;
         if (atomic_commit(&fd, e, sizeof e)) {
-            fprintf(stderr, "%s: strip: %s\n", progname, e);
+            eprintf("%s: strip: %s\n", progname, e);
             goto done;
         }
     }
     open_o = 0;
     if (atomic_commit(&fo, e, sizeof e)) {
-        fprintf(stderr, "%s: strip: %s\n", progname, e);
+        eprintf("%s: strip: %s\n", progname, e);
         if (dbg)
             remove(dbg);
         goto done;
     }
     if (stats) {
         size_t bytes, n = cudw_strip_removed(s, &bytes);
-        fprintf(stderr, "%s: %zu debug and relocation sections removed (%zu bytes); %llu -> %llu bytes%s%s\n",
+        eprintf("%s: %zu debug and relocation sections removed (%zu bytes); %llu -> %llu bytes%s%s\n",
                 out, n, bytes, (unsigned long long)cudw_header(f)->size,
                 (unsigned long long)cudw_strip_size(s), dbg ? "; companion " : "", dbg ? dbg : "");
     }

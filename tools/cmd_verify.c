@@ -1,5 +1,6 @@
 /* cudwarf verify: every finding of cudw_verify, one line each. */
 #include "cli.h"
+#include "jobs.h"
 
 #include <string.h>
 
@@ -54,30 +55,27 @@ static void on_finding(const cudw_finding *fd, void *p)
 typedef struct vopts {
     int json, notes;
     json *j;
-    size_t errors, files;
 } vopts;
 
-static int one(cudw_file *f, const char *label, void *p)
+static int one(cudw_file *f, const char *label, void *p, json *j)
 {
-    vopts *o = p;
-    vctx v = {label, o->json, o->notes, o->j, 0, 0};
+    const vopts *o = p;
+    vctx v = {label, o->json, o->notes, j, 0, 0};
     if (o->json) {
-        json_obj(o->j, NULL);
-        json_str(o->j, "file", label);
-        json_arr(o->j, "findings");
+        json_obj(j, NULL);
+        json_str(j, "file", label);
+        json_arr(j, "findings");
     }
     cudw_verify(f, on_finding, &v);
     if (o->json) {
-        json_end_arr(o->j);
-        json_u64(o->j, "errors", v.errors);
-        json_u64(o->j, "notes", v.notes_seen);
-        json_end_obj(o->j);
+        json_end_arr(j);
+        json_u64(j, "errors", v.errors);
+        json_u64(j, "notes", v.notes_seen);
+        json_end_obj(j);
     } else {
         ob_printf(&out_stdout, "%s: %zu error%s, %zu note%s\n", label, v.errors, v.errors == 1 ? "" : "s",
                   v.notes_seen, v.notes_seen == 1 ? "" : "s");
     }
-    o->errors += v.errors;
-    o->files++;
     return v.errors ? EXIT_BAD_INPUT : EXIT_OK;
 }
 
@@ -106,11 +104,13 @@ int cmd_verify(int argc, char **argv)
     json j;
     json_init(&j, &out_stdout);
     o.j = &j;
-    if (o.json)
+    if (o.json) {
         json_arr(&j, NULL);
+        jobs_sep = ",";
+    }
     int rc = EXIT_OK;
     for (int i = 1; i < argc; i++)
-        if (!(argv[i][0] == '-' && argv[i][1]) && for_each_elf(argv[i], one, &o) != EXIT_OK)
+        if (!(argv[i][0] == '-' && argv[i][1]) && for_each_elf(argv[i], one, &o, &j) != EXIT_OK)
             rc = EXIT_BAD_INPUT;
     if (o.json) {
         json_end_arr(&j);

@@ -1,6 +1,7 @@
 /* cudwarf: the command-line face of libcudwarf.  Parses arguments, calls
  * the library, prints; nothing here decodes bytes. */
 #include "cli.h"
+#include "jobs.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -60,17 +61,17 @@ void report(const cudw_file *f, const char *path)
     char buf[512];
     const cudw_error *e = cudw_last_error(f);
     cudw_error_format(e, buf, sizeof buf);
-    fprintf(stderr, "%s: %s: %s\n", progname, path, buf);
+    eprintf("%s: %s: %s\n", progname, path, buf);
 }
 
 void usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "%s%s%s: ", progname, cmd ? " " : "", cmd ? cmd : "");
+    eprintf("%s%s%s: ", progname, cmd ? " " : "", cmd ? cmd : "");
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "\nTry '%s%s%s --help'.\n", progname, cmd ? " " : "", cmd ? cmd : "");
+    eprintf("\nTry '%s%s%s --help'.\n", progname, cmd ? " " : "", cmd ? cmd : "");
 }
 
 cudw_file *open_or_report(const char *path)
@@ -78,7 +79,7 @@ cudw_file *open_or_report(const char *path)
     cudw_file *f;
     if (cudw_open(&f, path) != CUDW_OK) {
         if (!f) {
-            fprintf(stderr, "%s: %s: out of memory\n", progname, path);
+            eprintf("%s: %s: out of memory\n", progname, path);
             return NULL;
         }
         report(f, path);
@@ -103,18 +104,41 @@ int main(int argc, char **argv)
         printf("cudwarf %s\n", CUDW_VERSION_STRING);
         return EXIT_OK;
     }
-    /* --debug-file DBG, for every command that reads debug sections */
+    /* Options of every command: --debug-file DBG, --sm=N, -j N */
     int k = 2;
+    jobs_n = jobs_default();
     for (int i = 2; i < argc; i++) {
-        if (!strcmp(argv[i], "--debug-file") && i + 1 < argc) {
-            debug_file = argv[++i];
+        const char *a = argv[i], *v = NULL;
+        if ((!strcmp(a, "--debug-file") || !strcmp(a, "--sm") || !strcmp(a, "--jobs") || !strcmp(a, "-j"))) {
+            if (i + 1 == argc) {
+                usage_error(cmd, "%s needs an argument", a);
+                return EXIT_USAGE;
+            }
+            v = argv[++i];
+        } else if (!strncmp(a, "--debug-file=", 13) || !strncmp(a, "--sm=", 5) || !strncmp(a, "--jobs=", 7)) {
+            v = strchr(a, '=') + 1;
+        } else if (!strncmp(a, "-j", 2) && a[2]) {
+            v = a + 2;
+        } else {
+            argv[k++] = argv[i];
             continue;
         }
-        if (!strncmp(argv[i], "--debug-file=", 13)) {
-            debug_file = argv[i] + 13;
-            continue;
+        if (a[2] == 'd') {
+            debug_file = v;
+        } else if (a[2] == 's') {
+            if (cudw_sm_parse(v, &sel_sm, &sel_variant) != CUDW_OK) {
+                usage_error(cmd, "--sm %s: expected an SM (90, sm_90, 90a, sm_100f)", v);
+                return EXIT_USAGE;
+            }
+        } else {
+            char *end;
+            unsigned long n = strtoul(v, &end, 10);
+            if (end == v || *end || n < 1 || n > 1024) {
+                usage_error(cmd, "%s %s: expected a number of jobs from 1 to 1024", a, v);
+                return EXIT_USAGE;
+            }
+            jobs_n = (unsigned)n;
         }
-        argv[k++] = argv[i];
     }
     argc = k;
     int rc;
@@ -146,11 +170,11 @@ int main(int argc, char **argv)
     if (rc >= 0) {
         ob_flush(&out_stdout);
         if (fflush(stdout) != 0 || ferror(stdout)) {
-            fprintf(stderr, "%s: error writing output\n", progname);
+            eprintf("%s: error writing output\n", progname);
             return EXIT_BAD_INPUT;
         }
         return rc;
     }
-    fprintf(stderr, "%s: unknown command '%s'\n\n%s", progname, cmd, usage);
+    eprintf("%s: unknown command '%s'\n\n%s", progname, cmd, usage);
     return EXIT_USAGE;
 }

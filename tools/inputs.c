@@ -1,6 +1,9 @@
 /* Every command takes cubins, fatbins and host ELFs alike: this walks the
  * ELF images of an input and hands each to the command. */
 #include "cli.h"
+#include "jobs.h"
+
+#include <stdlib.h>
 
 #include <string.h>
 
@@ -8,7 +11,7 @@ static void report_input(const cudw_input *in, const char *path)
 {
     char buf[512];
     cudw_error_format(cudw_input_error(in), buf, sizeof buf);
-    fprintf(stderr, "%s: %s: %s\n", progname, path, buf);
+    eprintf("%s: %s: %s\n", progname, path, buf);
 }
 
 const char *debug_file;
@@ -54,7 +57,7 @@ cudw_file *debug_companion(cudw_file *f, const char *label)
         return NULL;
     char why[400];
     if (!matches(companion, f, why, sizeof why)) {
-        fprintf(stderr, "%s: %s: --debug-file %s does not belong to it: %s\n", progname, label, debug_file, why);
+        eprintf("%s: %s: --debug-file %s does not belong to it: %s\n", progname, label, debug_file, why);
         return NULL;
     }
     return companion;
@@ -66,39 +69,172 @@ void debug_companion_close(void)
     companion = NULL;
 }
 
-int for_each_elf(const char *path, image_fn fn, void *ctx)
+unsigned sel_sm;
+char sel_variant;
+
+int image_selected(const cudw_input_image *im)
+{
+    return !sel_sm || cudw_input_image_is(im, sel_sm, sel_variant);
+}
+
+/* "sm_75, sm_90a" for a message: the SMs of the input's ELF images. */
+static void sm_list(const cudw_input *in, char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < cudw_input_count(in) && len < n; i++) {
+        const cudw_input_image *im = cudw_input_peek(in, i);
+        if (im->kind != CUDW_FATBIN_ELF)
+            continue;
+        char one[24];
+        snprintf(one, sizeof one, "sm_%u%s", im->sm, im->variant == 'a' ? "a" : im->variant == 'f' ? "f" : "");
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++) {
+            const cudw_input_image *o = cudw_input_peek(in, j);
+            seen = o->kind == CUDW_FATBIN_ELF && o->sm == im->sm && o->variant == im->variant;
+        }
+        if (!seen)
+            len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? ", " : "", one);
+    }
+}
+
+cudw_input *open_input(const char *path)
 {
     cudw_input *in;
     if (cudw_input_open(&in, path) != CUDW_OK) {
         if (!in)
-            fprintf(stderr, "%s: %s: out of memory\n", progname, path);
+            eprintf("%s: %s: out of memory\n", progname, path);
         else
             report_input(in, path);
         cudw_input_close(in);
+        return NULL;
+    }
+    return in;
+}
+
+int select_images(cudw_input *in, const char *path, int quiet_none, size_t **out, size_t *count)
+{
+    size_t n = cudw_input_count(in), k = 0, elves = 0, ptx = 0, nvvm = 0;
+    size_t *idx = malloc((n ? n : 1) * sizeof *idx);
+    if (!idx) {
+        eprintf("%s: %s: out of memory\n", progname, path);
         return EXIT_BAD_INPUT;
     }
-    int rc = EXIT_OK;
-    size_t elves = 0, ptx = 0, nvvm = 0;
-    for (size_t i = 0; i < cudw_input_count(in); i++) {
+    for (size_t i = 0; i < n; i++) {
         const cudw_input_image *im = cudw_input_peek(in, i);
         ptx += im->kind == CUDW_FATBIN_PTX;
         nvvm += im->kind == CUDW_FATBIN_NVVM;
         if (im->kind != CUDW_FATBIN_ELF)
             continue; /* PTX, LTO IR: nothing to decode here, and nothing to decompress */
         elves++;
-        if (cudw_input_image_get(in, i, &im) != CUDW_OK) {
-            report_input(in, im->label);
-            rc = EXIT_BAD_INPUT;
-            continue;
-        }
-        cudw_file *f = debug_companion(im->elf, im->label);
-        int r = f ? fn(f, im->label, ctx) : EXIT_BAD_INPUT;
-        if (r > rc)
-            rc = r;
+        if (image_selected(im))
+            idx[k++] = i;
     }
-    if (!elves) /* not an error: nothing in it has debug information to show */
-        fprintf(stderr, "%s: %s: note: no device ELF image (%zu PTX, %zu LTO IR, %zu other entries)\n", progname, path,
-                ptx, nvvm, cudw_input_count(in) - ptx - nvvm);
+    *out = idx;
+    *count = k;
+    if (!n) {
+        free(idx);
+        *out = NULL;
+        eprintf("%s: %s: no CUDA device code: not a cubin (e_machine 190), and no fatbin container in any section\n",
+                progname, path);
+        return EXIT_BAD_INPUT;
+    }
+    if (!elves) { /* not an error: nothing in it has debug information to show */
+        if (!quiet_none)
+            eprintf("%s: %s: note: no device ELF image (%zu PTX, %zu LTO IR, %zu other entries)\n", progname, path,
+                    ptx, nvvm, n - ptx - nvvm);
+        return EXIT_OK;
+    }
+    if (!k) {
+        char sms[256];
+        sm_list(in, sms, sizeof sms);
+        eprintf("%s: %s: no sm_%u%s image (it has %s)\n", progname, path, sel_sm,
+                sel_variant == 'a' ? "a" : sel_variant == 'f' ? "f" : "", sms);
+        free(idx);
+        *out = NULL;
+        return EXIT_BAD_INPUT;
+    }
+    return EXIT_OK;
+}
+
+size_t image_cost(const cudw_input_image *im)
+{
+    const cudw_fatbin_entry *e = im->entry;
+    if (!e)
+        return 0; /* a cubin: its bytes are the file's */
+    size_t n = (size_t)(e->flags & (CUDW_FATBIN_ZSTD | CUDW_FATBIN_LZ4) ? e->decompressed_size : e->payload_size);
+    return im->kind == CUDW_FATBIN_ELF ? 3 * n : n; /* an opened ELF's tables: about twice its bytes */
+}
+
+size_t image_set_cost(void *set, size_t k)
+{
+    const image_set *s = set;
+    return image_cost(cudw_input_peek(s->in, s->idx[k]));
+}
+
+cudw_image *load_or_report(const cudw_input *in, size_t i)
+{
+    cudw_image *im;
+    if (cudw_input_load(in, i, &im) == CUDW_OK)
+        return im;
+    char buf[512];
+    if (im)
+        cudw_error_format(&im->err, buf, sizeof buf);
+    else
+        snprintf(buf, sizeof buf, "out of memory");
+    eprintf("%s: %s: %s\n", progname, cudw_input_peek(in, i)->label, buf);
+    cudw_image_free(im);
+    return NULL;
+}
+
+typedef struct walk {
+    image_set set;
+    image_fn fn;
+    void *ctx;
+    const json *tmpl;
+} walk;
+
+static int elf_job(void *p, size_t k)
+{
+    walk *w = p;
+    cudw_image *im = load_or_report(w->set.in, w->set.idx[k]);
+    if (!im)
+        return EXIT_BAD_INPUT;
+    json j;
+    if (w->tmpl) {
+        j = *w->tmpl;
+        j.out = &out_stdout; /* this thread's */
+        j.first[j.depth] = 1; /* jobs.c puts the comma */
+    } else {
+        json_init(&j, &out_stdout);
+    }
+    cudw_file *f = debug_companion(im->elf, im->info->label);
+    int r = f ? w->fn(f, im->info->label, w->ctx, &j) : EXIT_BAD_INPUT;
+    cudw_image_free(im);
+    return r;
+}
+
+int for_each_elf(const char *path, image_fn fn, void *ctx, json *tmpl)
+{
+    cudw_input *in = open_input(path);
+    if (!in)
+        return EXIT_BAD_INPUT;
+    size_t *idx, n;
+    int rc = select_images(in, path, 0, &idx, &n);
+    if (rc || !n) {
+        free(idx);
+        cudw_input_close(in);
+        return rc;
+    }
+    walk w = {{in, idx}, fn, ctx, tmpl};
+    unsigned saved = jobs_n;
+    if (debug_file) /* one companion handle, shared: one thread */
+        jobs_n = 1;
+    rc = jobs_run_cost(n, elf_job, image_set_cost, &w);
+    jobs_n = saved;
+    if (tmpl && jobs_wrote())
+        tmpl->first[tmpl->depth] = 0;
+    free(idx);
     cudw_input_close(in);
     return rc;
 }
@@ -109,7 +245,7 @@ size_t count_elf_images(const char *path)
     size_t n = 0;
     if (cudw_input_open(&in, path) == CUDW_OK)
         for (size_t i = 0; i < cudw_input_count(in); i++)
-            n += cudw_input_peek(in, i)->kind == CUDW_FATBIN_ELF;
+            n += cudw_input_peek(in, i)->kind == CUDW_FATBIN_ELF && image_selected(cudw_input_peek(in, i));
     cudw_input_close(in);
     return n;
 }

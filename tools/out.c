@@ -1,15 +1,42 @@
 #include "out.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 
-obuf out_stdout;
+_Thread_local obuf out_stdout;
+_Thread_local void (*err_sink)(const char *text, size_t n);
+
+static void out_raw(obuf *o, const void *p, size_t n)
+{
+    if (o->sink)
+        o->sink(o, p, n);
+    else
+        fwrite(p, 1, n, o->f ? o->f : stdout);
+}
 
 void ob_flush(obuf *o)
 {
     if (o->len) {
-        fwrite(o->buf, 1, o->len, o->f ? o->f : stdout);
+        size_t n = o->len;
         o->len = 0;
+        out_raw(o, o->buf, n);
     }
+}
+
+void eprintf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (!err_sink) {
+        vfprintf(stderr, fmt, ap);
+        va_end(ap);
+        return;
+    }
+    char tmp[2048];
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        err_sink(tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
 }
 
 void ob_write_slow(obuf *o, const void *p, size_t n)
@@ -17,7 +44,7 @@ void ob_write_slow(obuf *o, const void *p, size_t n)
     if (sizeof o->buf - o->len < n) {
         ob_flush(o);
         if (n > sizeof o->buf) {
-            fwrite(p, 1, n, o->f ? o->f : stdout);
+            out_raw(o, p, n);
             return;
         }
     }
@@ -84,7 +111,12 @@ void ob_printf(obuf *o, const char *fmt, ...)
         return;
     }
     ob_flush(o);
+    char *big = malloc((size_t)n + 1);
+    if (!big)
+        return;
     va_start(ap, fmt);
-    vfprintf(o->f ? o->f : stdout, fmt, ap);
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
     va_end(ap);
+    out_raw(o, big, (size_t)n);
+    free(big);
 }

@@ -10,11 +10,26 @@
 
 typedef struct obuf {
     FILE *f;
+    /* when set, flushes go here instead of to f (jobs.c: a job's output
+     * waits its turn) */
+    void (*sink)(struct obuf *o, const void *p, size_t n);
     size_t len;
     char buf[1 << 16];
 } obuf;
 
-extern obuf out_stdout; /* the CLI's stdout; flushed at exit by main */
+/* The CLI's stdout, one per thread: a job on a worker thread prints to its
+ * own, which jobs.c keeps in input order.  Flushed at exit by main. */
+extern _Thread_local obuf out_stdout;
+
+/* fprintf(stderr, ...), except inside a job, whose messages are kept with
+ * its output and printed in input order. */
+void eprintf(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+/* Where eprintf goes inside a job (jobs.c sets it per thread). */
+extern _Thread_local void (*err_sink)(const char *text, size_t n);
 
 void ob_flush(obuf *o);
 void ob_write_slow(obuf *o, const void *p, size_t n);

@@ -29,34 +29,80 @@ struct cudw_fatbin {
     cudw_fatbin_entry *entries;
     size_t n, cap;
     uint8_t **images;     /* decompressed buffers, per entry */
+    char **texts;         /* per entry: its name and options, copied out of the blob */
+    uint64_t *con_off;    /* each container's offset and size in the blob */
+    uint64_t *con_size;
+    unsigned ncon, capcon;
     cudw_error err;
 };
 
-static int fb_fail(cudw_fatbin *fb, int code, uint64_t off, const char *what, const char *fmt, ...)
+static int set_err(cudw_error *err, int code, uint64_t off, const char *what, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static int set_verr(cudw_error *err, int code, uint64_t off, const char *what, const char *fmt, va_list ap)
 {
-    cudw_error *e = &fb->err;
-    e->code = code;
-    e->offset = off;
-    e->what = what;
-    snprintf(e->section, sizeof e->section, "%s", "fatbin");
+    err->code = code;
+    err->offset = off;
+    err->what = what;
+    snprintf(err->section, sizeof err->section, "%s", "fatbin");
+    vsnprintf(err->detail, sizeof err->detail, fmt, ap);
+    return code;
+}
+
+static int set_err(cudw_error *err, int code, uint64_t off, const char *what, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(e->detail, sizeof e->detail, fmt, ap);
+    set_verr(err, code, off, what, fmt, ap);
     va_end(ap);
     return code;
 }
 
+static int fb_fail(cudw_fatbin *fb, int code, uint64_t off, const char *what, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static int fb_fail(cudw_fatbin *fb, int code, uint64_t off, const char *what, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    set_verr(&fb->err, code, off, what, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+/* Keeps e, its name and options copied out of the blob: a reader of a
+ * 500 MB library gives the blob's pages back as it goes, and must not
+ * touch them again to print a name. */
 static int add(cudw_fatbin *fb, const cudw_fatbin_entry *e)
 {
     if (fb->n == fb->cap) {
-        size_t cap = fb->cap ? fb->cap * 2 : 16;
+        size_t cap = fb->cap ? fb->cap * 2 : 1; /* a library has 24,000 one-entry containers */
         cudw_fatbin_entry *n = realloc(fb->entries, cap * sizeof *n);
-        if (!n)
+        if (n)
+            fb->entries = n;
+        char **t = n ? realloc(fb->texts, cap * sizeof *t) : NULL;
+        if (!t)
             return fb_fail(fb, CUDW_E_NOMEM, e->offset, "fatbin entry", "out of memory");
-        fb->entries = n;
+        fb->texts = t;
         fb->cap = cap;
     }
-    fb->entries[fb->n++] = *e;
+    cudw_fatbin_entry *d = &fb->entries[fb->n];
+    *d = *e;
+    fb->texts[fb->n] = NULL;
+    if (e->name || e->options) {
+        char *c = malloc((size_t)e->name_length + 1 + e->options_length);
+        if (!c)
+            return fb_fail(fb, CUDW_E_NOMEM, e->offset, "fatbin entry", "out of memory");
+        if (e->name) {
+            memcpy(c, e->name, e->name_length);
+            c[e->name_length] = 0;
+            d->name = c;
+        }
+        if (e->options) {
+            memcpy(c + e->name_length + 1, e->options, e->options_length);
+            d->options = (const uint8_t *)c + e->name_length + 1;
+        }
+        fb->texts[fb->n] = c;
+    }
+    fb->n++;
     return CUDW_OK;
 }
 
@@ -99,10 +145,11 @@ static int parse_entry(cudw_fatbin *fb, uint64_t at, uint64_t end, unsigned cont
             return fb_fail(fb, CUDW_E_BAD_OFFSET, at + 32, "fatbin entry header",
                            "name at +%u (%u bytes) lies outside the %u-byte header", name_off, e.name_length,
                            e.header_size);
-        e.name = (const char *)h + name_off;
+        const char *nm = (const char *)h + name_off;
         /* the stored length may count padding NULs: keep the text */
-        while (e.name_length && e.name[e.name_length - 1] == 0)
+        while (e.name_length && nm[e.name_length - 1] == 0)
             e.name_length--;
+        e.name = nm;
     }
     if (e.options_offset) {
         if (e.options_offset > e.header_size || e.header_size - e.options_offset < 8)
@@ -163,6 +210,19 @@ int cudw_fatbin_parse(const void *blob, size_t size, const char *name, cudw_fatb
                            (unsigned long long)(size - pos - hsize));
         uint64_t at = pos + hsize, end = at + psize;
         unsigned index = 0;
+        if (fb->ncon == fb->capcon) {
+            unsigned cap = fb->capcon ? fb->capcon * 2 : 1;
+            uint64_t *o = realloc(fb->con_off, cap * sizeof *o);
+            if (o)
+                fb->con_off = o;
+            uint64_t *z = o ? realloc(fb->con_size, cap * sizeof *z) : NULL;
+            if (!z)
+                return fb_fail(fb, CUDW_E_NOMEM, pos, "fatbin", "out of memory");
+            fb->con_size = z;
+            fb->capcon = cap;
+        }
+        fb->con_off[fb->ncon] = pos;
+        fb->con_size[fb->ncon++] = end - pos;
         while (at < end) {
             if ((rc = parse_entry(fb, at, end, container, index++, &at)))
                 return rc;
@@ -176,6 +236,13 @@ int cudw_fatbin_parse(const void *blob, size_t size, const char *name, cudw_fatb
 }
 
 const cudw_error *cudw_fatbin_error(const cudw_fatbin *fb) { return &fb->err; }
+
+unsigned fatbin_containers(const cudw_fatbin *fb, const uint64_t **off, const uint64_t **size)
+{
+    *off = fb->con_off;
+    *size = fb->con_size;
+    return fb->ncon;
+}
 size_t cudw_fatbin_count(const cudw_fatbin *fb) { return fb->n; }
 const cudw_fatbin_entry *cudw_fatbin_get(const cudw_fatbin *fb, size_t i) { return i < fb->n ? &fb->entries[i] : NULL; }
 
@@ -213,67 +280,66 @@ const char *cudw_fatbin_kind_name(unsigned kind)
     return kind == CUDW_FATBIN_ELF ? "ELF" : kind == CUDW_FATBIN_PTX ? "PTX" : kind == CUDW_FATBIN_NVVM ? "NVVM" : NULL;
 }
 
-int cudw_fatbin_image(cudw_fatbin *fb, size_t i, const uint8_t **data, size_t *size)
+/* One entry's image, decompressed into a buffer of its own (*owned, which
+ * the caller frees) or pointing at the payload.  Touches nothing shared:
+ * any number of threads may decode entries of one container at once. */
+int fatbin_entry_load(const cudw_fatbin_entry *e, uint8_t **owned, const uint8_t **data, size_t *size,
+                      cudw_error *err)
 {
-    if (i >= fb->n)
-        return fb_fail(fb, CUDW_E_ARG, 0, "fatbin entry", "no entry %zu", i);
-    cudw_fatbin_entry *e = &fb->entries[i];
     const uint8_t *p = e->payload;
     size_t n = (size_t)e->stored_size;
+    *owned = NULL;
     if (e->flags & CUDW_FATBIN_ENCODED)
-        return fb_fail(fb, CUDW_E_UNSUPPORTED, e->offset + 40, "fatbin entry",
+        return set_err(err, CUDW_E_UNSUPPORTED, e->offset + 40, "fatbin entry",
                        "payload encoded beyond its compression (flag 0x10000, as on compressed LTO IR): not decoded");
     if (e->flags & (CUDW_FATBIN_LZ4 | CUDW_FATBIN_ZSTD)) {
-        if (!fb->images[i]) {
-            uint64_t want = e->decompressed_size;
-            if (want == 0)
-                return fb_fail(fb, CUDW_E_BAD_OFFSET, e->offset + 56, "fatbin entry header",
-                               "decompressed size 0 for a compressed entry");
-            if (want > CUDW_MAX_IMAGE_SIZE)
-                return fb_fail(fb, CUDW_E_LIMIT, e->offset + 56, "fatbin entry header",
-                               "decompressed size %llu is over cudwarf's limit of %llu bytes",
-                               (unsigned long long)want, (unsigned long long)CUDW_MAX_IMAGE_SIZE);
-            uint8_t *buf = malloc((size_t)want);
-            if (!buf)
-                return fb_fail(fb, CUDW_E_NOMEM, e->offset, "fatbin entry", "out of memory");
-            size_t got;
-            if (e->flags & CUDW_FATBIN_ZSTD) {
-                unsigned long long fsize = ZSTD_getFrameContentSize(p, n);
-                if (fsize != ZSTD_CONTENTSIZE_UNKNOWN && fsize != ZSTD_CONTENTSIZE_ERROR && fsize != want) {
-                    free(buf);
-                    return fb_fail(fb, CUDW_E_BAD_OFFSET, e->offset + 56, "fatbin entry header",
-                                   "decompressed size %llu, but the zstd frame holds %llu", (unsigned long long)want,
-                                   fsize);
-                }
-                got = ZSTD_decompress(buf, (size_t)want, p, n);
-                if (ZSTD_isError(got)) {
-                    free(buf);
-                    return fb_fail(fb, CUDW_E_BAD_OFFSET, e->offset + e->header_size, "zstd payload", "%s",
-                                   ZSTD_getErrorName(got));
-                }
-            } else {
-                if (n > INT32_MAX || want > INT32_MAX) {
-                    free(buf);
-                    return fb_fail(fb, CUDW_E_LIMIT, e->offset, "LZ4 payload", "larger than 2 GiB");
-                }
-                int r = LZ4_decompress_safe((const char *)p, (char *)buf, (int)n, (int)want);
-                if (r < 0) {
-                    free(buf);
-                    return fb_fail(fb, CUDW_E_BAD_OFFSET, e->offset + e->header_size, "LZ4 payload",
-                                   "malformed LZ4 block (or a decompressed size that lies)");
-                }
-                got = (size_t)r;
-            }
-            if (got != want) {
+        uint64_t want = e->decompressed_size;
+        if (want == 0)
+            return set_err(err, CUDW_E_BAD_OFFSET, e->offset + 56, "fatbin entry header",
+                           "decompressed size 0 for a compressed entry");
+        if (want > CUDW_MAX_IMAGE_SIZE)
+            return set_err(err, CUDW_E_LIMIT, e->offset + 56, "fatbin entry header",
+                           "decompressed size %llu is over cudwarf's limit of %llu bytes", (unsigned long long)want,
+                           (unsigned long long)CUDW_MAX_IMAGE_SIZE);
+        uint8_t *buf = malloc((size_t)want);
+        if (!buf)
+            return set_err(err, CUDW_E_NOMEM, e->offset, "fatbin entry", "out of memory");
+        size_t got;
+        if (e->flags & CUDW_FATBIN_ZSTD) {
+            unsigned long long fsize = ZSTD_getFrameContentSize(p, n);
+            if (fsize != ZSTD_CONTENTSIZE_UNKNOWN && fsize != ZSTD_CONTENTSIZE_ERROR && fsize != want) {
                 free(buf);
-                return fb_fail(fb, CUDW_E_BAD_OFFSET, e->offset + 56, "fatbin entry header",
-                               "decompressed size %llu, but the payload decompresses to %zu bytes",
-                               (unsigned long long)want, got);
+                return set_err(err, CUDW_E_BAD_OFFSET, e->offset + 56, "fatbin entry header",
+                               "decompressed size %llu, but the zstd frame holds %llu", (unsigned long long)want, fsize);
             }
-            fb->images[i] = buf;
+            got = ZSTD_decompress(buf, (size_t)want, p, n);
+            if (ZSTD_isError(got)) {
+                free(buf);
+                return set_err(err, CUDW_E_BAD_OFFSET, e->offset + e->header_size, "zstd payload", "%s",
+                               ZSTD_getErrorName(got));
+            }
+        } else {
+            if (n > INT32_MAX || want > INT32_MAX) {
+                free(buf);
+                return set_err(err, CUDW_E_LIMIT, e->offset, "LZ4 payload", "larger than 2 GiB");
+            }
+            int r = LZ4_decompress_safe((const char *)p, (char *)buf, (int)n, (int)want);
+            if (r < 0) {
+                free(buf);
+                return set_err(err, CUDW_E_BAD_OFFSET, e->offset + e->header_size, "LZ4 payload",
+                               "malformed LZ4 block (or a decompressed size that lies)");
+            }
+            got = (size_t)r;
         }
-        p = fb->images[i];
-        n = (size_t)e->decompressed_size;
+        if (got != want) {
+            free(buf);
+            return set_err(err, CUDW_E_BAD_OFFSET, e->offset + 56, "fatbin entry header",
+                           "decompressed size %llu, but the payload decompresses to %zu bytes",
+                           (unsigned long long)want, got);
+        }
+        *owned = buf;
+        p = buf;
+        n = (size_t)want;
     }
     if (e->kind == CUDW_FATBIN_ELF)
         n = elf_extent(p, n);
@@ -287,6 +353,58 @@ int cudw_fatbin_image(cudw_fatbin *fb, size_t i, const uint8_t **data, size_t *s
     return CUDW_OK;
 }
 
+int cudw_fatbin_image(cudw_fatbin *fb, size_t i, const uint8_t **data, size_t *size)
+{
+    if (i >= fb->n)
+        return fb_fail(fb, CUDW_E_ARG, 0, "fatbin entry", "no entry %zu", i);
+    const cudw_fatbin_entry *e = &fb->entries[i];
+    if (fb->images[i]) { /* decompressed before: the buffer is the handle's */
+        size_t n = (size_t)e->decompressed_size;
+        *data = fb->images[i];
+        *size = e->kind == CUDW_FATBIN_ELF ? elf_extent(fb->images[i], n) : n;
+        if (e->kind == CUDW_FATBIN_PTX) {
+            const uint8_t *z = memchr(fb->images[i], 0, n);
+            if (z)
+                *size = (size_t)(z - fb->images[i]);
+        }
+        return CUDW_OK;
+    }
+    uint8_t *owned;
+    int rc = fatbin_entry_load(e, &owned, data, size, &fb->err);
+    if (rc)
+        return rc;
+    fb->images[i] = owned;
+    return CUDW_OK;
+}
+
+/* The container at p (avail bytes from there): its size when every part of
+ * it is as fatbinary writes it -- version 1, a 16-byte header, entries
+ * whose headers (64 bytes or more) and payloads exactly fill it -- else 0.
+ * A scan of host sections finds containers by their magic; the magic also
+ * occurs as plain bytes (in .text), which this rejects. */
+size_t fatbin_container_check(const uint8_t *p, size_t avail)
+{
+    if (avail < 16 + 64 || ld32(p) != 0xBA55ED50u || ld16(p + 4) != 1 || ld16(p + 6) != 16)
+        return 0;
+    uint64_t psize = ld64(p + 8);
+    if (psize < 64 || psize > avail - 16)
+        return 0;
+    uint64_t at = 16, end = 16 + psize;
+    while (at < end) {
+        if (end - at < 64)
+            return 0;
+        uint32_t hs = ld32(p + at + 4);
+        uint64_t pl = ld64(p + at + 8);
+        if (hs < 64 || hs > end - at || pl > end - at - hs)
+            return 0;
+        uint32_t name_off = ld32(p + at + 32), name_len = ld32(p + at + 36);
+        if ((name_off || name_len) && (name_off > hs || name_len > hs - name_off))
+            return 0;
+        at += hs + pl;
+    }
+    return (size_t)end;
+}
+
 void cudw_fatbin_close(cudw_fatbin *fb)
 {
     if (!fb)
@@ -294,6 +412,11 @@ void cudw_fatbin_close(cudw_fatbin *fb)
     for (size_t i = 0; fb->images && i < fb->n; i++)
         free(fb->images[i]);
     free(fb->images);
+    for (size_t i = 0; fb->texts && i < fb->n; i++)
+        free(fb->texts[i]);
+    free(fb->texts);
+    free(fb->con_off);
+    free(fb->con_size);
     free(fb->entries);
     free(fb->name);
     free(fb);

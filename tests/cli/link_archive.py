@@ -17,7 +17,7 @@ them):
 
 usage: link_archive.py CUDWARF GEN_DIR
 """
-import os, re, subprocess, sys, tempfile
+import json, os, re, subprocess, sys, tempfile
 
 cudwarf, gen = sys.argv[1], sys.argv[2]
 here = os.path.dirname(os.path.abspath(__file__))
@@ -67,8 +67,9 @@ with tempfile.TemporaryDirectory() as tmp:
     p = run("link", "-o", os.path.join(tmp, "c"), os.path.join(bare, "l3_a.rdc.cubin"), lib)
     check(p.returncode == 0, "no --arch: the library's SM follows the cubin before it", p.stderr)
     listing = run("list", "--json", lib)
+    images = json.loads(listing.stdout)["images"] if listing.returncode == 0 else []
     check(listing.returncode == 0 and '"type":"archive"' in listing.stdout and
-          listing.stdout.count('"member":"unused.o"') == 2, "list: an archive, images named by member "
+          sum(i.get("member") == "unused.o" for i in images) == 2, "list: an archive, images named by member "
           "(unused.o: its sm_80 and sm_90 images)", listing.stdout[:300] + listing.stderr)
 
     devrt = os.path.join(ar, "libcudadevrt.a")

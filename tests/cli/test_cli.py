@@ -305,8 +305,9 @@ r = run("dump", "--info", "--json", fb)
 check("dump reads every ELF image of a fatbin (an array of 3)", r.returncode == 0 and len(json.loads(r.stdout)) == 3)
 exe = os.path.join(FIX, "hostapp_lineinfo.exe")
 r = run("list", exe)
-check("list: host executable, two containers (cudart's and the application's)",
-      "[0.0] ELF sm_75" in r.stdout and "[1.2] PTX sm_90" in r.stdout and "name 'src/hostapp/app.cu'" in r.stdout)
+check("list: host executable, two containers (cudart's and the application's), each found twice",
+      "[.nv_fatbin#0.0] ELF sm_75" in r.stdout and "[.nv_fatbin#1.2] PTX sm_90" in r.stdout and
+      "name 'src/hostapp/app.cu'" in r.stdout and r.stdout.count("found by section walk, wrapper") == 2)
 r = run("addr2line", "-e", exe, "--sm=90", "-fipC", "_Z12saxpy_kernelfPKfPfi+0x80")
 check("addr2line -e app.exe finds the kernel in the embedded cubin",
       r.returncode == 0 and r.stdout.startswith("saxpy_kernel(float, float const*, float*, int) at /proc/self/cwd/src/hostapp/app.cu:"),

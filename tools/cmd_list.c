@@ -1,0 +1,372 @@
+/* cudwarf list: the containers and images inside fatbins, host ELFs and
+ * archives, and the debug sections of each ELF image. */
+#include "cli.h"
+#include "jobs.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char list_help[] =
+    "usage: cudwarf list [--json] [--sm=N] [-j N] FILE...\n"
+    "\n"
+    "List the fatbin containers of a fatbin file, a host ELF (object, executable,\n"
+    "shared library) or an archive, and their entries: kind, SM, version, flags,\n"
+    "sizes, compression, name (--ident), options, and for ELF entries the debug\n"
+    "sections they hold.  In a host ELF, containers are found in .nv_fatbin and\n"
+    "__nv_relfatbin, by their magic in any other section (NVIDIA's libraries\n"
+    "keep thousands in .ldata, .rodata, .cask_resource), and through the\n"
+    ".nvFatBinSegment wrapper records; each container says how it was found.\n"
+    "Fields whose meaning is unknown are shown raw.  A host ELF without device\n"
+    "code is listed with a note (exit 0).\n"
+    "\n"
+    "  --json      one JSON object per file (docs/json.md)\n"
+    "  --sm=N      only the images for sm_N (90, 90a, sm_100f)\n"
+    "  -j N        decode N images at once (default: every core); the output\n"
+    "              is the same\n";
+
+static const char *compression(const cudw_fatbin_entry *e)
+{
+    return e->flags & CUDW_FATBIN_ZSTD ? "zstd" : e->flags & CUDW_FATBIN_LZ4 ? "lz4" : "none";
+}
+
+static void flags_text(uint64_t f, char *buf, size_t n)
+{
+    static const struct { uint64_t bit; const char *name; } names[] = {
+        {CUDW_FATBIN_64BIT, "64-bit"}, {CUDW_FATBIN_DEBUG, "debug"}, {CUDW_FATBIN_LINUX, "Linux"},
+        {CUDW_FATBIN_LZ4, "lz4"}, {CUDW_FATBIN_ZSTD, "zstd"}, {CUDW_FATBIN_ENCODED, "encoded"},
+        {CUDW_FATBIN_ARCH_SPECIFIC, "arch-specific (a)"}, {CUDW_FATBIN_FAMILY, "family (f)"},
+    };
+    size_t len = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (f & names[i].bit) {
+            len += (size_t)snprintf(buf + len, len < n ? n - len : 0, "%s%s", len ? ", " : "", names[i].name);
+            f &= ~names[i].bit;
+        }
+    if (f && len < n)
+        snprintf(buf + len, n - len, "%sunknown 0x%llx", len ? ", " : "", (unsigned long long)f);
+}
+
+static void found_text(const cudw_input_container *c, char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = 0;
+    if (c->found_by & CUDW_FOUND_SECTION)
+        len += (size_t)snprintf(buf + len, n - len, "%s", c->section ? "section walk" : "file walk");
+    if ((c->found_by & CUDW_FOUND_SCAN) && len < n)
+        len += (size_t)snprintf(buf + len, n - len, "%smagic scan", len ? ", " : "");
+    if ((c->found_by & CUDW_FOUND_WRAPPER) && len < n)
+        snprintf(buf + len, n - len, "%swrapper v%u at .nvFatBinSegment+0x%llx", len ? ", " : "",
+                 c->wrapper_version, (unsigned long long)c->wrapper_offset);
+}
+
+static int printable(const uint8_t *p, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if ((p[i] < 0x20 || p[i] > 0x7e) && !(p[i] == 0 && i + 1 == n))
+            return 0;
+    return 1;
+}
+
+typedef struct lctx {
+    image_set set;         /* the images listed (--sm) */
+    int json;
+    const json *tmpl;
+} lctx;
+
+/* The debug sections of an ELF image, space-separated. */
+static void debug_names(cudw_file *f, char *dbg, size_t n)
+{
+    size_t dl = 0;
+    dbg[0] = 0;
+    for (unsigned s = 1; s < cudw_section_count(f) && dl < n; s++) {
+        const cudw_section *sec = cudw_section_get(f, s);
+        cudw_secclass c;
+        if (cudw_classify_name(sec->name, sec->flags, &c) == CUDW_OK)
+            dl += (size_t)snprintf(dbg + dl, n - dl, "%s%s", dl ? " " : "", sec->name);
+    }
+}
+
+static void container_text(const cudw_input_container *c, obuf *o)
+{
+    char how[160];
+    found_text(c, how, sizeof how);
+    if (c->section)
+        ob_printf(o, " container %s#%u: at 0x%llx (file offset 0x%llx), %llu bytes, %zu entr%s; found by %s\n",
+                  c->section, c->ordinal, (unsigned long long)c->section_offset, (unsigned long long)c->file_offset,
+                  (unsigned long long)c->size, c->nimages, c->nimages == 1 ? "y" : "ies", how);
+    else
+        ob_printf(o, " container %u: at 0x%llx, %llu bytes, %zu entr%s\n", c->ordinal,
+                  (unsigned long long)c->section_offset, (unsigned long long)c->size, c->nimages,
+                  c->nimages == 1 ? "y" : "ies");
+}
+
+static void image_json(json *j, const cudw_input_image *im, int ok, int opaque, size_t size, char *dbg)
+{
+    const cudw_fatbin_entry *e = im->entry;
+    char fl[160];
+    json_obj(j, NULL);
+    json_str(j, "label", im->label);
+    json_str(j, "tag", im->tag);
+    if (im->member)
+        json_str(j, "member", im->member);
+    json_u64(j, "sm", im->sm);
+    if (e) {
+        json_u64(j, "container", im->container);
+        json_u64(j, "index", e->index);
+        json_u64(j, "offset", im->offset);
+        json_str(j, "kind", e->kind == CUDW_FATBIN_ELF    ? "elf"
+                            : e->kind == CUDW_FATBIN_PTX  ? "ptx"
+                            : e->kind == CUDW_FATBIN_NVVM ? "nvvm"
+                                                          : "unknown");
+        json_u64(j, "kind_code", e->kind);
+        json_str(j, "variant", cudw_fatbin_variant(e->flags));
+        json_u64(j, "major", e->major);
+        json_u64(j, "minor", e->minor);
+        json_u64(j, "flags", e->flags);
+        json_arr(j, "flag_names");
+        flags_text(e->flags, fl, sizeof fl);
+        for (char *t = strtok(fl, ","); t; t = strtok(NULL, ","))
+            json_str(j, NULL, t[0] == ' ' ? t + 1 : t);
+        json_end_arr(j);
+        json_u64(j, "header_size", e->header_size);
+        json_u64(j, "payload_size", e->payload_size);
+        json_u64(j, "compressed_size", e->compressed_size);
+        json_u64(j, "decompressed_size", e->decompressed_size);
+        json_str(j, "compression", compression(e));
+        if (e->name)
+            json_strn(j, "name", e->name, e->name_length);
+        else
+            json_null(j, "name");
+        if (e->options) {
+            if (printable(e->options, e->options_length))
+                json_strn(j, "options", (const char *)e->options,
+                          e->options_length && !e->options[e->options_length - 1] ? e->options_length - 1
+                                                                                  : e->options_length);
+            else
+                json_hex(j, "options_hex", e->options, e->options_length);
+        }
+        json_u64(j, "field2", e->field2);
+        json_u64(j, "field48", e->field48);
+    }
+    if (opaque)
+        json_null(j, "image_size");
+    else
+        json_u64(j, "image_size", ok ? size : 0);
+    if (im->kind == CUDW_FATBIN_ELF) {
+        json_arr(j, "debug_sections");
+        for (char *t = strtok(dbg, " "); t; t = strtok(NULL, " "))
+            json_str(j, NULL, t);
+        json_end_arr(j);
+    }
+    json_end_obj(j);
+}
+
+static void image_text(obuf *o, const cudw_input_image *im, int ok, int opaque, size_t size, const char *dbg)
+{
+    const cudw_fatbin_entry *e = im->entry;
+    char fl[160], kind[16];
+    if (!e) {
+        ob_printf(o, "  %s: ELF sm_%u, %zu bytes, debug sections: %s\n", im->label, im->sm, size,
+                  dbg[0] ? dbg : "none");
+        return;
+    }
+    flags_text(e->flags, fl, sizeof fl);
+    if (cudw_fatbin_kind_name(e->kind))
+        snprintf(kind, sizeof kind, "%s", cudw_fatbin_kind_name(e->kind));
+    else
+        snprintf(kind, sizeof kind, "kind %u", e->kind);
+    ob_printf(o, "  [%s] %s sm_%u%s %s %u.%u  flags 0x%llx (%s)\n", im->tag, kind, e->sm,
+              cudw_fatbin_variant(e->flags), e->kind == CUDW_FATBIN_PTX ? "ISA" : "version", e->major, e->minor,
+              (unsigned long long)e->flags, fl);
+    ob_printf(o, "        at 0x%llx: header %u, payload %llu, %s", (unsigned long long)im->offset, e->header_size,
+              (unsigned long long)e->payload_size, compression(e));
+    if (e->flags & (CUDW_FATBIN_LZ4 | CUDW_FATBIN_ZSTD))
+        ob_printf(o, " %u -> %llu bytes", e->compressed_size, (unsigned long long)e->decompressed_size);
+    if (opaque)
+        ob_printf(o, ", not decoded (flag 0x10000)\n");
+    else
+        ob_printf(o, ", image %zu bytes\n", ok ? size : 0);
+    if (e->name)
+        ob_printf(o, "        name '%.*s'\n", (int)e->name_length, e->name);
+    if (e->options) {
+        if (printable(e->options, e->options_length))
+            ob_printf(o, "        options \"%.*s\"\n", (int)e->options_length, (const char *)e->options);
+        else {
+            ob_printf(o, "        options (%u bytes, meaning unknown):", e->options_length);
+            for (uint32_t k = 0; k < e->options_length; k++)
+                ob_printf(o, " %02x", e->options[k]);
+            ob_putc(o, '\n');
+        }
+    }
+    if (e->field2 != 0x0101 || e->field48)
+        ob_printf(o, "        unknown fields: +2 0x%x, +48 0x%llx\n", e->field2, (unsigned long long)e->field48);
+    if (im->kind == CUDW_FATBIN_ELF)
+        ob_printf(o, "        debug sections: %s\n", dbg[0] ? dbg : "none");
+}
+
+static int list_job(void *p, size_t k)
+{
+    lctx *c = p;
+    cudw_input *in = c->set.in;
+    size_t i = c->set.idx[k];
+    const cudw_input_image *im = cudw_input_peek(in, i);
+    const cudw_input_container *con = cudw_input_container_get(in, im->container);
+    obuf *o = &out_stdout;
+    int rc = EXIT_OK;
+    /* the first listed image of a member or container heads it */
+    const cudw_input_image *prev = k ? cudw_input_peek(in, c->set.idx[k - 1]) : NULL;
+    if (!c->json && im->member && (!prev || prev->member != im->member))
+        ob_printf(o, " member %s:\n", im->member);
+    if (!c->json && con && (!prev || prev->container != im->container))
+        container_text(con, o);
+    /* an encoded payload is listed, not decoded: it is not an error of the file */
+    int opaque = im->entry && (im->entry->flags & CUDW_FATBIN_ENCODED) && im->kind != CUDW_FATBIN_ELF;
+    cudw_image *img = opaque ? NULL : load_or_report(in, i);
+    int ok = img != NULL;
+    if (!ok && !opaque)
+        rc = EXIT_BAD_INPUT;
+    char dbg[512] = "";
+    if (ok && img->elf)
+        debug_names(img->elf, dbg, sizeof dbg);
+    size_t size = ok ? img->size : 0;
+    cudw_image_free(img);
+    if (c->json) {
+        json j = *c->tmpl;
+        j.out = o;
+        j.first[j.depth] = 1;
+        image_json(&j, im, ok, opaque, size, dbg);
+    } else {
+        image_text(o, im, ok, opaque, size, dbg);
+    }
+    return rc;
+}
+
+static void containers_json(json *j, const cudw_input *in)
+{
+    json_arr(j, "containers");
+    for (size_t i = 0; i < cudw_input_container_count(in); i++) {
+        const cudw_input_container *c = cudw_input_container_get(in, i);
+        json_obj(j, NULL);
+        if (c->member)
+            json_str(j, "member", c->member);
+        if (c->section)
+            json_str(j, "section", c->section);
+        else
+            json_null(j, "section");
+        json_u64(j, "ordinal", c->ordinal);
+        json_u64(j, "section_offset", c->section_offset);
+        json_u64(j, "file_offset", c->file_offset);
+        json_u64(j, "size", c->size);
+        json_arr(j, "found_by");
+        if (c->found_by & CUDW_FOUND_SECTION)
+            json_str(j, NULL, "section");
+        if (c->found_by & CUDW_FOUND_SCAN)
+            json_str(j, NULL, "scan");
+        if (c->found_by & CUDW_FOUND_WRAPPER)
+            json_str(j, NULL, "wrapper");
+        json_end_arr(j);
+        if (c->found_by & CUDW_FOUND_WRAPPER) {
+            json_u64(j, "wrapper_version", c->wrapper_version);
+            json_u64(j, "wrapper_offset", c->wrapper_offset);
+        }
+        json_u64(j, "first_image", c->first_image);
+        json_u64(j, "images", c->nimages);
+        json_end_obj(j);
+    }
+    json_end_arr(j);
+}
+
+static int list_one(const char *path, int as_json, json *j)
+{
+    cudw_input *in = open_input(path);
+    if (!in)
+        return EXIT_BAD_INPUT;
+    size_t n = cudw_input_count(in), *idx = malloc((n ? n : 1) * sizeof *idx), k = 0;
+    size_t nelf = 0, nptx = 0, nnvvm = 0;
+    if (!idx) {
+        cudw_input_close(in);
+        eprintf("%s: %s: out of memory\n", progname, path);
+        return EXIT_BAD_INPUT;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const cudw_input_image *im = cudw_input_peek(in, i);
+        if (!sel_sm || cudw_input_image_is(im, sel_sm, sel_variant))
+            idx[k++] = i;
+        nelf += im->kind == CUDW_FATBIN_ELF;
+        nptx += im->kind == CUDW_FATBIN_PTX;
+        nnvvm += im->kind == CUDW_FATBIN_NVVM;
+    }
+    int type = cudw_input_type(in), rc = EXIT_OK;
+    const char *tname = type == CUDW_INPUT_CUBIN ? "cubin" : type == CUDW_INPUT_FATBIN ? "fatbin"
+                        : type == CUDW_INPUT_ARCHIVE ? "archive" : "host ELF";
+    if (sel_sm && n && !k) {
+        eprintf("%s: %s: no sm_%u%s image\n", progname, path, sel_sm,
+                sel_variant == 'a' ? "a" : sel_variant == 'f' ? "f" : "");
+        rc = EXIT_BAD_INPUT;
+    }
+    if (as_json) {
+        json_obj(j, NULL);
+        json_str(j, "file", path);
+        json_str(j, "type", type == CUDW_INPUT_CUBIN ? "cubin" : type == CUDW_INPUT_FATBIN ? "fatbin"
+                            : type == CUDW_INPUT_ARCHIVE ? "archive" : "host");
+        containers_json(j, in);
+        json_arr(j, "images");
+    } else {
+        ob_printf(&out_stdout, "%s: %s, %zu image%s (%zu ELF, %zu PTX, %zu LTO IR) in %zu container%s\n", path,
+                  tname, n, n == 1 ? "" : "s", nelf, nptx, nnvvm, cudw_input_container_count(in),
+                  cudw_input_container_count(in) == 1 ? "" : "s");
+    }
+    if (!n)
+        eprintf("%s: %s: note: no CUDA device code (no fatbin container in any section)\n", progname, path);
+    lctx c = {{in, idx}, as_json, j};
+    const char *saved = jobs_sep;
+    jobs_sep = as_json ? "," : NULL;
+    int r = jobs_run_cost(k, list_job, image_set_cost, &c);
+    jobs_sep = saved;
+    if (r > rc)
+        rc = r;
+    if (as_json) {
+        if (k)
+            j->first[j->depth] = 0;
+        json_end_arr(j);
+        json_end_obj(j);
+    }
+    free(idx);
+    cudw_input_close(in);
+    return rc;
+}
+
+int cmd_list(int argc, char **argv)
+{
+    int as_json = 0, nfiles = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--json"))
+            as_json = 1;
+        else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            ob_puts(&out_stdout, list_help);
+            return EXIT_OK;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            usage_error("list", "unknown option '%s'", argv[i]);
+            return EXIT_USAGE;
+        } else
+            nfiles++;
+    }
+    if (!nfiles) {
+        usage_error("list", "no input file");
+        return EXIT_USAGE;
+    }
+    json j;
+    json_init(&j, &out_stdout);
+    if (as_json && nfiles > 1)
+        json_arr(&j, NULL);
+    int rc = EXIT_OK;
+    for (int i = 1; i < argc; i++)
+        if (!(argv[i][0] == '-' && argv[i][1]) && list_one(argv[i], as_json, &j) != EXIT_OK)
+            rc = EXIT_BAD_INPUT;
+    if (as_json && nfiles > 1) {
+        json_end_arr(&j);
+        ob_putc(&out_stdout, '\n');
+    }
+    return rc;
+}
