@@ -8,7 +8,7 @@ VERSION = 0.1.0
 SOVERSION = 0
 
 PKG_CFLAGS := $(shell pkg-config --cflags libelf 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs libelf 2>/dev/null || echo -lelf) -lzstd -llz4
+PKG_LIBS := $(shell pkg-config --libs libelf 2>/dev/null || echo -lelf) -lzstd -llz4 -liberty -lpthread
 
 WARN = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-missing-field-initializers
 OPT ?= -O2 -g
@@ -37,11 +37,12 @@ $(BUILD)/libcudwarf.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/libcudwarf.so: $(LIB_OBJ)
-	$(CC) -shared -Wl,-soname,libcudwarf.so.$(SOVERSION) -o $@ $^ $(LDFLAGS_ALL) $(PKG_LIBS)
+$(BUILD)/libcudwarf.so: $(LIB_OBJ) src/libcudwarf.map
+	$(CC) -shared -Wl,-soname,libcudwarf.so.$(SOVERSION) -Wl,--version-script=src/libcudwarf.map -Wl,-z,defs \
+	    -o $@ $(LIB_OBJ) $(LDFLAGS_ALL) $(PKG_LIBS)
 
 $(BUILD)/cudwarf: $(TOOL_OBJ) $(BUILD)/libcudwarf.a
-	$(CC) -o $@ $(TOOL_OBJ) $(BUILD)/libcudwarf.a $(LDFLAGS_ALL) $(PKG_LIBS) -liberty
+	$(CC) -o $@ $(TOOL_OBJ) $(BUILD)/libcudwarf.a $(LDFLAGS_ALL) $(PKG_LIBS)
 
 $(BUILD)/cudwarf.pc: cudwarf.pc.in
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $< > $@

@@ -54,6 +54,11 @@ size_t cudw_error_format(const cudw_error *e, char *buf, size_t n)
         len = snprintf(buf, n, "%s+0x%llx: %s%s%s", e->section, (unsigned long long)e->offset,
                        e->what && e->what[0] ? e->what : "", e->what && e->what[0] ? ": " : "",
                        e->detail[0] ? e->detail : cudw_status_name(e->code));
+    else if (!e->offset && (e->code == CUDW_E_IO || e->code == CUDW_E_ARG || e->code == CUDW_E_NOT_FOUND ||
+                            e->code == CUDW_E_NOMEM))
+        /* about the file as a whole (open, a missing image): no place in it */
+        len = snprintf(buf, n, "%s%s%s", e->what && e->what[0] ? e->what : "", e->what && e->what[0] ? ": " : "",
+                       e->detail[0] ? e->detail : cudw_status_name(e->code));
     else
         len = snprintf(buf, n, "offset 0x%llx: %s%s%s", (unsigned long long)e->offset,
                        e->what && e->what[0] ? e->what : "", e->what && e->what[0] ? ": " : "",

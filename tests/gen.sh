@@ -3,7 +3,8 @@
 # (default build/gen): whole-program cubins of the one-file program for
 # sm_75, sm_90 and sm_100; relocatable (-dc) objects and nvlink -g links of
 # them (2 objects on those SMs, 3 on sm_75/80/89/90/100/121, 10 on
-# sm_90/100, 2 with dynamic shared memory on sm_75/90/100); -G and
+# sm_90/100, 2 with dynamic shared memory on sm_75/90/100); CUB block
+# primitives (-G, sm_75/90/100); -G and
 # -lineinfo; two-SM host objects and an nvcc -dlink object; static
 # libraries (nvcc -lib, libcudadevrt.a) with nvlink -g links of them.  Prints
 # nothing and exits 0 when nvcc is absent, after saying so on stderr.
@@ -82,6 +83,11 @@ if [ -f "$devrt/libcudadevrt.a" ]; then
     "$NVLINK" -arch=sm_90 -g -o "$out/archive/nocdp.link.g.cubin" "$out/link3/sm_90/G/l3_b.rdc.cubin" \
         -L"$devrt" -lcudadevrt
 fi
+# CUB block and warp primitives, -G: deep inline stacks only the DIEs describe
+mkdir -p "$out/cub"
+for arch in 75 90 100; do
+    "$NVCC" -arch=sm_$arch -G -cubin -o "$out/cub/cub_block.sm_$arch.cubin" "$src/cub_block.cu"
+done
 # the C++ name-index programs: sm_100 -G carries .debug_pubnames/pubtypes
 mkdir -p "$out/names"
 for n in cxx types statics; do

@@ -110,6 +110,13 @@ python3 tests/ref/check_addr2line.py "$build/cudwarf" tests/fixtures/*.cubin $(e
 count_lines "$log/a2l.txt"
 echo "$(grep -c '^ok' "$log/a2l.txt") files checked"
 
+echo "== -G inline stacks from the DIEs: addr2line -i = llvm-dwarfdump's inlined subroutines"
+python3 tests/ref/check_inline_dies.py "$build/cudwarf" "$build/tests/cubin_prep" tests/fixtures/*_G*.cubin \
+    $(echo "${gen:-}" | grep -E '/G/|cub_block') >"$log/id.txt" 2>&1 ||
+    echo "FAIL check_inline_dies.py: exit $?" >>"$log/id.txt"
+count_lines "$log/id.txt"
+echo "$(grep -c '^ok' "$log/id.txt") files checked"
+
 echo "== line programs re-encoded byte for byte (decode -> cudw_line_encode)"
 "$build/tests/reencode" tests/fixtures/*.cubin ${gen:-} >"$log/re.txt" 2>&1
 count_lines "$log/re.txt"

@@ -1,231 +1,235 @@
 /* cudwarf addr2line: SASS locations to source lines, like binutils'
- * addr2line, with NVIDIA's inline call stacks and the PTX line. */
+ * addr2line, over the library's symbolizer (cudw_symbolize): inline call
+ * stacks from the line table's contexts or the DIEs, the PTX line, the
+ * image that answered. */
 #include "cli.h"
 
-#include <libiberty/demangle.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char help[] =
     "usage: cudwarf addr2line -e FILE [-a] [-f] [-i] [-p] [-C] [--ptx] [--json]\n"
     "                         [--function NAME] [--sm=N] [LOCATION...]\n"
-    "FILE is a cubin, a fatbin, or an executable/object/.so with embedded fatbins.\n"
+    "FILE is a cubin, a fatbin, an executable/object/.so with embedded fatbins,\n"
+    "or a static library.\n"
     "\n"
     "Map SASS locations to file:line.  A LOCATION is SYMBOL+0xOFFSET (the\n"
     "function's symbol; each function's code starts at 0 in its own section),\n"
-    "SYMBOL alone, or 0xOFFSET with --function NAME.  Without locations, they\n"
-    "are read from standard input, one per line.\n"
+    "SYMBOL+OFFSET (decimal), SYMBOL alone, or 0xOFFSET with --function NAME.\n"
+    "Without locations they are read from standard input, one per line, and\n"
+    "each answer is written (and flushed) as its line arrives: one answer per\n"
+    "line, in order, ?\?:0 for a line that cannot be parsed or found.\n"
     "\n"
-    "  -e FILE          the cubin\n"
-    "  -a               print the location before its answer\n"
+    "  -e FILE          the input\n"
+    "  -a               print the location, and the image that answered, first\n"
     "  -f               print the function name before each file:line\n"
-    "  -i               unwind inlined functions: the innermost first, then each caller\n"
+    "  -i               unwind inlined functions: the innermost first, then each\n"
+    "                   caller (from the line table's inlined-call contexts, or\n"
+    "                   from the DIEs' inlined subroutines for -G code)\n"
     "  -p               one line per answer: FUNCTION at FILE:LINE, then\n"
     "                   ' (inlined by) ' lines for the callers\n"
     "  -C               demangle function names\n"
     "  --ptx            also the PTX line (from .nv_debug_line_sass) and its text\n"
     "  --function NAME  the symbol for bare offsets\n"
-    "  --sm=N           in a fatbin or executable, only the sm_N images (--sm=90a:\n"
-    "                   the sm_90a ones); without it the first image with a row\n"
-    "                   for the location answers\n"
-    "  --json           one JSON object per location (an array)\n"
+    "  --sm=N           only the sm_N images (90, 90a, sm_100f); an SM the input\n"
+    "                   does not hold is an error.  Without it the first image\n"
+    "                   with a row for the location answers, and a note says when\n"
+    "                   other images define the symbol too\n"
+    "  --json           a JSON array, one object per location (docs/json.md)\n"
     "\n"
-    "Unknown locations print ?\?:0 (and ?\? for the function), like binutils.\n";
+    "Exit status: 0 when every location could be parsed (found or not), 1 when\n"
+    "one could not or the input is unreadable or malformed, 2 usage.\n";
 
 typedef struct aopts {
     int addr, func, inl, pretty, demangle, ptx, json;
-    unsigned sm;
-    char variant;     /* 'a', 'f' or 0, with sm */
     const char *function;
+    const char *exe;
 } aopts;
 
-static const char *shown_name(const aopts *o, const char *name, char **owned)
-{
-    *owned = NULL;
-    if (!name)
-        return "??";
-    if (o->demangle) {
-        char *d = cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI);
-        if (d) {
-            *owned = d;
-            return d;
-        }
-    }
-    return name;
-}
+typedef struct actx {
+    const aopts *o;
+    cudw_symbolizer *s;
+    json j;
+    int noted, reported, dropped;
+    cudw_sym_frame frames[CUDW_MAX_INLINE_DEPTH];
+} actx;
 
-static void loc_text(obuf *out, const cudw_line_frame *fr)
+/* "sym+0xoff", "sym", or "0xoff" with --function; 0 or -1. */
+static int parse_loc(const aopts *o, const char *loc, const char **sym, size_t *len, uint64_t *off)
 {
-    ob_puts(out, fr->path ? fr->path : "??");
-    ob_putc(out, ':');
-    ob_dec(out, fr->line);
-}
-
-/* Parse "sym+0xoff", "sym", "0xoff" (with --function). */
-static int parse_loc(const aopts *o, const char *loc, char *sym, size_t symlen, uint64_t *off)
-{
-    const char *plus = strrchr(loc, '+');
-    char *end;
-    if ((loc[0] == '0' && (loc[1] == 'x' || loc[1] == 'X')) || (loc[0] >= '0' && loc[0] <= '9')) {
-        if (!o->function)
-            return -1;
+    if (o->function && loc[0] >= '0' && loc[0] <= '9') {
+        char *end;
         *off = strtoull(loc, &end, 0);
-        if (*end)
-            return -1;
-        snprintf(sym, symlen, "%s", o->function);
-        return 0;
+        *sym = o->function;
+        *len = strlen(o->function);
+        return *end || end == loc ? -1 : 0;
     }
-    if (!plus) {
-        snprintf(sym, symlen, "%s", loc);
-        *off = 0;
-        return 0;
-    }
-    if ((size_t)(plus - loc) >= symlen || plus == loc)
-        return -1;
-    memcpy(sym, loc, (size_t)(plus - loc));
-    sym[plus - loc] = 0;
-    *off = strtoull(plus + 1, &end, 0);
-    return *end || plus[1] == 0 ? -1 : 0;
+    return cudw_location_parse(loc, sym, len, off) == CUDW_OK ? 0 : -1;
 }
 
-static const cudw_section *find_line_section(cudw_file *f, int sass)
+static const char *shown(const aopts *o, const cudw_sym_frame *f)
 {
-    const cudw_section *s = cudw_section_find(f, sass ? ".nv_debug_line_sass" : ".debug_line");
-    if (!s)
-        s = cudw_section_find(f, sass ? ".nv.merc.nv_debug_line_sass" : ".nv.merc.debug_line");
-    return s;
+    const char *n = o->demangle ? f->function_demangled : f->function;
+    return n ? n : "??";
 }
 
-/* The ELF images of the input (one for a cubin). */
-typedef struct images {
-    cudw_file **files;
-    const char **labels;
-    size_t n;
-} images;
-
-/* Answer one location; returns 0, 1 for a bad location, or -1 after
- * reporting a malformed file. */
-static int answer(const images *ims, const char *path, const aopts *o, const char *loc, json *j)
+static const char *source_name(int src)
 {
-    obuf *out = &out_stdout;
-    char sym[1024];
-    uint64_t off = 0;
-    if (parse_loc(o, loc, sym, sizeof sym, &off) != 0) {
-        eprintf("%s: %s: cannot parse location '%s' (want SYMBOL+0xOFFSET, or 0xOFFSET with --function)\n",
-                progname, path, loc);
-        return 1;
-    }
-    cudw_line_hit hit;
-    int rc = CUDW_DONE;
-    cudw_file *f = ims->n ? ims->files[0] : NULL;
-    /* the first image with a row for the location answers */
-    for (size_t k = 0; k < ims->n && rc == CUDW_DONE; k++) {
-        f = ims->files[k];
-        const cudw_section *ls = find_line_section(f, 0);
-        rc = ls ? cudw_line_lookup(f, ls, sym, off, &hit) : CUDW_DONE;
-        if (rc < 0) {
-            report(f, ims->labels[k]);
-            return -2;
-        }
-    }
-    if (!f)
-        rc = CUDW_DONE;
-    cudw_line_hit ptx;
-    const cudw_section *ps = o->ptx && f ? find_line_section(f, 1) : NULL;
-    int prc = ps ? cudw_line_lookup(f, ps, sym, off, &ptx) : CUDW_DONE;
-    if (prc < 0)
-        return -1;
-    const char *ptx_text = NULL;
-    const cudw_section *ptx_sec = NULL;
-    if (prc == CUDW_OK) {
-        ptx_sec = cudw_ptx_section_for(f, ptx.table, ptx.row.file);
-        if (ptx_sec && cudw_ptx_line(f, ptx_sec, ptx.row.line, &ptx_text) < 0)
-            return -1;
-    }
-    size_t nframes = rc == CUDW_OK ? (o->inl ? hit.nframes : 1) : 0;
-    if (o->json) {
-        json_obj(j, NULL);
-        json_str(j, "location", loc);
-        json_str(j, "symbol", sym);
-        json_u64(j, "offset", off);
-        json_bool(j, "found", rc == CUDW_OK);
-        json_arr(j, "frames");
-        for (size_t k = 0; k < (rc == CUDW_OK ? hit.nframes : 0); k++) {
-            char *owned;
-            json_obj(j, NULL);
-            json_str(j, "function", shown_name(o, hit.frames[k].function, &owned));
-            free(owned);
-            json_str(j, "path", hit.frames[k].path);
-            json_u64(j, "line", hit.frames[k].line);
-            json_u64(j, "column", hit.frames[k].column);
-            json_end_obj(j);
-        }
-        json_end_arr(j);
-        if (o->ptx) {
-            if (prc == CUDW_OK) {
-                json_obj(j, "ptx");
-                json_str(j, "section", ptx_sec ? ptx_sec->name : NULL);
-                json_u64(j, "line", ptx.row.line);
-                json_str(j, "text", ptx_text);
-                json_end_obj(j);
-            } else {
-                json_null(j, "ptx");
-            }
-        }
+    return src == CUDW_FROM_LINE_TABLE ? "line-table" : src == CUDW_FROM_DIE ? "die" : src == CUDW_FROM_SYMBOL ? "symbol"
+                                                                                                          : "none";
+}
+
+static void print_json(actx *c, const char *loc, int parsed, const char *sym, size_t len, uint64_t off,
+                       const cudw_sym_result *r, const char *error)
+{
+    const aopts *o = c->o;
+    json *j = &c->j;
+    json_obj(j, NULL);
+    json_str(j, "location", loc);
+    if (!parsed) {
+        json_bool(j, "found", 0);
+        json_str(j, "error", error);
         json_end_obj(j);
-        return 0;
+        ob_putc(j->out, '\n'); /* an answer a line */
+        return;
     }
+    json_strn(j, "symbol", sym, len);
+    json_u64(j, "offset", off);
+    json_bool(j, "found", r->found);
+    if (error)
+        json_str(j, "error", error);
+    json_str(j, "image", r->image_label);
+    json_u64(j, "other_images", r->other_images);
+    json_str(j, "inline_source", r->inline_source ? source_name(r->inline_source) : NULL);
+    if (r->sources_disagree)
+        json_bool(j, "sources_disagree", 1);
+    if (r->names_recovered)
+        json_bool(j, "names_recovered", 1);
+    if (r->names_dropped)
+        json_bool(j, "names_dropped", 1);
+    json_arr(j, "frames");
+    size_t n = r->found ? (r->nframes < CUDW_MAX_INLINE_DEPTH ? r->nframes : CUDW_MAX_INLINE_DEPTH) : 0;
+    for (size_t k = 0; k < n; k++) {
+        const cudw_sym_frame *f = &c->frames[k];
+        json_obj(j, NULL);
+        json_str(j, "function", o->demangle ? f->function_demangled : f->function);
+        if (o->demangle)
+            json_str(j, "linkage_name", f->function);
+        json_str(j, "path", f->file);
+        json_u64(j, "line", f->line);
+        json_u64(j, "column", f->column);
+        json_str(j, "source", source_name(f->source));
+        json_end_obj(j);
+    }
+    json_end_arr(j);
+    if (o->ptx) {
+        if (r->has_ptx) {
+            json_obj(j, "ptx");
+            json_str(j, "section", r->ptx_section);
+            json_u64(j, "line", r->ptx_line);
+            json_str(j, "text", r->ptx_text);
+            json_end_obj(j);
+        } else {
+            json_null(j, "ptx");
+        }
+    }
+    json_end_obj(j);
+    ob_putc(j->out, '\n'); /* an answer a line */
+}
+
+static void print_text(actx *c, const char *loc, const cudw_sym_result *r)
+{
+    const aopts *o = c->o;
+    obuf *out = &out_stdout;
     if (o->addr) {
         ob_puts(out, loc);
-        ob_putc(out, o->pretty ? ':' : '\n');
-        if (o->pretty)
-            ob_putc(out, ' ');
+        if (r && r->image_label) {
+            ob_puts(out, " [");
+            ob_puts(out, r->image_label);
+            ob_putc(out, ']');
+        }
+        ob_puts(out, o->pretty ? ": " : "\n");
     }
-    if (rc != CUDW_OK) {
+    size_t n = r && r->found ? (o->inl ? r->nframes : 1) : 0;
+    if (n > CUDW_MAX_INLINE_DEPTH)
+        n = CUDW_MAX_INLINE_DEPTH;
+    if (!n) {
         if (o->func)
             ob_puts(out, o->pretty ? "?? at " : "??\n");
         ob_puts(out, "??:0\n");
     }
-    for (size_t k = 0; k < nframes; k++) {
-        char *owned;
-        const char *name = shown_name(o, hit.frames[k].function, &owned);
-        if (o->pretty) {
-            if (k)
-                ob_puts(out, " (inlined by) ");
-            if (o->func) {
-                ob_puts(out, name);
-                ob_puts(out, " at ");
-            }
-            loc_text(out, &hit.frames[k]);
-            ob_putc(out, '\n');
-        } else {
-            if (o->func) {
-                ob_puts(out, name);
-                ob_putc(out, '\n');
-            }
-            loc_text(out, &hit.frames[k]);
-            ob_putc(out, '\n');
+    for (size_t k = 0; k < n; k++) {
+        const cudw_sym_frame *f = &c->frames[k];
+        if (o->pretty && k)
+            ob_puts(out, " (inlined by) ");
+        if (o->func) {
+            ob_puts(out, shown(o, f));
+            ob_puts(out, o->pretty ? " at " : "\n");
         }
-        free(owned);
+        ob_puts(out, f->file ? f->file : "??");
+        ob_putc(out, ':');
+        ob_dec(out, f->line);
+        ob_putc(out, '\n');
     }
     if (o->ptx) {
-        if (prc == CUDW_OK) {
-            ob_printf(out, "%sptx %s:%llu: %s\n", o->pretty ? " " : "", ptx_sec ? ptx_sec->name : "??",
-                      (unsigned long long)ptx.row.line, ptx_text ? ptx_text : "");
-        } else {
+        if (r && r->has_ptx)
+            ob_printf(out, "%sptx %s:%llu: %s\n", o->pretty ? " " : "", r->ptx_section ? r->ptx_section : "??",
+                      (unsigned long long)r->ptx_line, r->ptx_text ? r->ptx_text : "");
+        else
             ob_printf(out, "%sptx ??:0\n", o->pretty ? " " : "");
-        }
     }
-    return 0;
+}
+
+/* Answer one location; 0, or 1 when it could not be parsed or the image
+ * is malformed (reported once). */
+static int answer(actx *c, const char *loc)
+{
+    const aopts *o = c->o;
+    const char *sym;
+    size_t len;
+    uint64_t off;
+    if (!loc[0]) { /* a blank line still gets its answer */
+        o->json ? print_json(c, loc, 0, NULL, 0, 0, NULL, "empty line") : print_text(c, loc, NULL);
+        return 0;
+    }
+    if (parse_loc(o, loc, &sym, &len, &off) != 0) {
+        eprintf("%s: %s: cannot parse location '%s' (want SYMBOL+0xOFFSET, or 0xOFFSET with --function)\n",
+                progname, o->exe, loc);
+        if (o->json)
+            print_json(c, loc, 0, NULL, 0, 0, NULL, "cannot parse the location");
+        else
+            print_text(c, loc, NULL);
+        return 1;
+    }
+    cudw_sym_result r;
+    int rc = cudw_symbolize(c->s, sym, len, off, &r, c->frames, CUDW_MAX_INLINE_DEPTH);
+    char err[512] = "";
+    if (rc < 0) {
+        cudw_error_format(cudw_symbolizer_error(c->s), err, sizeof err);
+        if (!c->reported++) /* the same image fails every lookup it answers: say it once */
+            eprintf("%s: %s: %s\n", progname, o->exe, err);
+        r.found = 0;
+    }
+    if (r.other_images && !c->noted++)
+        eprintf("%s: %s: note: %zu other image%s %.*s too; answered from %s (--sm=N chooses)\n", progname,
+                o->exe, r.other_images, r.other_images == 1 ? " defines" : "s define", (int)len, sym,
+                r.image_label ? r.image_label : "the first");
+    if (r.names_dropped && !c->dropped++)
+        eprintf("%s: %s: note: inlined-function names left out (shown as ?\?): a line table's .debug_str base word is 0 "
+                "(nvlink -arch=sm_90) and cannot be recovered\n",
+                progname, o->exe);
+    if (o->json)
+        print_json(c, loc, 1, sym, len, off, &r, rc < 0 ? err : NULL);
+    else
+        print_text(c, loc, &r);
+    return rc < 0;
 }
 
 int cmd_addr2line(int argc, char **argv)
 {
     aopts o = {0};
-    o.sm = sel_sm;
-    o.variant = sel_variant;
-    const char *exe = NULL;
     int nlocs = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -235,20 +239,11 @@ int cmd_addr2line(int argc, char **argv)
                 return EXIT_USAGE;
             }
             if (a[1] == 'e' || a[2] == 'e')
-                exe = argv[++i];
+                o.exe = argv[++i];
             else
                 o.function = argv[++i];
-        } else if (!strncmp(a, "--sm=", 5)) {
-            char *end;
-            unsigned long v = strtoul(a + 5, &end, 10);
-            if (end == a + 5 || (*end && ((*end != 'a' && *end != 'f') || end[1])) || !v || v > 999) {
-                usage_error("addr2line", "%s: expected --sm=N (90 for sm_90, 90a for sm_90a)", a);
-                return EXIT_USAGE;
-            }
-            o.sm = (unsigned)v;
-            o.variant = *end; /* sm_90a images are not sm_90 ones */
         } else if (!strncmp(a, "--exe=", 6)) {
-            exe = a + 6;
+            o.exe = a + 6;
         } else if (!strncmp(a, "--function=", 11)) {
             o.function = a + 11;
         } else if (!strcmp(a, "--ptx")) {
@@ -259,15 +254,15 @@ int cmd_addr2line(int argc, char **argv)
             ob_puts(&out_stdout, help);
             return EXIT_OK;
         } else if (a[0] == '-' && a[1] && a[1] != '-') {
-            for (const char *c = a + 1; *c; c++) {
-                switch (*c) {
+            for (const char *ch = a + 1; *ch; ch++) {
+                switch (*ch) {
                 case 'a': o.addr = 1; break;
                 case 'f': o.func = 1; break;
                 case 'i': o.inl = 1; break;
                 case 'p': o.pretty = 1; break;
                 case 'C': o.demangle = 1; break;
                 default:
-                    usage_error("addr2line", "unknown option '-%c'", *c);
+                    usage_error("addr2line", "unknown option '-%c'", *ch);
                     return EXIT_USAGE;
                 }
             }
@@ -278,58 +273,53 @@ int cmd_addr2line(int argc, char **argv)
             nlocs++;
         }
     }
-    if (!exe) {
+    if (!o.exe) {
         usage_error("addr2line", "no input file (-e FILE)");
         return EXIT_USAGE;
     }
-    cudw_input *in;
-    if (cudw_input_open(&in, exe) != CUDW_OK) {
-        char buf[512];
-        if (in) {
-            cudw_error_format(cudw_input_error(in), buf, sizeof buf);
-            eprintf("%s: %s: %s\n", progname, exe, buf);
+    /* locations on the command line are checked before the input is opened */
+    int bad = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *sym;
+        size_t len;
+        uint64_t off;
+        if (!strcmp(a, "-e") || !strcmp(a, "--exe") || !strcmp(a, "--function")) {
+            i++;
+            continue;
         }
-        cudw_input_close(in);
-        return EXIT_BAD_INPUT;
+        if (a[0] == '-' && a[1])
+            continue;
+        if (parse_loc(&o, a, &sym, &len, &off) != 0) {
+            eprintf("%s: %s: cannot parse location '%s' (want SYMBOL+0xOFFSET, or 0xOFFSET with --function)\n",
+                    progname, o.exe, a);
+            bad = 1;
+        }
     }
-    images ims = {calloc(cudw_input_count(in) + 1, sizeof(cudw_file *)),
-                  calloc(cudw_input_count(in) + 1, sizeof(const char *)), 0};
-    if (!ims.files || !ims.labels) {
+    if (bad)
+        return EXIT_BAD_INPUT;
+    actx *c = calloc(1, sizeof *c);
+    if (!c) {
         eprintf("%s: out of memory\n", progname);
-        cudw_input_close(in);
-        free(ims.files);
-        free(ims.labels);
         return EXIT_BAD_INPUT;
     }
-    for (size_t k = 0; k < cudw_input_count(in); k++) {
-        const cudw_input_image *im;
-        const cudw_input_image *pk = cudw_input_peek(in, k);
-        if (pk->kind != CUDW_FATBIN_ELF ||
-            (o.sm && pk->entry &&
-             (pk->entry->sm != o.sm || cudw_fatbin_variant(pk->entry->flags)[0] != o.variant)))
-            continue;
-        if (cudw_input_image_get(in, k, &im) != CUDW_OK) {
-            char buf[512];
-            cudw_error_format(cudw_input_error(in), buf, sizeof buf);
-            eprintf("%s: %s: %s\n", progname, cudw_input_peek(in, k)->label, buf);
-            continue;
-        }
-        cudw_file *use = debug_companion(im->elf, im->label);
-        if (!use) {
-            cudw_input_close(in);
-            free(ims.files);
-            free(ims.labels);
-            return EXIT_BAD_INPUT;
-        }
-        ims.files[ims.n] = use;
-        ims.labels[ims.n++] = im->label;
+    c->o = &o;
+    cudw_symbolizer_opts so = {(o.demangle ? CUDW_SYM_DEMANGLE : 0) | (o.ptx ? CUDW_SYM_PTX : 0), sel_sm, sel_variant,
+                               debug_file};
+    if (cudw_symbolizer_open(&c->s, o.exe, &so) != CUDW_OK) {
+        char buf[512];
+        if (c->s)
+            cudw_error_format(cudw_symbolizer_error(c->s), buf, sizeof buf);
+        else
+            snprintf(buf, sizeof buf, "out of memory");
+        eprintf("%s: %s: %s\n", progname, o.exe, buf);
+        cudw_symbolizer_close(c->s);
+        free(c);
+        return EXIT_BAD_INPUT;
     }
-    cudw_file *f = ims.n ? ims.files[0] : NULL;
-    json j;
-    json_init(&j, &out_stdout);
-    int rc = EXIT_OK, r;
+    json_init(&c->j, &out_stdout);
     if (o.json)
-        json_arr(&j, NULL);
+        json_arr(&c->j, NULL);
+    int rc = EXIT_OK;
     if (nlocs) {
         for (int i = 1; i < argc; i++) {
             const char *a = argv[i];
@@ -337,41 +327,33 @@ int cmd_addr2line(int argc, char **argv)
                 i++;
                 continue;
             }
-            if (a[0] == '-' && a[1])
-                continue;
-            if ((r = answer(&ims, exe, &o, a, &j)) < 0) {
-                if (r == -1)
-                    report(f, exe);
-                rc = EXIT_BAD_INPUT;
-                break;
-            }
-            if (r > 0)
+            if (!(a[0] == '-' && a[1]) && answer(c, a))
                 rc = EXIT_BAD_INPUT;
         }
     } else {
-        char line[4096];
-        while (fgets(line, sizeof line, stdin)) {
+        /* a profiler may drive this a line at a time through a pipe: each
+         * answer goes out as its line comes (a file is read at full speed) */
+        struct stat st;
+        int interactive = fstat(STDIN_FILENO, &st) != 0 || !S_ISREG(st.st_mode);
+        char *line = NULL;
+        size_t cap = 0;
+        ssize_t got;
+        while ((got = getline(&line, &cap, stdin)) >= 0) {
             line[strcspn(line, "\r\n")] = 0;
-            if (!line[0])
-                continue;
-            if ((r = answer(&ims, exe, &o, line, &j)) < 0) {
-                if (r == -1)
-                    report(f, exe);
+            if (answer(c, line))
                 rc = EXIT_BAD_INPUT;
-                break;
+            if (interactive) {
+                ob_flush(&out_stdout);
+                fflush(stdout);
             }
-            if (r > 0)
-                rc = EXIT_BAD_INPUT;
-            ob_flush(&out_stdout); /* answer as each line arrives */
-            fflush(stdout);
         }
+        free(line);
     }
     if (o.json) {
-        json_end_arr(&j);
+        json_end_arr(&c->j);
         ob_putc(&out_stdout, '\n');
     }
-    cudw_input_close(in);
-    free(ims.files);
-    free(ims.labels);
+    cudw_symbolizer_close(c->s);
+    free(c);
     return rc;
 }

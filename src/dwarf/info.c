@@ -378,6 +378,34 @@ int cudw_die_next(cudw_die_iter *it, cudw_die *d)
     return CUDW_DONE;
 }
 
+int cudw_die_at(const cudw_unit *u, uint64_t offset, cudw_die *d)
+{
+    if (offset < u->die_offset || offset >= u->end)
+        return cudw_fail(u->file, CUDW_E_BAD_OFFSET, u->section, offset, "DIE reference",
+                         "0x%llx is outside the unit at 0x%llx (DIEs 0x%llx..0x%llx)", (unsigned long long)offset,
+                         (unsigned long long)u->offset, (unsigned long long)u->die_offset,
+                         (unsigned long long)u->end);
+    const uint8_t *data = u->section->data, *p = data + offset;
+    uint64_t code;
+    int rc = cudw_uleb128_read(&p, data + u->end, &code);
+    if (rc)
+        return cudw_fail(u->file, rc, u->section, offset, "DIE", "abbreviation code runs past the end of the unit");
+    const cudw_abbrev *ab = code ? cudw_abbrev_find(u->abbrevs, code) : NULL;
+    if (!ab)
+        return cudw_fail(u->file, CUDW_E_BAD_CODE, u->section, offset, "DIE reference",
+                         "0x%llx names %s", (unsigned long long)offset,
+                         code ? "an abbreviation code not in the table" : "a null entry, not a DIE");
+    d->unit = u;
+    d->offset = offset;
+    d->depth = 0; /* not known from here */
+    d->code = code;
+    d->tag = ab->tag;
+    d->has_children = ab->has_children;
+    d->abbrev = ab;
+    d->attr_offset = (uint64_t)(p - data);
+    return CUDW_OK;
+}
+
 void cudw_die_iter_resume(cudw_die_iter *it, const cudw_attr_iter *ai)
 {
     if (it->pending_abbrev && ai->die && ai->die->abbrev == it->pending_abbrev &&

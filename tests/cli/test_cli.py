@@ -86,7 +86,7 @@ r = run("--version")
 check("--version", r.returncode == 0 and r.stdout.startswith("cudwarf "))
 
 # --- unreadable files ---
-expect_error("missing file", os.path.join(TMP, "nope.cubin"), ["dump"], "", r"offset 0x0: open: No such file")
+expect_error("missing file", os.path.join(TMP, "nope.cubin"), ["dump"], "", r"open: No such file")
 expect_error("empty file", write("empty.cubin", b""), ["dump"], "", r"offset 0x0: ELF header: empty file")
 expect_error("not ELF", write("text.cubin", b"hello, world\n" * 10), ["dump"], "",
              r"offset 0x0: ELF header: neither an ELF file nor a fatbin")

@@ -1,0 +1,664 @@
+/* The symbolizer's index of one image: its functions, and every row of a
+ * line section as sorted arrays with call sites resolved to row indexes.
+ *
+ * nvlink -arch=sm_90 concatenates the inputs' .debug_str sections and
+ * their line tables in input order but leaves each linked table's
+ * .debug_str base word at 0 (docs/linking.md), so the inlined-function
+ * names of every input after the first resolve into the first input's
+ * strings.  The true base of table k is where input k's strings start:
+ * at or after the end of every string table k-1 names, and such that
+ * every name offset table k uses lands on the start of a string.  When
+ * exactly one base fits, it is the base (recovered); otherwise the
+ * table's names are left out (dropped). */
+#include "sym.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+int sym_fail(sym_image *img, int code, const cudw_section *sec, uint64_t off, const char *what, const char *fmt, ...)
+{
+    cudw_error *e = &img->err;
+    e->code = code;
+    e->offset = off;
+    e->what = what;
+    snprintf(e->section, sizeof e->section, "%s", sec ? sec->name : "");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->detail, sizeof e->detail, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+static int func_cmp(const void *a, const void *b)
+{
+    const sym_func *x = a, *y = b;
+    if (x->shndx != y->shndx)
+        return x->shndx < y->shndx ? -1 : 1;
+    return x->value < y->value ? -1 : x->value > y->value;
+}
+
+/* ptxas names a __noinline__ callee laid out in its kernel's section
+ * "$<kernel>$<callee>": the callee's own name is its last part. */
+static const char *short_name(const char *name)
+{
+    if (name[0] != '$')
+        return NULL;
+    const char *last = strrchr(name + 1, '$');
+    return last && last[1] ? last + 1 : NULL;
+}
+
+static void name_insert(sym_image *img, const char *name, uint32_t idx)
+{
+    size_t mask = img->name_cap - 1, n = strlen(name);
+    for (size_t i = sym_hash(name, n) & mask;; i = (i + 1) & mask) {
+        uint32_t v = img->by_name[i];
+        if (!v) {
+            img->by_name[i] = idx + 1;
+            return;
+        }
+        const char *o = img->funcs[v - 1].name, *os = short_name(o);
+        if (!strcmp(o, name) || (os && !strcmp(os, name)))
+            return; /* the first of a name wins */
+    }
+}
+
+const sym_func *sym_func_named(const sym_image *img, const char *name, size_t len)
+{
+    if (!img->name_cap)
+        return NULL;
+    size_t mask = img->name_cap - 1;
+    for (size_t i = sym_hash(name, len) & mask;; i = (i + 1) & mask) {
+        uint32_t v = img->by_name[i];
+        if (!v)
+            return NULL;
+        const sym_func *fn = &img->funcs[v - 1];
+        const char *o = fn->name, *os = short_name(o);
+        if ((!strncmp(o, name, len) && !o[len]) || (os && !strncmp(os, name, len) && !os[len]))
+            return fn;
+    }
+}
+
+const sym_func *sym_func_at(const sym_image *img, uint32_t shndx, uint64_t addr)
+{
+    size_t lo = 0, hi = img->nfuncs;
+    while (lo < hi) { /* the first past (shndx, addr) */
+        size_t mid = lo + (hi - lo) / 2;
+        const sym_func *m = &img->funcs[mid];
+        if (m->shndx < shndx || (m->shndx == shndx && m->value <= addr))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    /* the nearest start at or before addr whose extent holds it */
+    for (size_t k = lo; k-- > 0;) {
+        const sym_func *m = &img->funcs[k];
+        if (m->shndx != shndx)
+            break;
+        if (addr - m->value < m->size)
+            return m;
+        if (k + 8 < lo)
+            break; /* functions do not nest deeper than that */
+    }
+    return NULL;
+}
+
+const char *sym_demangled(sym_image *img, const char *name)
+{
+    char small[512];
+    size_t n = cudw_demangle(name, small, sizeof small);
+    if (!n)
+        return name;
+    char *d = arena_alloc(&img->mem, n + 1);
+    if (!d)
+        return name;
+    if (n < sizeof small)
+        memcpy(d, small, n + 1);
+    else
+        cudw_demangle(name, d, n + 1);
+    return d;
+}
+
+int sym_funcs_load(sym_image *img, unsigned flags)
+{
+    cudw_file *f = img->f;
+    const cudw_section *st = cudw_section_find(f, ".symtab");
+    if (!st || !st->data)
+        return CUDW_OK;
+    size_t n = (size_t)(st->data_size / 24), k = 0;
+    img->funcs = n ? arena_alloc(&img->mem, n * sizeof *img->funcs) : NULL;
+    if (n && !img->funcs)
+        return sym_fail(img, CUDW_E_NOMEM, st, 0, "symbol table", "out of memory");
+    for (uint32_t i = 1; i < n; i++) {
+        cudw_symbol s;
+        int rc = cudw_symbol_get(f, st->index, i, &s);
+        if (rc) {
+            img->err = *cudw_last_error(f);
+            return rc;
+        }
+        if (s.type != 2 /* STT_FUNC */ || !s.shndx || s.shndx >= 0xff00 || !s.name[0])
+            continue;
+        sym_func *fn = &img->funcs[k++];
+        fn->name = s.name;
+        fn->value = s.value;
+        fn->size = s.size;
+        fn->shndx = s.shndx;
+        fn->demangled = flags & CUDW_SYM_DEMANGLE ? sym_demangled(img, s.name) : NULL;
+    }
+    img->nfuncs = k;
+    qsort(img->funcs, k, sizeof *img->funcs, func_cmp);
+    size_t cap = 16;
+    while (cap < 4 * k)
+        cap *= 2;
+    img->by_name = arena_alloc(&img->mem, cap * sizeof *img->by_name);
+    if (!img->by_name)
+        return sym_fail(img, CUDW_E_NOMEM, st, 0, "symbol table", "out of memory");
+    img->name_cap = cap;
+    for (uint32_t i = 0; i < k; i++)
+        name_insert(img, img->funcs[i].name, i);
+    for (uint32_t i = 0; i < k; i++) /* the callees' own names, where no symbol has them */
+        if (short_name(img->funcs[i].name))
+            name_insert(img, short_name(img->funcs[i].name), i);
+    return CUDW_OK;
+}
+
+/* Row addresses are relocated against some symbol: the same place as
+ * (code section, address) through the function of that name. */
+static void place(const sym_image *img, const char *symbol, uint64_t symbol_value, uint64_t address,
+                  uint32_t *shndx, uint64_t *addr)
+{
+    const sym_func *fn = symbol ? sym_func_named(img, symbol, strlen(symbol)) : NULL;
+    if (fn) {
+        *shndx = fn->shndx;
+        *addr = fn->value + (address - symbol_value);
+        return;
+    }
+    const cudw_section *s = symbol ? cudw_section_find(img->f, symbol) : NULL; /* a section symbol */
+    *shndx = s ? s->index : 0;
+    *addr = address - symbol_value;
+}
+
+/* ---- the .debug_str base words ---- */
+
+typedef struct tinfo {
+    const cudw_line_table *t;
+    uint64_t base;
+    int state;                /* 0: as stored, 1: recovered, 2: unknown */
+    uint64_t *offs;           /* name offsets the table uses */
+    size_t noffs, cap;
+} tinfo;
+
+static int u64_cmp(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int is_start(const cudw_section *str, uint64_t at)
+{
+    return at < str->data_size && (at == 0 || str->data[at - 1] == 0) &&
+           memchr(str->data + at, 0, (size_t)(str->data_size - at));
+}
+
+/* The end of the last string the table names from base. */
+static uint64_t names_end(const cudw_section *str, const tinfo *t, uint64_t base)
+{
+    uint64_t end = 0;
+    for (size_t i = 0; i < t->noffs; i++) {
+        uint64_t at = base + t->offs[i];
+        const uint8_t *z = at < str->data_size ? memchr(str->data + at, 0, (size_t)(str->data_size - at)) : NULL;
+        if (z && (uint64_t)(z - str->data) + 1 > end)
+            end = (uint64_t)(z - str->data) + 1;
+    }
+    return end;
+}
+
+/* nvlink's sm_90 links: in a linked file, every table with a base word
+ * (ptxas writes none when a table names no function) stores 0, without a
+ * relocation, and there are two or more of them. */
+static int nvlink_zero_bases(const sym_image *img, const tinfo *ts, size_t n)
+{
+    if (cudw_header(img->f)->type != 2)
+        return 0;
+    size_t with = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (!ts[k].t->has_str_base)
+            continue;
+        if (ts[k].t->str_base_raw || ts[k].t->str_base_reloc)
+            return 0;
+        with++;
+    }
+    return with >= 2;
+}
+
+/* The bases b >= lower at which every offset t names the start of a
+ * string (at most max of them; *out malloc'd). */
+static size_t candidates(const cudw_section *str, const tinfo *t, uint64_t lower, uint64_t **out)
+{
+    size_t n = 0, cap = 0;
+    uint64_t work = 0;
+    *out = NULL;
+    for (uint64_t b = lower; b < str->data_size; b++) {
+        if (b && str->data[b - 1] != 0)
+            continue;
+        int ok = 1;
+        for (size_t i = 0; i < t->noffs && ok; i++)
+            ok = is_start(str, b + t->offs[i]);
+        if (ok) {
+            if (n == cap) {
+                size_t c = cap ? 2 * cap : 16;
+                uint64_t *q = realloc(*out, c * sizeof *q);
+                if (!q)
+                    break;
+                *out = q;
+                cap = c;
+            }
+            (*out)[n++] = b;
+        }
+        if ((work += t->noffs + 1) > (1u << 26))
+            return (size_t)-1; /* not worth more: unknown */
+    }
+    return n;
+}
+
+/* Every table that names functions gets the base the consistent layouts
+ * give it: each table's strings after the strings of the one before
+ * (nvlink concatenates in input order), every name on the start of a
+ * string.  A table whose base is the same in every such layout is
+ * recovered; one with several possible bases (or none) is unknown.  (The
+ * first such table is not assumed to start at 0: inputs before it may
+ * have strings of their own.) */
+static void recover_bases(sym_lines *L, const sym_image *img, tinfo *ts, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        tinfo *t = &ts[k];
+        t->base = t->t->str_base;
+        if (t->noffs > 1) { /* sorted, once each */
+            qsort(t->offs, t->noffs, sizeof *t->offs, u64_cmp);
+            size_t u = 1;
+            for (size_t i = 1; i < t->noffs; i++)
+                if (t->offs[i] != t->offs[u - 1])
+                    t->offs[u++] = t->offs[i];
+            t->noffs = u;
+        }
+    }
+    const cudw_section *str = n ? ts[0].t->str_section : NULL;
+    if (!str || !str->data || !nvlink_zero_bases(img, ts, n))
+        return;
+    /* the tables that name functions */
+    size_t m = 0;
+    size_t *which = malloc(n * sizeof *which);
+    uint64_t **cand = calloc(n, sizeof *cand);
+    size_t *nc = calloc(n, sizeof *nc);
+    uint8_t **ok = calloc(n, sizeof *ok); /* per candidate: part of a full layout */
+    int unknown = !which || !cand || !nc || !ok;
+    uint64_t lower = 0;
+    for (size_t k = 0; k < n && !unknown; k++)
+        if (ts[k].noffs) {
+            which[m] = k;
+            nc[m] = candidates(str, &ts[k], lower, &cand[m]);
+            if (nc[m] == (size_t)-1 || !nc[m] || !(ok[m] = calloc(nc[m], 1)))
+                unknown = 1;
+            m++;
+        }
+    if (!unknown && m) {
+        /* backward: a candidate has a full layout after it */
+        for (size_t i = 0; i < nc[m - 1]; i++)
+            ok[m - 1][i] = 1;
+        for (size_t j = m - 1; j-- > 0;)
+            for (size_t i = 0; i < nc[j]; i++) {
+                uint64_t end = names_end(str, &ts[which[j]], cand[j][i]);
+                for (size_t q = 0; q < nc[j + 1] && !ok[j][i]; q++)
+                    ok[j][i] = ok[j + 1][q] && cand[j + 1][q] >= end;
+            }
+        /* forward: and one before it (the first table's names end at lower) */
+        uint64_t reach = lower; /* the smallest end a full layout so far can have */
+        for (size_t j = 0; j < m; j++) {
+            uint64_t next = UINT64_MAX;
+            size_t count = 0, pick = 0;
+            for (size_t i = 0; i < nc[j]; i++) {
+                ok[j][i] = ok[j][i] && cand[j][i] >= reach;
+                if (ok[j][i]) {
+                    count++;
+                    pick = i;
+                    uint64_t end = names_end(str, &ts[which[j]], cand[j][i]);
+                    if (end < next)
+                        next = end;
+                }
+            }
+            tinfo *t = &ts[which[j]];
+            if (count == 1) {
+                t->base = cand[j][pick];
+                t->state = t->base == t->t->str_base ? 0 : 1;
+                L->recovered |= t->state == 1;
+            } else {
+                t->state = 2;
+                L->dropped = 1;
+            }
+            reach = next;
+        }
+    } else if (m) {
+        for (size_t j = 0; j < m; j++)
+            ts[which[j]].state = 2;
+        L->dropped = 1;
+    }
+    for (size_t j = 0; j < m; j++) {
+        free(cand[j]);
+        free(ok[j]);
+    }
+    free(which);
+    free(cand);
+    free(nc);
+    free(ok);
+}
+
+/* ---- rows ---- */
+
+typedef struct build {
+    sym_image *img;
+    sym_lines *L;
+    size_t cap_rows, cap_seqs, cap_names;
+    tinfo *ts;
+    size_t nts, cap_ts;
+    const char **keys;        /* name pointers interned (open addressing) */
+    uint32_t *vals;
+    size_t key_cap;
+} build;
+
+static int grow(void **p, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return 0;
+    size_t c = *cap ? *cap : 64;
+    while (c < need)
+        c *= 2;
+    void *q = realloc(*p, c * size);
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+static uint32_t intern(build *b, const char *name, unsigned flags)
+{
+    if (b->L->nnames * 2 + 2 > b->key_cap) {
+        size_t cap = b->key_cap ? b->key_cap * 2 : 64;
+        const char **k = calloc(cap, sizeof *k);
+        uint32_t *v = k ? calloc(cap, sizeof *v) : NULL;
+        if (!v) {
+            free(k);
+            return 0;
+        }
+        for (size_t i = 0; i < b->key_cap; i++)
+            if (b->keys[i])
+                for (size_t j = ((uintptr_t)b->keys[i] * 0x9e3779b97f4a7c15ull >> 20) & (cap - 1);;
+                     j = (j + 1) & (cap - 1))
+                    if (!k[j]) {
+                        k[j] = b->keys[i];
+                        v[j] = b->vals[i];
+                        break;
+                    }
+        free(b->keys);
+        free(b->vals);
+        b->keys = k;
+        b->vals = v;
+        b->key_cap = cap;
+    }
+    size_t mask = b->key_cap - 1;
+    for (size_t j = ((uintptr_t)name * 0x9e3779b97f4a7c15ull >> 20) & mask;; j = (j + 1) & mask) {
+        if (b->keys[j] == name)
+            return b->vals[j];
+        if (!b->keys[j]) {
+            if (grow((void **)&b->L->names, &b->cap_names, b->L->nnames + 1, sizeof *b->L->names))
+                return 0;
+            sym_name *nm = &b->L->names[b->L->nnames++];
+            nm->name = name;
+            nm->demangled = flags & CUDW_SYM_DEMANGLE ? sym_demangled(b->img, name) : NULL;
+            b->keys[j] = name;
+            b->vals[j] = (uint32_t)b->L->nnames;
+            return b->vals[j];
+        }
+    }
+}
+
+static int seq_cmp(const void *a, const void *c)
+{
+    const sym_seq *x = a, *y = c;
+    if (x->shndx != y->shndx)
+        return x->shndx < y->shndx ? -1 : 1;
+    if (x->lo != y->lo)
+        return x->lo < y->lo ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+typedef struct keyed {
+    uint64_t addr;
+    uint32_t row;
+} keyed;
+
+static int keyed_cmp(const void *a, const void *c)
+{
+    const keyed *x = a, *y = c;
+    if (x->addr != y->addr)
+        return x->addr < y->addr ? -1 : 1;
+    return x->row < y->row ? -1 : x->row > y->row; /* stable: the last row at an address stays last */
+}
+
+/* Every row of table t; seqs and rows appended, name offsets noted. */
+static int table_rows(build *b, const cudw_line_table *t, tinfo *ti)
+{
+    sym_lines *L = b->L;
+    cudw_line_iter it;
+    cudw_line_row r;
+    int rc;
+    const char *sym = NULL;
+    uint64_t symval = 0;
+    uint32_t shndx = 0, seq = 0;
+    uint64_t delta = 0; /* section address - row address */
+    cudw_line_iter_init(t, &it, 0);
+    while ((rc = cudw_line_next(&it, &r)) == CUDW_OK) {
+        if (r.index == 1) {
+            if (grow((void **)&L->seqs, &b->cap_seqs, L->nseqs + 1, sizeof *L->seqs))
+                goto nomem;
+            seq = (uint32_t)L->nseqs++;
+            sym_seq *s = &L->seqs[seq];
+            memset(s, 0, sizeof *s);
+            s->table = t;
+            s->first = (uint32_t)L->nrows;
+            s->index = seq;
+            s->tindex = (uint32_t)(ti - b->ts);
+            s->hi = UINT64_MAX; /* open until its end_sequence */
+            sym = NULL;
+        }
+        if (r.symbol != sym || r.symbol_value != symval || r.index == 1) {
+            sym = r.symbol;
+            symval = r.symbol_value;
+            uint64_t a;
+            place(b->img, sym, symval, r.address, &shndx, &a);
+            delta = a - r.address;
+            if (r.index == 1)
+                L->seqs[seq].shndx = shndx;
+        }
+        sym_seq *s = &L->seqs[seq];
+        uint64_t addr = r.address + delta;
+        if (r.end_sequence) {
+            s->hi = addr;
+            s->count = (uint32_t)(L->nrows - s->first);
+            continue;
+        }
+        if (L->nrows >= UINT32_MAX - 1)
+            return sym_fail(b->img, CUDW_E_LIMIT, t->section, r.op_offset, "line row", "more than 2^32 rows");
+        if (grow((void **)&L->rows, &b->cap_rows, L->nrows + 1, sizeof *L->rows))
+            goto nomem;
+        sym_row *w = &L->rows[L->nrows];
+        if (L->nrows == s->first)
+            s->lo = addr;
+        w->addr = addr;
+        w->line = r.line > UINT32_MAX ? UINT32_MAX : (uint32_t)r.line;
+        w->column = r.column > UINT32_MAX ? UINT32_MAX : (uint32_t)r.column;
+        w->file = r.file > UINT32_MAX ? 0 : (uint32_t)r.file;
+        w->seq = seq;
+        /* the call site is an earlier row of this sequence */
+        w->site = r.context && r.context < r.index ? s->first + (uint32_t)r.context : 0;
+        w->fn = 0;
+        if ((r.context || r.function_offset) && r.function_offset < UINT32_MAX - 1) {
+            w->fn = (uint32_t)r.function_offset + 1; /* resolved once the base is known */
+            if (grow((void **)&ti->offs, &ti->cap, ti->noffs + 1, sizeof *ti->offs))
+                goto nomem;
+            ti->offs[ti->noffs++] = r.function_offset;
+        }
+        L->nrows++;
+    }
+    if (rc < 0) {
+        b->img->err = *cudw_last_error(b->img->f);
+        return rc;
+    }
+    if (L->nseqs && L->seqs[L->nseqs - 1].table == t && L->seqs[L->nseqs - 1].hi == UINT64_MAX) {
+        /* a table that ends without DW_LNE_end_sequence: its last row ends it */
+        sym_seq *s = &L->seqs[L->nseqs - 1];
+        s->count = (uint32_t)(L->nrows - s->first);
+        s->hi = s->count ? L->rows[L->nrows - 1].addr + 1 : s->lo;
+    }
+    return CUDW_OK;
+nomem:
+    return sym_fail(b->img, CUDW_E_NOMEM, t->section, 0, "line rows", "out of memory");
+}
+
+/* Names for the rows: offsets become interned names through each table's base. */
+static int name_rows(build *b, unsigned flags)
+{
+    sym_lines *L = b->L;
+    for (size_t i = 0; i < L->nrows; i++) {
+        sym_row *w = &L->rows[i];
+        if (!w->fn)
+            continue;
+        const sym_seq *s = &L->seqs[w->seq];
+        const tinfo *ti = &b->ts[s->tindex];
+        const cudw_section *str = s->table->str_section;
+        uint64_t off = w->fn - 1, at = ti ? ti->base + off : off;
+        w->fn = 0;
+        if (!ti || ti->state == 2 || !str || !str->data || at < off || at >= str->data_size ||
+            !memchr(str->data + at, 0, (size_t)(str->data_size - at)))
+            continue;
+        uint32_t id = intern(b, (const char *)str->data + at, flags);
+        if (!id)
+            return sym_fail(b->img, CUDW_E_NOMEM, s->table->section, 0, "line rows", "out of memory");
+        w->fn = id;
+    }
+    return CUDW_OK;
+}
+
+/* The rows of each sequence by address, where they do not ascend. */
+static int sort_sequences(build *b)
+{
+    sym_lines *L = b->L;
+    for (size_t k = 0; k < L->nseqs; k++) {
+        sym_seq *s = &L->seqs[k];
+        int ascends = 1;
+        for (uint32_t i = 1; i < s->count && ascends; i++)
+            ascends = L->rows[s->first + i - 1].addr <= L->rows[s->first + i].addr;
+        if (ascends)
+            continue;
+        s->order = arena_alloc(&b->img->mem, s->count * sizeof *s->order);
+        keyed *key = malloc(s->count * sizeof *key);
+        if (!s->order || !key) {
+            free(key);
+            return sym_fail(b->img, CUDW_E_NOMEM, L->sec, 0, "line rows", "out of memory");
+        }
+        for (uint32_t i = 0; i < s->count; i++)
+            key[i] = (keyed){L->rows[s->first + i].addr, s->first + i};
+        qsort(key, s->count, sizeof *key, keyed_cmp);
+        for (uint32_t i = 0; i < s->count; i++)
+            s->order[i] = key[i].row;
+        free(key);
+    }
+    qsort(L->seqs, L->nseqs, sizeof *L->seqs, seq_cmp);
+    /* rows name their sequence by emission index; keep a map for that */
+    return CUDW_OK;
+}
+
+static int index_lines(sym_image *img, const cudw_section *sec, sym_lines *L, unsigned flags)
+{
+    build b = {img, L, 0, 0, 0, NULL, 0, 0, NULL, NULL, 0};
+    L->sec = sec;
+    uint64_t cur = 0;
+    const cudw_line_table *t;
+    int rc;
+    while ((rc = cudw_line_table_next(img->f, sec, &cur, &t)) == CUDW_OK) {
+        if (grow((void **)&b.ts, &b.cap_ts, b.nts + 1, sizeof *b.ts)) {
+            rc = sym_fail(img, CUDW_E_NOMEM, sec, 0, "line rows", "out of memory");
+            break;
+        }
+        tinfo *ti = &b.ts[b.nts++];
+        memset(ti, 0, sizeof *ti);
+        ti->t = t;
+        if ((rc = table_rows(&b, t, ti)))
+            break;
+    }
+    if (rc < 0 && !img->err.code)
+        img->err = *cudw_last_error(img->f);
+    if (rc >= 0) {
+        recover_bases(L, img, b.ts, b.nts);
+        rc = name_rows(&b, flags);
+    }
+    if (!rc)
+        rc = sort_sequences(&b);
+    for (size_t k = 0; k < b.nts; k++)
+        free(b.ts[k].offs);
+    free(b.ts);
+    free(b.keys);
+    free(b.vals);
+    /* sequences were sorted: rows point at them by emission index */
+    if (!rc && L->nseqs) {
+        uint32_t *where = malloc(L->nseqs * sizeof *where);
+        if (!where)
+            return sym_fail(img, CUDW_E_NOMEM, sec, 0, "line rows", "out of memory");
+        for (size_t k = 0; k < L->nseqs; k++)
+            where[L->seqs[k].index] = (uint32_t)k;
+        for (size_t i = 0; i < L->nrows; i++)
+            L->rows[i].seq = where[L->rows[i].seq];
+        free(where);
+    }
+    return rc < 0 ? rc : CUDW_OK;
+}
+
+static const cudw_section *line_section(cudw_file *f, int sass)
+{
+    const cudw_section *s = cudw_section_find(f, sass ? ".nv_debug_line_sass" : ".debug_line");
+    return s ? s : cudw_section_find(f, sass ? ".nv.merc.nv_debug_line_sass" : ".nv.merc.debug_line");
+}
+
+int sym_index_build(sym_image *img, unsigned flags)
+{
+    int rc = sym_funcs_load(img, flags);
+    for (int k = 0; k < 2 && !rc; k++) {
+        const cudw_section *s = line_section(img->f, k);
+        if (s && (k == 0 || (flags & CUDW_SYM_PTX)))
+            rc = index_lines(img, s, &img->lines[k], flags);
+    }
+    if (!rc && (flags & CUDW_SYM_PTX)) {
+        /* PTX line indexes are built now, so lookups only read them */
+        for (unsigned i = 1; i < cudw_section_count(img->f) && !rc; i++) {
+            const cudw_section *s = cudw_section_get(img->f, i);
+            uint64_t n;
+            if (!strncmp(s->name, ".nv_debug_ptx_txt", 17) || !strncmp(s->name, ".nv.merc.nv_debug_ptx_txt", 25))
+                if ((rc = cudw_ptx_line_count(img->f, s, &n)) < 0)
+                    img->err = *cudw_last_error(img->f);
+        }
+    }
+    if (!rc)
+        rc = sym_inline_build(img, flags);
+    return rc < 0 ? rc : CUDW_OK;
+}
+
+void sym_index_free(sym_image *img)
+{
+    for (int k = 0; k < 2; k++) {
+        free(img->lines[k].rows);
+        free(img->lines[k].seqs);
+        free(img->lines[k].names);
+    }
+    free(img->inl);
+    free(img->segs);
+    arena_free_all(&img->mem);
+}

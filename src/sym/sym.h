@@ -1,0 +1,114 @@
+/* The symbolizer's index of one image (index.c builds the line part,
+ * inline.c the DIE part; symbolizer.c looks locations up in it).
+ *
+ * Addresses are section-relative, as everywhere in a cubin (each function
+ * has its code section at 0); a location is (code section, address).
+ * Line rows and inline ranges are translated to that from whatever symbol
+ * their relocation names (a function, a Mercury twin's symbol, a section
+ * symbol). */
+#ifndef CUDW_SYM_H
+#define CUDW_SYM_H
+
+#include "../internal.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+typedef struct sym_func {        /* a FUNC symbol: a function's code */
+    const char *name;
+    const char *demangled;       /* CUDW_SYM_DEMANGLE */
+    uint64_t value, size;
+    uint32_t shndx;
+} sym_func;
+
+typedef struct sym_row {         /* one line row, 32 bytes */
+    uint64_t addr;
+    uint32_t line, column;
+    uint32_t file;
+    uint32_t site;               /* 1 + index of its call-site row, 0 when not inlined */
+    uint32_t fn;                 /* 1 + index in names of the inlined function, 0 none */
+    uint32_t seq;
+} sym_row;
+
+typedef struct sym_seq {         /* one sequence of a line table */
+    const cudw_line_table *table;
+    uint32_t shndx;
+    uint64_t lo, hi;             /* [first row, end_sequence) */
+    uint32_t first, count;       /* its rows */
+    uint32_t *order;             /* rows by address when they do not ascend, else NULL */
+    uint32_t index;              /* in emission order, to prefer the first of overlapping ones */
+    uint32_t tindex;             /* its table's number in the section */
+} sym_seq;
+
+typedef struct sym_name {
+    const char *name, *demangled;
+} sym_name;
+
+typedef struct sym_lines {       /* the index of one line section */
+    const cudw_section *sec;
+    sym_row *rows;
+    size_t nrows;
+    sym_seq *seqs;               /* sorted by (shndx, lo) */
+    size_t nseqs;
+    sym_name *names;             /* inlined functions */
+    size_t nnames;
+    int recovered, dropped;      /* a .debug_str base was recovered / could not be */
+} sym_lines;
+
+typedef struct sym_inl {         /* an inlined-subroutine DIE */
+    const char *name, *demangled;
+    const char *call_file;
+    uint64_t call_line, call_column;
+    int32_t parent;              /* enclosing inlined subroutine, -1: the function */
+} sym_inl;
+
+typedef struct sym_seg {         /* [lo, hi) of section shndx is innermost in node */
+    uint32_t shndx;
+    uint32_t node;
+    uint64_t lo, hi;
+} sym_seg;
+
+typedef struct sym_image {
+    size_t input;                /* index in the cudw_input */
+    const cudw_input_image *info;
+    cudw_image *img;
+    cudw_file *f;                /* the image, or the debug companion */
+    atomic_int state;            /* 0 not built, 1 built, -1 failed */
+    cudw_error err;
+    sym_func *funcs;             /* sorted by (shndx, value) */
+    size_t nfuncs;
+    uint32_t *by_name;           /* open addressing: 1 + funcs index */
+    size_t name_cap;
+    sym_lines lines[2];          /* .debug_line, .nv_debug_line_sass */
+    sym_inl *inl;
+    size_t ninl;
+    sym_seg *segs;               /* sorted by (shndx, lo), disjoint */
+    size_t nsegs;
+    arena mem;
+} sym_image;
+
+/* img's functions and their index by name (the first part of
+ * sym_index_build). */
+int sym_funcs_load(sym_image *img, unsigned flags);
+/* Build img's index (the caller holds the symbolizer's lock); errors in
+ * img->err. */
+int sym_index_build(sym_image *img, unsigned flags);
+int sym_inline_build(sym_image *img, unsigned flags);
+void sym_index_free(sym_image *img);
+
+/* The function named name (len bytes), or NULL. */
+const sym_func *sym_func_named(const sym_image *img, const char *name, size_t len);
+/* The FUNC symbol of section shndx holding addr, or NULL. */
+const sym_func *sym_func_at(const sym_image *img, uint32_t shndx, uint64_t addr);
+/* A demangled copy of name in img's memory, or name itself. */
+const char *sym_demangled(sym_image *img, const char *name);
+
+static inline uint64_t sym_hash(const char *s, size_t n) { return cudw_fnv(CUDW_FNV0, s, n); }
+
+int sym_fail(sym_image *img, int code, const cudw_section *sec, uint64_t off, const char *what, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+
+#endif
