@@ -2,7 +2,8 @@
 # Install what building and testing cudwarf needs, from Debian's packages,
 # when it is missing.  Safe to run again; does nothing when all is there.
 #   build:  cc, make, pkg-config, libelf (elfutils), libzstd, liblz4, libiberty (demangler), cmocka
-#   tests:  python3, llvm-dwarfdump, eu-readelf, GNU readelf, libdw (the row oracle)
+#   tests:  python3 and python3-pytest (the Python package's tests), llvm-dwarfdump,
+#           eu-readelf, GNU readelf, libdw (the row oracle)
 set -eu
 need=()
 have_header() { printf '#include <%s>\n' "$1" | cc -E -x c - >/dev/null 2>&1; }
@@ -17,6 +18,7 @@ have_header libiberty/demangle.h || need+=(libiberty-dev)
 have_header zstd.h || need+=(libzstd-dev)
 have_header lz4.h || need+=(liblz4-dev)
 command -v python3 >/dev/null || need+=(python3)
+/usr/bin/python3 -c 'import pytest' 2>/dev/null || need+=(python3-pytest)
 command -v llvm-dwarfdump >/dev/null || need+=(llvm)
 command -v eu-readelf >/dev/null || need+=(elfutils)
 command -v readelf >/dev/null || need+=(binutils)

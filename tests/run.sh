@@ -35,6 +35,12 @@ out=$("$build/examples/list_functions" tests/fixtures/tiny_sm90_G.rdc.cubin 2>&1
 if [ "$out" = "0x4a _Z11tiny_kernelPii" ]; then echo "ok   examples/list_functions"; pass=$((pass + 1));
 else echo "FAIL examples/list_functions: $out"; fail=$((fail + 1)); fi
 
+echo "== the shared library exports the API only (cudw_*)"
+extra=$(nm -D --defined-only "$build/libcudwarf.so" | awk '$2 != "A" {print $3}' | grep -v '^cudw_' | head -5)
+if [ -z "$extra" ] && nm -D --defined-only "$build/libcudwarf.so" | grep -q ' T cudw_symbolize@'; then
+    echo "ok   nm -D: $(nm -D --defined-only "$build/libcudwarf.so" | grep -c ' T cudw_') cudw_ functions, nothing else"; pass=$((pass + 1))
+else echo "FAIL libcudwarf.so exports: $extra"; fail=$((fail + 1)); fi
+
 echo "== command line"
 python3 tests/cli/test_cli.py "$build/cudwarf" tests/fixtures >"$log/cli.txt" 2>&1 ||
     echo "FAIL test_cli.py: exit $?" >>"$log/cli.txt"
@@ -188,6 +194,20 @@ python3 tests/ref/check_link.py "$build/cudwarf" $sets >"$log/lk.txt" 2>&1 ||
 count_lines "$log/lk.txt"
 tail -1 "$log/lk.txt"
 
+echo "== fatbin containers in any section (scan, wrappers), -rdc executables, --sm, no device code"
+python3 tests/cli/containers.py "$build/cudwarf" tests/fixtures >"$log/ct.txt" 2>&1 ||
+    echo "FAIL containers.py: exit $?" >>"$log/ct.txt"
+count_lines "$log/ct.txt"
+tail -1 "$log/ct.txt"
+
+echo "== NVIDIA's libraries (/usr/local/cuda/lib64): every container an independent scan finds; -j 2 = -j 1"
+quick=; [ "$build" = build ] || quick=--quick  # under ASan one library: the scan's code is the same
+python3 tests/cli/libraries.py "$build/cudwarf" $quick >"$log/lb.txt" 2>&1 ||
+    echo "FAIL libraries.py: exit $?" >>"$log/lb.txt"
+count_lines "$log/lb.txt"
+grep '^skip' "$log/lb.txt"
+tail -1 "$log/lb.txt"
+
 echo "== cudwarf link of host objects (nvcc -dc -c, two SMs) = link of the -dc cubins; --arch, --symbols from -dlink"
 python3 tests/cli/link_inputs.py "$build/cudwarf" build/gen >"$log/li.txt" 2>&1 ||
     echo "FAIL link_inputs.py: exit $?" >>"$log/li.txt"
@@ -212,6 +232,22 @@ python3 tests/ref/check_sass_ptx.py "$build/cudwarf" tests/fixtures/*.cubin ${ge
     echo "FAIL check_sass_ptx.py: exit $?" >>"$log/sp.txt"
 count_lines "$log/sp.txt"
 echo "$(grep -c '^ok' "$log/sp.txt") views checked"
+
+echo "== the Python package (python/cudwarf) against the command line"
+if [ "$build" != build ]; then
+    echo "skipped: ctypes loads the library into an uninstrumented Python; the normal build's run tests it"
+elif ! /usr/bin/python3 -c 'import pytest' 2>/dev/null; then
+    echo "FAIL python3-pytest is not installed (scripts/install-deps.sh installs it)"; fail=$((fail + 1))
+else
+    CUDWARF="$build/cudwarf" CUDWARF_LIB="$PWD/$build/libcudwarf.so" /usr/bin/python3 -m pytest -q -p no:cacheprovider \
+        python/tests >"$log/py.txt" 2>&1
+    p=$(tail -1 "$log/py.txt" | grep -oE '[0-9]+ passed' | cut -d' ' -f1)
+    f=$(tail -1 "$log/py.txt" | grep -oE '[0-9]+ (failed|error)' | cut -d' ' -f1)
+    pass=$((pass + ${p:-0})); fail=$((fail + ${f:-0}))
+    [ -z "$p$f" ] && { echo "FAIL pytest did not run"; fail=$((fail + 1)); }
+    [ "${f:-0}" = 0 ] || grep -E '^(FAILED|E )' "$log/py.txt" | head -20
+    tail -1 "$log/py.txt"
+fi
 
 if [ $skip -gt 0 ]; then
     echo "$pass passed, $fail failed, $skip skipped"

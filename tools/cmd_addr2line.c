@@ -4,9 +4,9 @@
  * image that answered. */
 #include "cli.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 static const char help[] =
@@ -331,23 +331,46 @@ int cmd_addr2line(int argc, char **argv)
                 rc = EXIT_BAD_INPUT;
         }
     } else {
-        /* a profiler may drive this a line at a time through a pipe: each
-         * answer goes out as its line comes (a file is read at full speed) */
-        struct stat st;
-        int interactive = fstat(STDIN_FILENO, &st) != 0 || !S_ISREG(st.st_mode);
-        char *line = NULL;
-        size_t cap = 0;
-        ssize_t got;
-        while ((got = getline(&line, &cap, stdin)) >= 0) {
-            line[strcspn(line, "\r\n")] = 0;
-            if (answer(c, line))
-                rc = EXIT_BAD_INPUT;
-            if (interactive) {
-                ob_flush(&out_stdout);
-                fflush(stdout);
+        /* Answers go out when the input runs dry: a profiler driving this a
+         * line at a time through a pipe gets each answer as its line
+         * arrives, and a file or a flood of lines is answered in bulk. */
+        size_t cap = 1 << 16, have = 0;
+        char *buf = malloc(cap);
+        int eof = !buf;
+        while (!eof) {
+            ssize_t got = read(STDIN_FILENO, buf + have, cap - have);
+            if (got < 0 && errno == EINTR)
+                continue;
+            if (got <= 0) {
+                eof = 1;
+                if (!have)
+                    break;
+                buf[have++] = '\n'; /* a last line without its newline */
+            } else {
+                have += (size_t)got;
             }
+            size_t start = 0;
+            for (char *nl; (nl = memchr(buf + start, '\n', have - start));) {
+                *nl = 0;
+                if (nl > buf + start && nl[-1] == '\r')
+                    nl[-1] = 0;
+                if (answer(c, buf + start))
+                    rc = EXIT_BAD_INPUT;
+                start = (size_t)(nl - buf) + 1;
+            }
+            memmove(buf, buf + start, have - start);
+            have -= start;
+            if (have == cap) { /* a line longer than the buffer */
+                char *b = realloc(buf, cap * 2);
+                if (!b)
+                    break;
+                buf = b;
+                cap *= 2;
+            }
+            ob_flush(&out_stdout);
+            fflush(stdout);
         }
-        free(line);
+        free(buf);
     }
     if (o.json) {
         json_end_arr(&c->j);

@@ -126,7 +126,8 @@ static void image_json(json *j, const cudw_input_image *im, int ok, int opaque, 
         json_u64(j, "flags", e->flags);
         json_arr(j, "flag_names");
         flags_text(e->flags, fl, sizeof fl);
-        for (char *t = strtok(fl, ","); t; t = strtok(NULL, ","))
+        char *save; /* jobs run on several threads: strtok_r */
+        for (char *t = strtok_r(fl, ",", &save); t; t = strtok_r(NULL, ",", &save))
             json_str(j, NULL, t[0] == ' ' ? t + 1 : t);
         json_end_arr(j);
         json_u64(j, "header_size", e->header_size);
@@ -155,7 +156,8 @@ static void image_json(json *j, const cudw_input_image *im, int ok, int opaque, 
         json_u64(j, "image_size", ok ? size : 0);
     if (im->kind == CUDW_FATBIN_ELF) {
         json_arr(j, "debug_sections");
-        for (char *t = strtok(dbg, " "); t; t = strtok(NULL, " "))
+        char *save;
+        for (char *t = strtok_r(dbg, " ", &save); t; t = strtok_r(NULL, " ", &save))
             json_str(j, NULL, t);
         json_end_arr(j);
     }

@@ -50,14 +50,14 @@ static const char *short_name(const char *name)
 static void name_insert(sym_image *img, const char *name, uint32_t idx)
 {
     size_t mask = img->name_cap - 1, n = strlen(name);
-    for (size_t i = sym_hash(name, n) & mask;; i = (i + 1) & mask) {
-        uint32_t v = img->by_name[i];
-        if (!v) {
-            img->by_name[i] = idx + 1;
+    uint64_t h = sym_hash(name, n);
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+        struct sym_key *k = &img->by_name[i];
+        if (!k->func) {
+            *k = (struct sym_key){h, name, (uint32_t)n, idx + 1};
             return;
         }
-        const char *o = img->funcs[v - 1].name, *os = short_name(o);
-        if (!strcmp(o, name) || (os && !strcmp(os, name)))
+        if (k->hash == h && k->len == n && !memcmp(k->key, name, n))
             return; /* the first of a name wins */
     }
 }
@@ -67,14 +67,13 @@ const sym_func *sym_func_named(const sym_image *img, const char *name, size_t le
     if (!img->name_cap)
         return NULL;
     size_t mask = img->name_cap - 1;
-    for (size_t i = sym_hash(name, len) & mask;; i = (i + 1) & mask) {
-        uint32_t v = img->by_name[i];
-        if (!v)
+    uint64_t h = sym_hash(name, len);
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+        const struct sym_key *k = &img->by_name[i];
+        if (!k->func)
             return NULL;
-        const sym_func *fn = &img->funcs[v - 1];
-        const char *o = fn->name, *os = short_name(o);
-        if ((!strncmp(o, name, len) && !o[len]) || (os && !strncmp(os, name, len) && !os[len]))
-            return fn;
+        if (k->hash == h && k->len == len && !memcmp(k->key, name, len))
+            return &img->funcs[k->func - 1];
     }
 }
 
@@ -158,6 +157,24 @@ int sym_funcs_load(sym_image *img, unsigned flags)
     for (uint32_t i = 0; i < k; i++) /* the callees' own names, where no symbol has them */
         if (short_name(img->funcs[i].name))
             name_insert(img, short_name(img->funcs[i].name), i);
+    return CUDW_OK;
+}
+
+/* Where each section's sequences start in lines[0] (sorted by section). */
+static int section_seqs(sym_image *img)
+{
+    const sym_lines *L = &img->lines[0];
+    unsigned n = cudw_section_count(img->f);
+    img->sec_seqs = arena_alloc(&img->mem, (n + 1) * sizeof *img->sec_seqs);
+    if (!img->sec_seqs)
+        return sym_fail(img, CUDW_E_NOMEM, L->sec, 0, "line rows", "out of memory");
+    img->nsec = n;
+    size_t k = 0;
+    for (unsigned s = 0; s <= n; s++) {
+        while (k < L->nseqs && L->seqs[k].shndx < s)
+            k++;
+        img->sec_seqs[s] = (uint32_t)k;
+    }
     return CUDW_OK;
 }
 
@@ -646,6 +663,8 @@ int sym_index_build(sym_image *img, unsigned flags)
                     img->err = *cudw_last_error(img->f);
         }
     }
+    if (!rc)
+        rc = section_seqs(img);
     if (!rc)
         rc = sym_inline_build(img, flags);
     return rc < 0 ? rc : CUDW_OK;

@@ -77,8 +77,15 @@ typedef struct sym_image {
     cudw_error err;
     sym_func *funcs;             /* sorted by (shndx, value) */
     size_t nfuncs;
-    uint32_t *by_name;           /* open addressing: 1 + funcs index */
+    struct sym_key {             /* open addressing on function names (and the
+                                    callee part of "$kernel$callee") */
+        uint64_t hash;
+        const char *key;
+        uint32_t len, func;      /* func: 1 + funcs index; 0 empty */
+    } *by_name;
     size_t name_cap;
+    uint32_t *sec_seqs;          /* lines[0].seqs of section s: [sec_seqs[s], sec_seqs[s + 1]) */
+    unsigned nsec;
     sym_lines lines[2];          /* .debug_line, .nv_debug_line_sass */
     sym_inl *inl;
     size_t ninl;
@@ -103,7 +110,23 @@ const sym_func *sym_func_at(const sym_image *img, uint32_t shndx, uint64_t addr)
 /* A demangled copy of name in img's memory, or name itself. */
 const char *sym_demangled(sym_image *img, const char *name);
 
-static inline uint64_t sym_hash(const char *s, size_t n) { return cudw_fnv(CUDW_FNV0, s, n); }
+/* Names are long (C++ templates: hundreds of bytes), so the hash takes
+ * them 8 bytes at a time. */
+static inline uint64_t sym_hash(const char *s, size_t n)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdull;
+        h ^= h >> 32;
+    }
+    uint64_t w = 0;
+    memcpy(&w, s + i, n - i);
+    h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+    return h ^ (h >> 29);
+}
 
 int sym_fail(sym_image *img, int code, const cudw_section *sec, uint64_t off, const char *what, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -366,10 +366,17 @@ int cudw_location_parse(const char *text, const char **symbol, size_t *len, uint
     return CUDW_OK;
 }
 
-/* The sequence of L covering (shndx, addr), the first in emission order. */
-static const sym_seq *seq_at(const sym_lines *L, uint32_t shndx, uint64_t addr)
+/* The sequence of L covering (shndx, addr), the first in emission order;
+ * lines[0] knows where each section's sequences start. */
+static const sym_seq *seq_at(const sym_image *x, const sym_lines *L, uint32_t shndx, uint64_t addr)
 {
     size_t lo = 0, hi = L->nseqs;
+    if (L == &x->lines[0] && x->sec_seqs) {
+        if (shndx >= x->nsec)
+            return NULL;
+        lo = x->sec_seqs[shndx];
+        hi = x->sec_seqs[shndx + 1];
+    }
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         const sym_seq *m = &L->seqs[mid];
@@ -390,9 +397,9 @@ static const sym_seq *seq_at(const sym_lines *L, uint32_t shndx, uint64_t addr)
 }
 
 /* The row covering addr: the last at the highest address <= addr. */
-static const sym_row *row_at(const sym_lines *L, uint32_t shndx, uint64_t addr)
+static const sym_row *row_at(const sym_image *x, const sym_lines *L, uint32_t shndx, uint64_t addr)
 {
-    const sym_seq *s = seq_at(L, shndx, addr);
+    const sym_seq *s = seq_at(x, L, shndx, addr);
     if (!s)
         return NULL;
     size_t lo = 0, hi = s->count;
@@ -527,7 +534,7 @@ static int chains_agree(const sym_image *x, const sym_row *r, const sym_seg *g)
 static void ptx_of(const sym_image *x, uint32_t shndx, uint64_t addr, cudw_sym_result *res)
 {
     const sym_lines *P = &x->lines[1];
-    const sym_row *r = P->nrows ? row_at(P, shndx, addr) : NULL;
+    const sym_row *r = P->nrows ? row_at(x, P, shndx, addr) : NULL;
     if (!r)
         return;
     res->has_ptx = 1;
@@ -545,7 +552,7 @@ static int answer(cudw_symbolizer *s, size_t xi, uint32_t shndx, uint64_t addr, 
                   cudw_sym_frame *fr, size_t cap)
 {
     const sym_image *x = &s->images[xi];
-    const sym_row *r = row_at(&x->lines[0], shndx, addr);
+    const sym_row *r = row_at(x, &x->lines[0], shndx, addr);
     if (!r)
         return 0;
     res->found = 1;

@@ -1,0 +1,435 @@
+"""cudwarf: the debug information of CUDA device code, from Python.
+
+A thin ctypes layer over libcudwarf (no other dependency):
+
+    import cudwarf
+    with cudwarf.open("app") as f:                    # cubin, fatbin, executable, .so, .a
+        for im in f.images():
+            print(im.label, im.sm, im.variant)
+        for fr in f.symbolize("_Z6kernelPi+0x80"):    # innermost frame first
+            print(fr.function, fr.file, fr.line, fr.image)
+        stacks = f.symbolize_many(["_Z6kernelPi+0x80", "_Z6kernelPi+0x90"])
+        for row in f.lines():                         # the rows of every line table
+            ...
+        for die in f.dies():                          # every DIE, with its attributes
+            ...
+        findings = f.verify()
+
+Errors from the library raise cudwarf.Error, which carries the section and
+offset where decoding failed.  The library is found through CUDWARF_LIB,
+beside this package, in a source tree's build/, or where the system's
+loader finds libcudwarf.so.0.
+"""
+import ctypes
+from ctypes import byref, c_char_p, c_size_t, c_uint64, c_void_p
+
+from . import _lib
+from ._lib import lib
+
+__all__ = ["open", "Error", "File", "ImageInfo", "Frame", "Row", "DIE", "Finding", "demangle"]
+
+MAX_FRAMES = 256          # CUDW_MAX_INLINE_DEPTH
+_SYM_DEMANGLE, _SYM_PTX = 1, 2
+_FROM = {1: "symbol", 2: "line-table", 3: "die"}
+
+
+class Error(Exception):
+    """A library error: code, section, offset, what, detail."""
+
+    def __init__(self, err, context=""):
+        self.code = err.code
+        self.section = err.section.decode(errors="replace")
+        self.offset = err.offset
+        self.what = (err.what or b"").decode(errors="replace")
+        self.detail = err.detail.decode(errors="replace")
+        buf = ctypes.create_string_buffer(512)
+        lib.cudw_error_format(byref(err), buf, len(buf))
+        self.message = buf.value.decode(errors="replace")
+        super().__init__(f"{context}: {self.message}" if context else self.message)
+
+
+def _s(b):
+    return b.decode(errors="replace") if b is not None else None
+
+
+class ImageInfo:
+    """One image of the input: label (as `cudwarf list` prints it), kind
+    ("elf", "ptx", "nvvm"), sm, variant ("a", "f" or ""), member (archives)."""
+
+    def __init__(self, index, p, f):
+        self.index = index
+        self.label = _s(p.label)
+        self.kind = {1: "ptx", 2: "elf", 8: "nvvm"}.get(p.kind, f"kind {p.kind}")
+        self.sm = p.sm
+        self.variant = p.variant.decode() if p.variant != b"\0" else ""
+        self.member = _s(p.member)
+        self._file = f
+        self._sections = None
+
+    @property
+    def sections(self):
+        """Names of the image's debug sections (loads the image once)."""
+        if self._sections is None:
+            self._sections = self._file._debug_sections(self.index) if self.kind == "elf" else []
+        return self._sections
+
+    def __repr__(self):
+        return f"ImageInfo({self.label!r})"
+
+
+class Frame:
+    """One frame of an answer, innermost first: function (linkage name),
+    function_demangled, file, line, column, source ("symbol", "line-table",
+    "die": what named the function), image (its label), and for the
+    innermost, ptx_line and ptx_text when .nv_debug_line_sass covers it."""
+
+    __slots__ = ("function", "function_demangled", "file", "line", "column", "source", "image", "ptx_line",
+                 "ptx_text")
+
+    def __init__(self, fr, image, ptx_line=None, ptx_text=None):
+        self.function = _s(fr.function)
+        self.function_demangled = _s(fr.function_demangled)
+        self.file = _s(fr.file)
+        self.line = fr.line
+        self.column = fr.column
+        self.source = _FROM.get(fr.source)
+        self.image = image
+        self.ptx_line = ptx_line
+        self.ptx_text = ptx_text
+
+    def __repr__(self):
+        return f"Frame({self.function!r}, {self.file!r}, {self.line})"
+
+
+class Row:
+    """One line-table row: section, address, symbol, offset (from the
+    symbol), file (path), line, column, is_stmt, end_sequence, context
+    (0, or the 1-based row of the sequence it was inlined at), function
+    (the inlined function's name)."""
+
+    __slots__ = ("image", "section", "address", "symbol", "offset", "file", "line", "column", "is_stmt",
+                 "end_sequence", "context", "function")
+
+    def __repr__(self):
+        return f"Row({self.section}, {self.symbol}+0x{self.offset:x}, {self.file}:{self.line})"
+
+
+class DIE:
+    """One DIE: offset, depth, tag (number) and tag_name, name (linkage
+    name first), attrs: {attribute name: value} (addresses relocated;
+    strings as str; blocks as bytes)."""
+
+    __slots__ = ("image", "section", "offset", "depth", "tag", "tag_name", "name", "attrs")
+
+    def __repr__(self):
+        return f"DIE(0x{self.offset:x} {self.tag_name} {self.name!r})"
+
+
+class Finding:
+    """A verify finding: severity ("error", "note"), section, offset, what, detail."""
+
+    __slots__ = ("image", "severity", "section", "offset", "what", "detail")
+
+    def __repr__(self):
+        return f"Finding({self.severity} {self.section}+0x{self.offset:x}: {self.detail})"
+
+
+def demangle(name):
+    """The C++ name demangled, or the name itself."""
+    buf = ctypes.create_string_buffer(4096)
+    n = lib.cudw_demangle(name.encode(), buf, len(buf))
+    if n >= len(buf):
+        buf = ctypes.create_string_buffer(n + 1)
+        lib.cudw_demangle(name.encode(), buf, len(buf))
+    return buf.value.decode() if n else name
+
+
+def _parse_sm(sm):
+    if sm is None:
+        return 0, b"\0"
+    text = str(sm).replace("sm_", "")
+    variant = text[-1] if text and text[-1] in "af" else ""
+    return int(text[:-1] if variant else text), (variant or "\0").encode()
+
+
+class File:
+    """An open input: a cubin, fatbin, host ELF or archive."""
+
+    def __init__(self, path, debug_file=None):
+        self.path = path
+        self.debug_file = debug_file
+        self._in = c_void_p()
+        self._syms = {}
+        rc = lib.cudw_input_open(byref(self._in), path.encode())
+        if rc:
+            err = lib.cudw_input_error(self._in).contents if self._in else None
+            e = Error(err, path) if err else MemoryError(path)
+            self.close()
+            raise e
+        self._frames = (_lib.SymFrame * MAX_FRAMES)()
+
+    def close(self):
+        for s in self._syms.values():
+            lib.cudw_symbolizer_close(s)
+        self._syms = {}
+        if self._in:
+            lib.cudw_input_close(self._in)
+            self._in = c_void_p()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    # ---- images ----
+
+    def _open(self):
+        if not self._in:
+            raise ValueError(f"{self.path}: the file is closed")
+        return self._in
+
+    def images(self):
+        n = lib.cudw_input_count(self._open())
+        return [ImageInfo(i, lib.cudw_input_peek(self._in, i).contents, self) for i in range(n)]
+
+    def _elf_indexes(self, image):
+        """ELF image indexes: one (an index or label), or all."""
+        ims = [im for im in self.images() if im.kind == "elf"]
+        if image is None:
+            return [im.index for im in ims]
+        for im in ims:
+            if image in (im.index, im.label):
+                return [im.index]
+        raise KeyError(f"{self.path}: no ELF image {image!r}")
+
+    def _load(self, i):
+        p = ctypes.POINTER(_lib.Image)()
+        rc = lib.cudw_input_load(self._open(), i, byref(p))
+        if rc:
+            e = Error(p.contents.err, _s(lib.cudw_input_peek(self._in, i).contents.label)) if p else MemoryError()
+            lib.cudw_image_free(p)
+            raise e
+        return p
+
+    def _debug_sections(self, i):
+        p = self._load(i)
+        try:
+            f = p.contents.elf
+            names = []
+            cls = ctypes.create_string_buffer(64)
+            for k in range(1, lib.cudw_section_count(f)):
+                s = lib.cudw_section_get(f, k).contents
+                if lib.cudw_classify_name(s.name, s.flags, cls) == 0:
+                    names.append(_s(s.name))
+            return names
+        finally:
+            lib.cudw_image_free(p)
+
+    # ---- symbolizing ----
+
+    def _symbolizer(self, sm):
+        self._open()
+        key = str(sm) if sm is not None else None
+        if key not in self._syms:
+            n, v = _parse_sm(sm)
+            opts = _lib.SymOpts(_SYM_DEMANGLE | _SYM_PTX, n, v, self.debug_file.encode() if self.debug_file else None)
+            h = c_void_p()
+            rc = lib.cudw_symbolizer_open(byref(h), self.path.encode(), byref(opts))
+            if rc:
+                e = Error(lib.cudw_symbolizer_error(h).contents, self.path) if h else MemoryError()
+                lib.cudw_symbolizer_close(h)
+                raise e
+            self._syms[key] = h
+        return self._syms[key]
+
+    @staticmethod
+    def _frames_of(res, frames):
+        if not res.found:
+            return []
+        image = _s(res.image_label)
+        n = min(res.nframes, MAX_FRAMES)
+        out = [Frame(frames[k], image) for k in range(n)]
+        if out and res.has_ptx:
+            out[0].ptx_line = res.ptx_line
+            out[0].ptx_text = _s(res.ptx_text)
+        return out
+
+    def symbolize(self, location, sm=None):
+        """Frames for "SYMBOL+0xOFFSET" (innermost first); [] when no row
+        covers it.  sm: "90", "sm_90a", 100 ... to pick the images."""
+        h = self._symbolizer(sm)
+        sym, n, off = c_char_p(), c_size_t(), c_uint64()
+        loc = location.encode()
+        if lib.cudw_location_parse(loc, byref(sym), byref(n), byref(off)):
+            raise ValueError(f"cannot parse location {location!r} (want SYMBOL+0xOFFSET)")
+        res = _lib.SymResult()
+        rc = lib.cudw_symbolize(h, loc, n.value, off.value, byref(res), self._frames, MAX_FRAMES)
+        if rc:
+            raise Error(lib.cudw_symbolizer_error(h).contents, self.path)
+        return self._frames_of(res, self._frames)
+
+    def symbolize_many(self, locations, sm=None, frames=16):
+        """symbolize() for every location, in one library call per 4096."""
+        h = self._symbolizer(sm)
+        out, batch = [], []
+
+        def flush():
+            q = (_lib.SymQuery * len(batch))()
+            keep = []
+            for k, loc in enumerate(batch):
+                sym, n, off = c_char_p(), c_size_t(), c_uint64()
+                b = loc.encode()
+                if lib.cudw_location_parse(b, byref(sym), byref(n), byref(off)):
+                    raise ValueError(f"cannot parse location {loc!r} (want SYMBOL+0xOFFSET)")
+                name = b[:n.value]
+                keep.append(name)
+                q[k] = _lib.SymQuery(name, off.value)
+            res = (_lib.SymResult * len(batch))()
+            fr = (_lib.SymFrame * (len(batch) * frames))()
+            rc = lib.cudw_symbolize_batch(h, q, len(batch), res, fr, frames)
+            if rc:
+                raise Error(lib.cudw_symbolizer_error(h).contents, self.path)
+            for k in range(len(batch)):
+                if res[k].nframes > frames:  # deeper than the room given: ask again
+                    out.append(self.symbolize(batch[k], sm))
+                else:
+                    base = ctypes.cast(ctypes.byref(fr, k * frames * ctypes.sizeof(_lib.SymFrame)),
+                                       ctypes.POINTER(_lib.SymFrame))
+                    out.append(self._frames_of(res[k], base))
+            batch.clear()
+
+        for loc in locations:
+            batch.append(loc)
+            if len(batch) == 4096:
+                flush()
+        if batch:
+            flush()
+        return out
+
+    # ---- rows, DIEs, verify ----
+
+    def _each_elf(self, image):
+        for i in self._elf_indexes(image):
+            p = self._load(i)
+            try:
+                yield _s(lib.cudw_input_peek(self._in, i).contents.label), p.contents.elf
+            finally:
+                lib.cudw_image_free(p)
+
+    def lines(self, image=None, section=None):
+        """Rows of every line table (.debug_line, .nv_debug_line_sass and
+        the Mercury twins), or of one section, in emission order."""
+        for label, f in self._each_elf(image):
+            for k in range(1, lib.cudw_section_count(f)):
+                s = lib.cudw_section_get(f, k)
+                name = _s(s.contents.name)
+                base = name.replace(".nv.merc.", ".", 1)
+                if base not in (".debug_line", ".nv_debug_line_sass") or (section and name != section):
+                    continue
+                cur, t = c_uint64(0), c_void_p()
+                while True:
+                    rc = lib.cudw_line_table_next(f, s, byref(cur), byref(t))
+                    if rc == 1:
+                        break
+                    if rc:
+                        raise Error(lib.cudw_last_error(f).contents, label)
+                    it = ctypes.create_string_buffer(_lib.LINE_ITER_SIZE)
+                    lib.cudw_line_iter_init(t, it, 0)
+                    r = _lib.LineRow()
+                    try:
+                        while True:
+                            rc = lib.cudw_line_next(it, byref(r))
+                            if rc == 1:
+                                break
+                            if rc:
+                                raise Error(lib.cudw_last_error(f).contents, label)
+                            row = Row()
+                            row.image, row.section = label, name
+                            row.address, row.symbol = r.address, _s(r.symbol)
+                            row.offset = r.address - r.symbol_value
+                            row.file = _s(lib.cudw_line_file_path(t, r.file))
+                            row.line, row.column = r.line, r.column
+                            row.is_stmt, row.end_sequence = bool(r.is_stmt), bool(r.end_sequence)
+                            row.context, row.function = r.context, _s(r.function)
+                            yield row
+                    finally:
+                        lib.cudw_line_iter_free(it)
+
+    def dies(self, image=None, section=".debug_info"):
+        """Every DIE of .debug_info (or another info-like section)."""
+        for label, f in self._each_elf(image):
+            s = lib.cudw_section_find(f, section.encode())
+            if not s:
+                continue
+            cur = c_uint64(0)
+            unit = ctypes.create_string_buffer(_lib.UNIT_SIZE)
+            while True:
+                rc = lib.cudw_unit_next(f, s, byref(cur), unit)
+                if rc == 1:
+                    break
+                if rc:
+                    raise Error(lib.cudw_last_error(f).contents, label)
+                it = ctypes.create_string_buffer(_lib.DIE_ITER_SIZE)
+                lib.cudw_die_iter_init(unit, it)
+                d = _lib.Die()
+                while True:
+                    rc = lib.cudw_die_next(it, byref(d))
+                    if rc == 1:
+                        break
+                    if rc:
+                        raise Error(lib.cudw_last_error(f).contents, label)
+                    yield self._die(label, section, f, d)
+
+    @staticmethod
+    def _die(label, section, f, d):
+        x = DIE()
+        x.image, x.section, x.offset, x.depth, x.tag = label, section, d.offset, d.depth, d.tag
+        x.tag_name = _s(lib.cudw_tag_name(d.tag))
+        name = c_char_p()
+        x.name = _s(name.value) if lib.cudw_die_name(byref(d), byref(name)) == 0 else None
+        x.attrs = {}
+        ai = ctypes.create_string_buffer(_lib.ATTR_ITER_SIZE)
+        lib.cudw_attr_iter_init(byref(d), ai)
+        a = _lib.Attr()
+        while True:
+            rc = lib.cudw_attr_next(ai, byref(a))
+            if rc == 1:
+                break
+            if rc:
+                raise Error(lib.cudw_last_error(f).contents, label)
+            key = _s(lib.cudw_at_name(a.name)) or f"0x{a.name:x}"
+            if a.vclass == 5:      # string
+                x.attrs[key] = _s(a.str)
+            elif a.vclass == 6:    # block
+                x.attrs[key] = ctypes.string_at(a.block, a.block_len)
+            elif a.vclass == 3:    # signed
+                x.attrs[key] = a.s
+            else:
+                x.attrs[key] = a.u
+        return x
+
+    def verify(self, image=None):
+        """Every finding of cudw_verify over the ELF images."""
+        found = []
+        for label, f in self._each_elf(image):
+            def on(p, _ctx, label=label):
+                w = p.contents.where
+                x = Finding()
+                x.image, x.severity = label, "note" if p.contents.severity == 2 else "error"
+                x.section, x.offset = _s(w.section), w.offset
+                x.what, x.detail = _s(w.what), _s(w.detail)
+                found.append(x)
+            lib.cudw_verify(f, _lib.FINDING_FN(on), None)
+        return found
+
+
+def open(path, debug_file=None):  # noqa: A001 - the package's front door
+    """Open a cubin, fatbin, host ELF or archive (a context manager)."""
+    return File(path, debug_file)

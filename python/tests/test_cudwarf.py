@@ -1,0 +1,185 @@
+"""The Python package against the command line (the same library, asked
+through ctypes) and against the C header's layouts.
+
+Run from the repository:  CUDWARF=build/cudwarf python3 -m pytest python/tests
+(tests/run.sh does; the package finds build/libcudwarf.so itself).
+"""
+import csv, glob, json, os, shutil, subprocess, sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+import cudwarf  # noqa: E402
+from cudwarf import _lib  # noqa: E402
+
+CUDWARF = os.environ.get("CUDWARF", os.path.join(ROOT, "build", "cudwarf"))
+FIX = os.path.join(ROOT, "tests", "fixtures")
+GEN = os.path.join(ROOT, "build", "gen")
+
+
+def cli(*args, input=None):
+    r = subprocess.run([CUDWARF, *args], capture_output=True, text=True, input=input)
+    return r
+
+
+def inputs():
+    """Fixtures and, when tests/gen.sh ran, compiled cubins (lineinfo and -G, links)."""
+    files = [os.path.join(FIX, n) for n in ("hostapp_lineinfo.exe", "inline_sm100_G.cubin", "inline_G_speed.fatbin",
+                                             "inline_sm90_lineinfo.rdc.cubin", "elfutils_nvidia_linemap_sm80.cubin",
+                                             "virt_sm90_lineinfo.link.g.cubin")]
+    files += sorted(glob.glob(os.path.join(GEN, "sm_90", "*", "link.g.cubin")))
+    files += sorted(glob.glob(os.path.join(GEN, "cub", "cub_block.sm_90.cubin")))
+    return [f for f in files if os.path.exists(f)]
+
+
+def locations(path, limit=300):
+    """symbol+offset of rows of the file's line tables (every few), and misses."""
+    doc = json.loads(cli("lines", "--json", "--section", ".debug_line", path).stdout)
+    docs = doc if isinstance(doc, list) else [doc]
+    locs = []
+    for d in docs:
+        for s in d["sections"]:
+            for t in s["tables"]:
+                for r in t["rows"]:
+                    if r["symbol"] and not r["end_sequence"]:
+                        locs.append(f"{r['symbol']}+0x{r['offset'] + 2:x}")
+    step = max(1, len(locs) // limit)
+    return locs[::step] + ["nosuch_symbol+0x10", locs[0].split("+")[0] + "+0xfffffff0" if locs else "x"]
+
+
+def test_struct_sizes_match_the_header():
+    cc = shutil.which("cc")
+    if not cc:
+        pytest.skip("no C compiler to measure the header's structures")
+    names = {"Error_": "cudw_error", "InputImage": "cudw_input_image", "Image": "cudw_image",
+             "Section": "cudw_section", "SymOpts": "cudw_symbolizer_opts", "SymFrame": "cudw_sym_frame",
+             "SymResult": "cudw_sym_result", "SymQuery": "cudw_sym_query", "LineRow": "cudw_line_row",
+             "Die": "cudw_die", "Attr": "cudw_attr", "Finding": "cudw_finding"}
+    opaque = {"UNIT_SIZE": "cudw_unit", "LINE_ITER_SIZE": "cudw_line_iter", "DIE_ITER_SIZE": "cudw_die_iter",
+              "ATTR_ITER_SIZE": "cudw_attr_iter"}
+    src = os.path.join(ROOT, "build", "sizes.c")
+    exe = os.path.join(ROOT, "build", "sizes")
+    with open(src, "w") as f:
+        f.write("#include <cudwarf.h>\n#include <stdio.h>\nint main(void){\n")
+        for c in list(names.values()) + list(opaque.values()):
+            f.write(f'printf("{c} %zu\\n", sizeof({c}));\n')
+        f.write("return 0;}\n")
+    subprocess.run([cc, "-I", os.path.join(ROOT, "include"), "-o", exe, src], check=True)
+    got = dict(line.split() for line in subprocess.run([exe], capture_output=True, text=True).stdout.splitlines())
+    import ctypes
+    for py, c in names.items():
+        assert ctypes.sizeof(getattr(_lib, py)) == int(got[c]), c
+    for py, c in opaque.items():
+        assert getattr(_lib, py) >= int(got[c]), c
+
+
+def test_images_are_the_list_labels():
+    for path in inputs():
+        listing = json.loads(cli("list", "--json", path).stdout)
+        with cudwarf.open(path) as f:
+            ims = f.images()
+            assert [im.label for im in ims] == [x["label"] for x in listing["images"]]
+            assert [im.sm for im in ims] == [x["sm"] for x in listing["images"]]
+            elf = [x for x in listing["images"] if x.get("debug_sections") is not None]
+            assert [im.sections for im in ims if im.kind == "elf"] == [x["debug_sections"] for x in elf]
+        with pytest.raises(ValueError):
+            ims[0]._file.images()  # closed
+
+
+@pytest.mark.parametrize("path", inputs())
+def test_symbolize_answers_as_addr2line_json(path):
+    locs = locations(path)
+    r = cli("addr2line", "-i", "-C", "--json", "-e", path, input="\n".join(locs) + "\n")
+    assert r.returncode == 0, r.stderr
+    want = json.loads(r.stdout)
+    assert len(want) == len(locs)
+    with cudwarf.open(path) as f:
+        got = [f.symbolize(loc) for loc in locs]
+        many = f.symbolize_many(locs)
+    for loc, w, g, m in zip(locs, want, got, many):
+        if not w["found"]:
+            assert g == [], loc
+            continue
+        assert [(x.function_demangled, x.file, x.line, x.column, x.source) for x in g] == \
+            [(x["function"], x["path"], x["line"], x["column"], x["source"]) for x in w["frames"]], loc
+        assert all(x.image == w["image"] for x in g)
+        assert [(x.function, x.line) for x in m] == [(x.function, x.line) for x in g]
+
+
+def test_symbolize_sm_and_ptx():
+    exe = os.path.join(FIX, "hostapp_lineinfo.exe")
+    with cudwarf.open(exe) as f:
+        a = f.symbolize("_Z12saxpy_kernelfPKfPfi+0x80", sm=90)
+        assert "sm_90" in a[0].image and a[0].ptx_line and a[0].ptx_text
+        assert "sm_75" in f.symbolize("_Z12saxpy_kernelfPKfPfi+0x80", sm="sm_75")[0].image
+        with pytest.raises(cudwarf.Error) as e:
+            f.symbolize("_Z12saxpy_kernelfPKfPfi+0x80", sm=86)
+        assert "no sm_86 image" in str(e.value)
+        with pytest.raises(ValueError):
+            f.symbolize("junk+")
+
+
+def test_lines_equal_the_cli_rows():
+    path = os.path.join(FIX, "inline_sm90_lineinfo.rdc.cubin")
+    doc = json.loads(cli("lines", "--json", path).stdout)
+    want = [(s["section"], r["address"], r["line"], r["path"], r["context"], r["function"])
+            for s in doc["sections"] for t in s["tables"] for r in t["rows"]]
+    with cudwarf.open(path) as f:
+        got = [(r.section, r.address, r.line, r.file, r.context, r.function) for r in f.lines()]
+    assert got == want and len(got) > 100
+
+
+def test_dies_equal_the_cli_dump():
+    path = os.path.join(FIX, "inline_sm100_G.cubin")
+    doc = json.loads(cli("dump", "--info", "--json", path).stdout)
+    offsets = []
+
+    def walk(d):
+        offsets.append(d["offset"])
+        for c in d.get("children", []):
+            walk(c)
+    for sec in doc["sections"]:
+        if sec["section"] == ".debug_info":
+            for u in sec["units"]:
+                for d in u["dies"]:
+                    walk(d) if "children" in d else offsets.append(d["offset"])
+    with cudwarf.open(path) as f:
+        dies = list(f.dies())
+    assert [d.offset for d in dies] == offsets
+    kern = [d for d in dies if d.name == "_Z12shade_kernelPKfPfii"]
+    assert kern and kern[0].tag_name == "DW_TAG_subprogram" and kern[0].attrs["DW_AT_high_pc"] > 0
+
+
+def test_verify_and_errors():
+    with cudwarf.open(os.path.join(FIX, "tiny_sm90_G.cubin")) as f:
+        assert [x for x in f.verify() if x.severity == "error"] == []
+    data = open(os.path.join(FIX, "tiny_sm90_G.cubin"), "rb").read()
+    bad = os.path.join(ROOT, "build", "truncated_py.cubin")
+    open(bad, "wb").write(data[:len(data) // 2])
+    with pytest.raises(cudwarf.Error) as e:
+        cudwarf.open(bad)
+    assert e.value.code < 0 and e.value.message
+    assert cudwarf.demangle("_Z11tiny_kernelPii") == "tiny_kernel(int*, int)"
+
+
+def test_profile_example(tmp_path):
+    path = os.path.join(FIX, "inline_sm100_G.cubin")
+    locs = [x for x in locations(path, 50) if not x.startswith("nosuch")]
+    samples = tmp_path / "samples.csv"
+    with open(samples, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["kernel", "pc_offset", "samples"])
+        for k, loc in enumerate(locs):
+            sym, off = loc.split("+")
+            w.writerow([sym, off, k + 1])
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "python", "examples", "profile.py"), "--json", path,
+                        str(samples)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    prof = json.loads(r.stdout)
+    total = sum(range(1, len(locs) + 1))
+    assert prof["samples"] == total == sum(prof["by_line"].values()) == sum(prof["by_function"].values())
+    # the inlined function v3 is charged what addr2line says lies in it
+    a2l = json.loads(cli("addr2line", "-C", "--json", "-e", path, input="\n".join(locs) + "\n").stdout)
+    inner = sum(k + 1 for k, x in enumerate(a2l) if x["frames"] and x["frames"][0]["function"] == "v3(float, float, float)")
+    assert inner and prof["by_function"].get("v3(float, float, float)") == inner
