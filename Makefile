@@ -117,9 +117,16 @@ demo: deps
 	$(BUILD)/cudwarf sections --debug examples/tiny_sm90_G.cubin
 	$(BUILD)/cudwarf dump --info examples/tiny_sm90_G.cubin
 
+# The Python package goes where Debian's Python looks for PREFIX
+# (/usr/local/lib/python3.N/dist-packages); PYDIR=... puts it elsewhere.
+PYTHON ?= python3
+PYDIR ?= $(PREFIX)/lib/python$(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null || echo 3)/dist-packages
+DOCDIR ?= $(PREFIX)/share/doc/cudwarf
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin \
-	    $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1
+	    $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1 \
+	    $(DESTDIR)$(PYDIR)/cudwarf $(DESTDIR)$(DOCDIR)
 	install -m 644 include/cudwarf.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 $(BUILD)/libcudwarf.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(BUILD)/libcudwarf.so $(DESTDIR)$(PREFIX)/lib/libcudwarf.so.$(VERSION)
@@ -128,8 +135,18 @@ install: all
 	install -m 755 $(BUILD)/cudwarf $(DESTDIR)$(PREFIX)/bin/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' cudwarf.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/cudwarf.pc
 	install -m 644 man/cudwarf.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 python/cudwarf/__init__.py python/cudwarf/_lib.py $(DESTDIR)$(PYDIR)/cudwarf/
+	install -m 644 README.md docs/*.md $(DESTDIR)$(DOCDIR)/
+	install -m 755 python/examples/profile.py $(DESTDIR)$(DOCDIR)/
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/include/cudwarf.h $(DESTDIR)$(PREFIX)/lib/libcudwarf.a \
+	    $(DESTDIR)$(PREFIX)/lib/libcudwarf.so $(DESTDIR)$(PREFIX)/lib/libcudwarf.so.$(SOVERSION) \
+	    $(DESTDIR)$(PREFIX)/lib/libcudwarf.so.$(VERSION) $(DESTDIR)$(PREFIX)/bin/cudwarf \
+	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/cudwarf.pc $(DESTDIR)$(PREFIX)/share/man/man1/cudwarf.1
+	rm -rf $(DESTDIR)$(PYDIR)/cudwarf $(DESTDIR)$(DOCDIR)
 
 clean:
 	rm -rf build build-asan build-fuzz
 
-.PHONY: all tests check deps demo install clean fuzz
+.PHONY: all tests check deps demo install uninstall clean fuzz

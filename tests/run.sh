@@ -35,6 +35,12 @@ out=$("$build/examples/list_functions" tests/fixtures/tiny_sm90_G.rdc.cubin 2>&1
 if [ "$out" = "0x4a _Z11tiny_kernelPii" ]; then echo "ok   examples/list_functions"; pass=$((pass + 1));
 else echo "FAIL examples/list_functions: $out"; fail=$((fail + 1)); fi
 
+echo "== the README's examples print what the README shows"
+python3 tests/cli/doc_examples.py "$build/cudwarf" >"$log/doc.txt" 2>&1 || echo "FAIL doc_examples.py: exit $?" >>"$log/doc.txt"
+count_lines "$log/doc.txt"
+grep '^skip' "$log/doc.txt"
+tail -1 "$log/doc.txt"
+
 echo "== the shared library exports the API only (cudw_*)"
 extra=$(nm -D --defined-only "$build/libcudwarf.so" | awk '$2 != "A" {print $3}' | grep -v '^cudw_' | head -5)
 if [ -z "$extra" ] && nm -D --defined-only "$build/libcudwarf.so" | grep -q ' T cudw_symbolize@'; then

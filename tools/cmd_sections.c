@@ -123,11 +123,18 @@ static int one(cudw_file *f, const char *path, void *vctx, json *j)
                     snprintf(id, sizeof id, "%d", c.type_id);
                 snprintf(rel, sizeof rel, "%zu", nrel);
             }
-            ob_printf(&out_stdout, "  [%2u] %-36s %-12s %08llx %08llx %-10llx %-6s %-3s %-16s %-5s %s%s\n", i, s->name,
-                   type_name(s->type, tb, sizeof tb), (unsigned long long)s->offset,
-                   (unsigned long long)s->size, (unsigned long long)s->flags, fam, id,
-                   is_debug ? cudw_link_action_name(c.link_action) : "-", rel, twinbuf,
-                   s->data || !s->size ? "" : "  (no file data)");
+            char line[512];
+            int len = snprintf(line, sizeof line, "  [%2u] %-36s %-12s %08llx %08llx %-10llx %-6s %-3s %-16s %-5s %s%s", i,
+                             s->name, type_name(s->type, tb, sizeof tb), (unsigned long long)s->offset,
+                             (unsigned long long)s->size, (unsigned long long)s->flags, fam, id,
+                             is_debug ? cudw_link_action_name(c.link_action) : "-", rel, twinbuf,
+                             s->data || !s->size ? "" : "  (no file data)");
+            if (len > (int)sizeof line - 1)
+                len = (int)sizeof line - 1;
+            while (len > 0 && line[len - 1] == ' ') /* no padding after the last column */
+                len--;
+            ob_write(&out_stdout, line, (size_t)len);
+            ob_putc(&out_stdout, '\n');
         }
     }
     if (as_json) {
