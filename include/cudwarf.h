@@ -1064,6 +1064,10 @@ typedef struct cudw_symbolizer_opts {
 /* Like cudw_open: on failure *out still holds the error (close it), except
  * for CUDW_E_NOMEM.  opts may be NULL. */
 int cudw_symbolizer_open(cudw_symbolizer **out, const char *path, const cudw_symbolizer_opts *opts);
+/* A symbolizer over one cubin the caller has opened (cudw_open_mem of a
+ * module CUPTI hands over in memory, say) and keeps open until
+ * cudw_symbolizer_close; it has one image, labelled with the file's name. */
+int cudw_symbolizer_open_file(cudw_symbolizer **out, cudw_file *f, unsigned flags);
 const cudw_error *cudw_symbolizer_error(const cudw_symbolizer *s);
 /* The ELF images it answers from (those of the chosen SM). */
 size_t cudw_symbolizer_image_count(const cudw_symbolizer *s);

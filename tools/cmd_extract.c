@@ -152,7 +152,8 @@ static int extract_one(const char *path, const char *dir, int only, char ***all,
     *all = grown;
     memcpy(*all + *nall, names, k * sizeof *names);
     *nall += k;
-    qsort(*all, *nall, sizeof **all, str_cmp);
+    if (*nall)
+        qsort(*all, *nall, sizeof **all, str_cmp);
     for (size_t a = 1; a < *nall; a++)
         if (!strcmp((*all)[a - 1], (*all)[a])) {
             eprintf("%s: %s: two images would be written to %s: nothing extracted\n", progname, path, (*all)[a]);

@@ -144,7 +144,7 @@ static int follow(cudw_input *in, cudw_file *h, size_t from, uint64_t va, unsign
     input_con key;
     key.pub.section_index = s->index;
     key.pub.section_offset = off;
-    input_con *k = bsearch(&key, in->cons + from, in->ncons - from, sizeof key, con_cmp);
+    input_con *k = in->ncons > from ? bsearch(&key, in->cons + from, in->ncons - from, sizeof key, con_cmp) : NULL;
     if (!k) {
         size_t size = fatbin_container_check(s->data + off, (size_t)(s->data_size - off));
         if (!size)
@@ -210,7 +210,8 @@ int input_host_containers(cudw_input *in, cudw_file *h, const char *owner, const
         if ((rc = walked_section(s->name) ? walk(in, s) : scan(in, s)))
             return rc;
     }
-    qsort(in->cons + from, in->ncons - from, sizeof *in->cons, con_cmp);
+    if (in->ncons > from)
+        qsort(in->cons + from, in->ncons - from, sizeof *in->cons, con_cmp);
     if ((rc = wrappers(in, h, from)))
         return rc;
     /* numbered per section; a name two sections share gets the index too */

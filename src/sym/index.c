@@ -144,7 +144,8 @@ int sym_funcs_load(sym_image *img, unsigned flags)
         fn->demangled = flags & CUDW_SYM_DEMANGLE ? sym_demangled(img, s.name) : NULL;
     }
     img->nfuncs = k;
-    qsort(img->funcs, k, sizeof *img->funcs, func_cmp);
+    if (k)
+        qsort(img->funcs, k, sizeof *img->funcs, func_cmp);
     size_t cap = 16;
     while (cap < 4 * k)
         cap *= 2;
@@ -589,7 +590,8 @@ static int sort_sequences(build *b)
             s->order[i] = key[i].row;
         free(key);
     }
-    qsort(L->seqs, L->nseqs, sizeof *L->seqs, seq_cmp);
+    if (L->nseqs)
+        qsort(L->seqs, L->nseqs, sizeof *L->seqs, seq_cmp);
     /* rows name their sequence by emission index; keep a map for that */
     return CUDW_OK;
 }

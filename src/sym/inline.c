@@ -226,7 +226,8 @@ static int add_seg(ibuild *b, uint32_t shndx, uint64_t lo, uint64_t hi, uint32_t
  * (few: siblings do not overlap). */
 static int segments(ibuild *b)
 {
-    qsort(b->iv, b->niv, sizeof *b->iv, ival_cmp);
+    if (b->niv)
+        qsort(b->iv, b->niv, sizeof *b->iv, ival_cmp);
     size_t cap = 0;
     const ival **open = NULL;
     int rc = CUDW_OK;

@@ -19,7 +19,9 @@ typedef struct gname {         /* a FUNC name and an image that defines it */
 } gname;
 
 struct cudw_symbolizer {
-    cudw_input *in;
+    cudw_input *in;            /* NULL for cudw_symbolizer_open_file */
+    cudw_file *given;          /* ... whose file this is */
+    cudw_input_image given_info;
     cudw_file *companion;
     unsigned flags;
     sym_image *images;         /* the selected ELF images */
@@ -108,6 +110,29 @@ int cudw_symbolizer_open(cudw_symbolizer **out, const char *path, const cudw_sym
     return CUDW_OK;
 }
 
+int cudw_symbolizer_open_file(cudw_symbolizer **out, cudw_file *f, unsigned flags)
+{
+    cudw_symbolizer *s = calloc(1, sizeof *s);
+    *out = s;
+    if (!s)
+        return CUDW_E_NOMEM;
+    pthread_mutex_init(&s->mu, NULL);
+    s->flags = flags;
+    s->given = f;
+    s->given_info.label = cudw_file_name(f);
+    s->given_info.tag = "";
+    s->given_info.kind = CUDW_FATBIN_ELF;
+    s->given_info.sm = cudw_header(f)->sm;
+    s->given_info.container = (size_t)-1;
+    s->images = calloc(1, sizeof *s->images);
+    if (!s->images)
+        return s_fail(s, CUDW_E_NOMEM, "symbolizer", "out of memory");
+    s->nimages = 1;
+    s->images[0].info = &s->given_info;
+    atomic_init(&s->images[0].state, 0);
+    return CUDW_OK;
+}
+
 void cudw_symbolizer_close(cudw_symbolizer *s)
 {
     if (!s)
@@ -165,14 +190,14 @@ static int build_image(cudw_symbolizer *s, sym_image *x)
     int st = atomic_load_explicit(&x->state, memory_order_acquire);
     if (st)
         return st > 0 ? CUDW_OK : x->err.code;
-    int rc = cudw_input_load(s->in, x->input, &x->img);
+    int rc = s->given ? CUDW_OK : cudw_input_load(s->in, x->input, &x->img);
     if (rc) {
         if (x->img)
             x->err = x->img->err;
         else
             x->err.code = CUDW_E_NOMEM;
     } else {
-        x->f = x->img->elf;
+        x->f = s->given ? s->given : x->img->elf;
         if (s->companion) {
             char why[300];
             if (!companion_fits(s->companion, x->f, why, sizeof why)) {

@@ -300,6 +300,45 @@ static inline void exercise_no_finding(const cudw_finding *fd, void *ctx)
         abort(); /* a finding must say what and where */
 }
 
+/* The symbolizer over f: its whole index, then every function looked up
+ * at its start, middle and end, by name and by section address. */
+static inline int exercise_symbolizer(cudw_file *f, exercise_cb cb)
+{
+    cudw_symbolizer *s;
+    int errors = 0;
+    if (cudw_symbolizer_open_file(&s, f, CUDW_SYM_DEMANGLE | CUDW_SYM_PTX) != CUDW_OK) {
+        cudw_symbolizer_close(s);
+        return 1;
+    }
+    if (cudw_symbolizer_prepare(s) < 0) {
+        const cudw_error *e = cudw_symbolizer_error(s);
+        if (e->code >= 0 || !e->what || !e->what[0])
+            abort(); /* an error must say what it was decoding */
+        cudw_symbolizer_close(s);
+        return 1;
+    }
+    const cudw_section *st = cudw_section_find(f, ".symtab");
+    cudw_sym_frame fr[8];
+    cudw_sym_result r;
+    for (uint32_t i = 1; st && st->data && i < st->data_size / 24 && i < 4096; i++) {
+        cudw_symbol sym;
+        if (cudw_symbol_get(f, st->index, i, &sym) != CUDW_OK || sym.type != 2)
+            continue;
+        uint64_t at[4] = {0, 0x10, sym.size / 2 & ~(uint64_t)15, sym.size ? sym.size - 1 : 0};
+        for (int k = 0; k < 4; k++) {
+            if (cudw_symbolize(s, sym.name, (size_t)-1, at[k], &r, fr, 8) < 0 ||
+                cudw_symbolize_address(s, 0, sym.shndx, sym.value + at[k], &r, fr, 8) < 0) {
+                cb(f, -1);
+                errors++;
+            }
+            if (r.found && (r.nframes == 0 || r.nframes > CUDW_MAX_INLINE_DEPTH))
+                abort(); /* a found location has a frame, and no more than the bound */
+        }
+    }
+    cudw_symbolizer_close(s);
+    return errors;
+}
+
 static inline int exercise_file(cudw_file *f, exercise_cb cb)
 {
     int errors = 0;
@@ -357,6 +396,7 @@ static inline int exercise_file(cudw_file *f, exercise_cb cb)
         }
     }
     errors += exercise_writers(f, cb);
+    errors += exercise_symbolizer(f, cb);
     return errors;
 }
 

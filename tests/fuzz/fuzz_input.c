@@ -1,0 +1,55 @@
+/* The input as a file users hand a tool (cubin, fatbin, host ELF, archive):
+ * container discovery (the walk of .nv_fatbin/__nv_relfatbin, the magic
+ * scan of every other section, the .nvFatBinSegment wrappers), labels,
+ * every image loaded and released, each ELF through every parser and the
+ * symbolizer over the whole input. */
+#define _GNU_SOURCE 1 /* memfd_create */
+#include "fuzz.h"
+
+#include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    int fd = memfd_create("fuzz_input", 0);
+    if (fd < 0)
+        return 0;
+    if (size && write(fd, data, size) != (ssize_t)size) {
+        close(fd);
+        return 0;
+    }
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    cudw_input *in;
+    if (cudw_input_open(&in, path) == CUDW_OK) {
+        for (size_t i = 0; i < cudw_input_count(in) && i < 64; i++) {
+            const cudw_input_image *p = cudw_input_peek(in, i);
+            if (!p->label || !p->tag)
+                abort();
+            cudw_image *im;
+            if (cudw_input_load(in, i, &im) == CUDW_OK && im->elf)
+                exercise_file(im->elf, fuzz_check_error);
+            else if (im && im->err.code >= 0 && p->kind == CUDW_FATBIN_ELF)
+                abort(); /* a failed load says why */
+            cudw_image_free(im);
+        }
+        for (size_t c = 0; c < cudw_input_container_count(in); c++) {
+            const cudw_input_container *k = cudw_input_container_get(in, c);
+            if (!k->found_by || k->first_image + k->nimages > cudw_input_count(in))
+                abort();
+        }
+    } else if (in && cudw_input_error(in)->code >= 0) {
+        abort();
+    }
+    cudw_input_close(in);
+    cudw_symbolizer *s;
+    if (cudw_symbolizer_open(&s, path, NULL) == CUDW_OK) {
+        cudw_sym_result r;
+        cudw_sym_frame fr[4];
+        cudw_symbolize(s, "kernel", (size_t)-1, 0x10, &r, fr, 4);
+    }
+    cudw_symbolizer_close(s);
+    close(fd);
+    return 0;
+}
