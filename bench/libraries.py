@@ -39,7 +39,7 @@ def main():
         r = subprocess.run([CUDWARF, "list", "--json", p], capture_output=True, text=True)
         if r.returncode != 0:
             continue
-        doc = json.loads(r.stdout)
+        doc, = json.loads(r.stdout)
         ims = doc["images"]
         if not ims:
             continue

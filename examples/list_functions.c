@@ -12,7 +12,7 @@ int main(int argc, char **argv)
     }
     if (cudw_open(&f, argv[1]) != CUDW_OK) {
         char msg[512];
-        if (f) cudw_error_format(cudw_last_error(f), msg, sizeof msg), fprintf(stderr, "%s\n", msg);
+        if (f) cudw_error_format(cudw_last_error(f), msg, sizeof msg), fprintf(stderr, "%s: %s\n", argv[1], msg);
         cudw_close(f);
         return 1;
     }

@@ -62,7 +62,8 @@ enum {
     CUDW_E_LIMIT = -15,         /* a resource bound was hit (nesting depth, ...) */
     CUDW_E_NOT_FOUND = -16,     /* no such section/symbol/attribute */
     CUDW_E_ARG = -17,           /* invalid argument from the caller */
-    CUDW_E_BAD_EXPR = -18       /* malformed DW_OP expression */
+    CUDW_E_BAD_EXPR = -18,      /* malformed DW_OP expression */
+    CUDW_E_NOT_CUDA = -19       /* an ELF, but not a device ELF (e_machine is not 190) */
 };
 
 typedef struct cudw_error {
@@ -86,10 +87,12 @@ size_t cudw_error_format(const cudw_error *e, char *buf, size_t n);
 
 typedef struct cudw_file cudw_file;
 
-/* Open and map a device ELF.  On success *out is the handle.  On failure
- * the return is negative and *out is still a handle holding the error (so
- * cudw_last_error works), except for CUDW_E_NOMEM where *out is NULL.
- * Either way, close it. */
+/* Open and map a device ELF (e_machine 190, EM_CUDA).  On success *out is
+ * the handle.  On failure the return is negative and *out is still a
+ * handle holding the error (so cudw_last_error works), except for
+ * CUDW_E_NOMEM where *out is NULL.  Either way, close it.  A host ELF
+ * (executable, object, .so) is CUDW_E_NOT_CUDA: cudw_input_open reads the
+ * device code inside one. */
 int cudw_open(cudw_file **out, const char *path);
 
 /* Same, over bytes the caller keeps alive until cudw_close.  name labels

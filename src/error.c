@@ -26,6 +26,7 @@ const char *cudw_status_name(int code)
     case CUDW_E_NOT_FOUND: return "not found";
     case CUDW_E_ARG: return "invalid argument";
     case CUDW_E_BAD_EXPR: return "malformed expression";
+    case CUDW_E_NOT_CUDA: return "not a device ELF";
     default: return "unknown status";
     }
 }

@@ -52,6 +52,10 @@ struct cudw_file {
     cudw_error err;
 };
 
+/* cudw_open / cudw_open_mem for any ELF (a host ELF carrying fatbins). */
+int file_open_any(cudw_file **out, const char *path);
+int file_open_mem_any(cudw_file **out, const void *data, size_t size, const char *name);
+
 /* Record an error on the handle and return code.  what is a static string. */
 int cudw_fail(cudw_file *f, int code, const cudw_section *sec, uint64_t off,
               const char *what, const char *fmt, ...)

@@ -35,7 +35,12 @@ out=$("$build/examples/list_functions" tests/fixtures/tiny_sm90_G.rdc.cubin 2>&1
 if [ "$out" = "0x4a _Z11tiny_kernelPii" ]; then echo "ok   examples/list_functions"; pass=$((pass + 1));
 else echo "FAIL examples/list_functions: $out"; fail=$((fail + 1)); fi
 
-echo "== the README's examples print what the README shows"
+echo "== the command line's contract (docs/cli.md): every command x good, missing, directory, empty, host, truncated, bad option, unwritable"
+python3 tests/cli/contract.py "$build/cudwarf" tests/fixtures >"$log/ct2.txt" 2>&1 || echo "FAIL contract.py: exit $?" >>"$log/ct2.txt"
+count_lines "$log/ct2.txt"
+tail -1 "$log/ct2.txt"
+
+echo "== the README's and the man page's examples print what they show"
 python3 tests/cli/doc_examples.py "$build/cudwarf" >"$log/doc.txt" 2>&1 || echo "FAIL doc_examples.py: exit $?" >>"$log/doc.txt"
 count_lines "$log/doc.txt"
 grep '^skip' "$log/doc.txt"

@@ -33,6 +33,13 @@ typedef int (*image_fn)(cudw_file *f, const char *label, void *ctx, json *j);
  * in (its commas are jobs_sep's); each job gets one of its own. */
 int for_each_elf(const char *path, image_fn fn, void *ctx, json *tmpl);
 
+/* The JSON output of a command over images: one array, one object per
+ * image.  Its "[" comes with the first object (jobs_open), so an input
+ * that fails prints nothing; the end prints "]", or "[]" when nothing was
+ * printed and nothing failed. */
+void image_array_begin(json *j);
+void image_array_end(json *j, int rc);
+
 /* --sm=N[a|f] (any command): only those images.  0: all. */
 extern unsigned sel_sm;
 extern char sel_variant;

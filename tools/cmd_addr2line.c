@@ -242,10 +242,6 @@ int cmd_addr2line(int argc, char **argv)
                 o.exe = argv[++i];
             else
                 o.function = argv[++i];
-        } else if (!strncmp(a, "--exe=", 6)) {
-            o.exe = a + 6;
-        } else if (!strncmp(a, "--function=", 11)) {
-            o.function = a + 11;
         } else if (!strcmp(a, "--ptx")) {
             o.ptx = 1;
         } else if (!strcmp(a, "--json")) {

@@ -6,6 +6,8 @@
 #include "cli.h"
 #include "jobs.h"
 
+#include <stdatomic.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -434,10 +436,20 @@ static void info_json(cudw_file *f, const cudw_section *s, json *j)
     json_end_obj(j);
 }
 
+/* Images that have the --section asked for: none in an input is an error. */
+static atomic_int matched;
+
 static int one(cudw_file *f, const char *path, void *vctx, json *j)
 {
     const opts *o = vctx;
     unsigned n = cudw_section_count(f);
+    if (o->section) {
+        const cudw_section *s = cudw_section_find(f, o->section);
+        cudw_secclass c;
+        if (!s || cudw_classify_name(s->name, s->flags, &c) != CUDW_OK)
+            return EXIT_OK; /* nothing of this image to show */
+        atomic_fetch_add(&matched, 1);
+    }
     /* walk first: one error, no partial output */
     for (unsigned i = 1; i < n; i++) {
         const cudw_section *s = cudw_section_get(f, i);
@@ -562,8 +574,12 @@ int cmd_dump(int argc, char **argv)
             ;
         else if (!strcmp(a, "--json"))
             o.json = 1;
-        else if (!strncmp(a, "--debug-dump=", 13)) {
-            if (debug_dump_list(&o, a + 13))
+        else if (!strcmp(a, "--debug-dump")) { /* main splits --debug-dump=LIST */
+            if (++i == argc) {
+                usage_error("dump", "--debug-dump needs a list (abbrev,info,line,...)");
+                return EXIT_USAGE;
+            }
+            if (debug_dump_list(&o, argv[i]))
                 return EXIT_USAGE;
         } else if (!strcmp(a, "--section")) {
             if (++i == argc) {
@@ -571,8 +587,6 @@ int cmd_dump(int argc, char **argv)
                 return EXIT_USAGE;
             }
             o.section = argv[i];
-        } else if (!strncmp(a, "--section=", 10)) {
-            o.section = a + 10;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             fputs(help, stdout);
             return EXIT_OK;
@@ -597,35 +611,26 @@ int cmd_dump(int argc, char **argv)
     }
     json j;
     json_init(&j, &out_stdout);
-    size_t docs = 0;
-    for (int i = 1; i < argc && o.json; i++) {
-        if (!strcmp(argv[i], "--section")) {
-            i++;
-            continue;
-        }
-        if (!(argv[i][0] == '-' && argv[i][1]))
-            docs += count_elf_images(argv[i]);
-    }
-    int many = o.json && (nfiles > 1 || docs > 1);
-    if (many) {
-        json_arr(&j, NULL);
-        jobs_sep = ",";
-    }
+    if (o.json)
+        image_array_begin(&j);
     int rc = EXIT_OK;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--section")) {
+        if (!strcmp(a, "--section") || !strcmp(a, "--debug-dump")) {
             i++;
             continue;
         }
         if (a[0] == '-' && a[1])
             continue;
-        if (for_each_elf(a, one, &o, &j) != EXIT_OK)
+        int before = atomic_load(&matched), r = for_each_elf(a, one, &o, &j);
+        if (r == EXIT_OK && o.section && atomic_load(&matched) == before) {
+            eprintf("%s: %s: no debug section %s in any image\n", progname, a, o.section);
+            r = EXIT_BAD_INPUT;
+        }
+        if (r != EXIT_OK)
             rc = EXIT_BAD_INPUT;
     }
-    if (many) {
-        json_end_arr(&j);
-        ob_putc(&out_stdout, '\n');
-    }
+    if (o.json)
+        image_array_end(&j, rc);
     return rc;
 }

@@ -139,9 +139,10 @@ static int extract_one(const char *path, const char *dir, int only, char ***all,
             goto nomem;
         idx[k++] = i;
     }
-    if (!n)
-        eprintf("%s: %s: note: no CUDA device code: nothing to extract\n", progname, path);
-    else if (!k && sel_sm) {
+    if (!n) {
+        eprintf("%s: %s: no CUDA device code: no fatbin container in any section\n", progname, path);
+        rc = EXIT_BAD_INPUT;
+    } else if (!k && sel_sm) {
         eprintf("%s: %s: no sm_%u image\n", progname, path, sel_sm);
         rc = EXIT_BAD_INPUT;
     }

@@ -8,15 +8,17 @@
 #include <string.h>
 
 static const char help[] =
-    "usage: cudwarf line-encode [-o OUT] [--json] [--section NAME] [--table N] INPUT.json\n"
+    "usage: cudwarf line-encode [-o OUT] [--json] [--image LABEL] [--section NAME] [--table N]\n"
+    "                           INPUT.json\n"
     "\n"
     "Encode line-table rows into one DWARF line-number program unit (header and\n"
     "program) exactly as ptxas would, and list the relocation sites the unit\n"
     "needs (DW_LNE_set_address operands, the .debug_str base word).\n"
     "\n"
-    "INPUT.json ('-' for standard input) is a table object, or a whole\n"
-    "`cudwarf lines --json` document from which --section (default .debug_line)\n"
-    "and --table (default 0) pick one.  A table object has:\n"
+    "INPUT.json ('-' for standard input) is a table object, or what `cudwarf\n"
+    "lines --json` prints (an array, one object per image), from which --image\n"
+    "(default: the first image with the section), --section (default\n"
+    ".debug_line) and --table (default 0) pick one.  A table object has:\n"
     "  rows         [{address, symbol?, offset?, file, line, is_stmt?, end_sequence?,\n"
     "                 context?, function_offset?, merc_flag?, hidden?}]\n"
     "  directories  [\"dir\", ...] and files [{name, dir, mtime, size}], or\n"
@@ -29,7 +31,8 @@ static const char help[] =
     "\n"
     "  -o OUT     write the unit to OUT (written whole or not at all); default:\n"
     "             nothing is written, only the sites are listed\n"
-    "  --json     list the sites as JSON\n";
+    "  --json     list the sites as JSON: [{size, relocations: [{offset, symbol,\n"
+    "             addend, width}]}]\n";
 
 static int read_all(const char *path, char **out, size_t *len, char *err, size_t errlen)
 {
@@ -65,48 +68,72 @@ static int read_all(const char *path, char **out, size_t *len, char *err, size_t
     return 0;
 }
 
-static const jv *pick_table(const jv *root, const char *section, uint64_t index, char *err, size_t errlen)
+/* The section object named section in one image's document, or NULL. */
+static const jv *section_of(const jv *doc, const char *section)
+{
+    const jv *secs = jv_get(doc, "sections");
+    for (const jv *s = secs ? secs->child : NULL; s; s = s->next) {
+        const char *name = jv_str(s, "section");
+        if (name && !strcmp(name, section))
+            return s;
+    }
+    return NULL;
+}
+
+static const jv *pick_table(const jv *root, const char *image, const char *section, uint64_t index, char *err,
+                            size_t errlen)
 {
     if (jv_get(root, "rows"))
         return root;
-    const jv *secs = jv_get(root, "sections");
-    if (!secs && root->type == JV_ARR && root->child)
-        secs = jv_get(root->child, "sections");
-    for (const jv *s = secs ? secs->child : NULL; s; s = s->next) {
-        const char *name = jv_str(s, "section");
-        if (!name || strcmp(name, section))
-            continue;
-        const jv *tabs = jv_get(s, "tables");
-        uint64_t k = 0;
-        for (const jv *t = tabs ? tabs->child : NULL; t; t = t->next, k++)
-            if (k == index)
-                return t;
-        snprintf(err, errlen, "%s has no table %llu", section, (unsigned long long)index);
+    /* an image's document, or the array of them lines --json prints */
+    const jv *s = NULL;
+    if (root->type == JV_ARR) {
+        for (const jv *d = root->child; d && !s; d = d->next) {
+            const char *label = jv_str(d, "file");
+            if (!image || (label && !strcmp(label, image)))
+                s = section_of(d, section);
+        }
+    } else {
+        s = section_of(root, section);
+    }
+    if (!s) {
+        snprintf(err, errlen, "no table object, and no %s%s%s in the input", image ? "image " : "",
+                 image ? image : "", image ? " with that section" : section);
         return NULL;
     }
-    snprintf(err, errlen, "no table object and no section %s in the input", section);
+    const jv *tabs = jv_get(s, "tables");
+    uint64_t k = 0;
+    for (const jv *t = tabs ? tabs->child : NULL; t; t = t->next, k++)
+        if (k == index)
+            return t;
+    snprintf(err, errlen, "%s has no table %llu", section, (unsigned long long)index);
     return NULL;
 }
 
 int cmd_line_encode(int argc, char **argv)
 {
-    const char *in = NULL, *outpath = NULL, *section = ".debug_line";
+    const char *in = NULL, *outpath = NULL, *section = ".debug_line", *image = NULL;
     uint64_t table = 0;
     int as_json = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "-o") || !strcmp(a, "--section") || !strcmp(a, "--table")) {
+        if (!strcmp(a, "-o") || !strcmp(a, "--section") || !strcmp(a, "--table") || !strcmp(a, "--image")) {
             if (i + 1 == argc) {
                 usage_error("line-encode", "%s needs an argument", a);
                 return EXIT_USAGE;
             }
             const char *v = argv[++i];
+            char *end;
             if (a[1] == 'o')
                 outpath = v;
             else if (a[2] == 's')
                 section = v;
-            else
-                table = strtoull(v, NULL, 0);
+            else if (a[2] == 'i')
+                image = v;
+            else if ((table = strtoull(v, &end, 0)), end == v || *end) {
+                usage_error("line-encode", "--table %s: expected a number", v);
+                return EXIT_USAGE;
+            }
         } else if (!strcmp(a, "--json")) {
             as_json = 1;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -139,7 +166,7 @@ int cmd_line_encode(int argc, char **argv)
         return EXIT_BAD_INPUT;
     }
     int rc = EXIT_BAD_INPUT;
-    const jv *t = pick_table(doc.root, section, table, err, sizeof err);
+    const jv *t = pick_table(doc.root, image, section, table, err, sizeof err);
     cudw_line_row *rows = NULL;
     const char **dirs = NULL;
     cudw_line_file *files = NULL;
@@ -244,6 +271,7 @@ int cmd_line_encode(int argc, char **argv)
     json j;
     json_init(&j, &out_stdout);
     if (as_json) {
+        json_arr(&j, NULL); /* every command's JSON is an array (docs/cli.md) */
         json_obj(&j, NULL);
         json_u64(&j, "size", out.size);
         json_arr(&j, "relocations");
@@ -265,6 +293,8 @@ int cmd_line_encode(int argc, char **argv)
     if (as_json) {
         json_end_arr(&j);
         json_end_obj(&j);
+        json_end_arr(&j);
+        ob_putc(&out_stdout, '\n');
     }
     rc = EXIT_OK;
     goto done;

@@ -4,6 +4,8 @@
 #include "cli.h"
 #include "jobs.h"
 
+#include <stdatomic.h>
+
 #include <string.h>
 
 static const char help[] =
@@ -98,6 +100,12 @@ static void text_table(cudw_file *f, const cudw_line_table *t, const lopts *o, i
             ob_puts(out, "  ");
         }
         const char *path = cudw_line_file_path(t, r.file);
+        if (!path && sass && !r.file) {
+            /* whole-program cubins name no PTX file: the one PTX text section
+             * is it (addr2line --ptx names it the same way) */
+            const cudw_section *ps = cudw_ptx_section_for(f, t, r.file);
+            path = ps ? ps->name : NULL;
+        }
         ob_puts(out, path ? path : r.file ? "<bad file>" : "");
         ob_putc(out, ':');
         ob_dec(out, r.line);
@@ -148,6 +156,10 @@ static void json_table(cudw_file *f, const cudw_line_table *t, const lopts *o, i
     for (size_t i = 0; i < t->ndirs; i++)
         json_str(j, NULL, t->dirs[i]);
     json_end_arr(j);
+    if (sass) { /* the PTX text its rows' line numbers count in (file 0: the only one) */
+        const cudw_section *ps = cudw_ptx_section_for(f, t, 0);
+        json_str(j, "ptx_section", ps ? ps->name : NULL);
+    }
     json_arr(j, "files");
     for (size_t i = 0; i < t->nfiles; i++) {
         json_obj(j, NULL);
@@ -200,10 +212,21 @@ static void json_table(cudw_file *f, const cudw_line_table *t, const lopts *o, i
     json_end_obj(j);
 }
 
+/* Images that have the --section asked for: none in an input is an error. */
+static atomic_int matched;
+
 static int one(cudw_file *f, const char *path, void *vctx, json *j)
 {
     const lopts *o = vctx;
     unsigned n = cudw_section_count(f);
+    if (o->section) {
+        int has = 0;
+        for (unsigned i = 1; i < n && !has; i++)
+            has = is_line_section(cudw_section_get(f, i), o->section);
+        if (!has)
+            return EXIT_OK; /* nothing of this image to show */
+        atomic_fetch_add(&matched, 1);
+    }
     for (unsigned i = 1; i < n; i++) {
         const cudw_section *s = cudw_section_get(f, i);
         if (is_line_section(s, o->section) && walk(f, s, o->ptx) < 0) {
@@ -259,10 +282,8 @@ int cmd_lines(int argc, char **argv)
             o.ptx = 1;
         else if (!strcmp(a, "--hidden"))
             o.hidden = 1;
-        else if (!strcmp(a, "--section") || !strncmp(a, "--section=", 10)) {
-            if (a[9] == '=')
-                o.section = a + 10;
-            else if (++i < argc)
+        else if (!strcmp(a, "--section")) { /* (main splits --section=NAME) */
+            if (++i < argc)
                 o.section = argv[i];
             else {
                 usage_error("lines", "--section needs a name");
@@ -284,20 +305,8 @@ int cmd_lines(int argc, char **argv)
     }
     json j;
     json_init(&j, &out_stdout);
-    size_t docs = 0;
-    for (int i = 1; i < argc && o.json; i++) {
-        if (!strcmp(argv[i], "--section")) {
-            i++;
-            continue;
-        }
-        if (!(argv[i][0] == '-' && argv[i][1]))
-            docs += count_elf_images(argv[i]);
-    }
-    int many = o.json && (nfiles > 1 || docs > 1);
-    if (many) {
-        json_arr(&j, NULL);
-        jobs_sep = ",";
-    }
+    if (o.json)
+        image_array_begin(&j);
     int rc = EXIT_OK;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -307,12 +316,15 @@ int cmd_lines(int argc, char **argv)
         }
         if (a[0] == '-' && a[1])
             continue;
-        if (for_each_elf(a, one, &o, &j) != EXIT_OK)
+        int before = atomic_load(&matched), r = for_each_elf(a, one, &o, &j);
+        if (r == EXIT_OK && o.section && atomic_load(&matched) == before) {
+            eprintf("%s: %s: no line section %s in any image\n", progname, a, o.section);
+            r = EXIT_BAD_INPUT;
+        }
+        if (r != EXIT_OK)
             rc = EXIT_BAD_INPUT;
     }
-    if (many) {
-        json_end_arr(&j);
-        ob_putc(&out_stdout, '\n');
-    }
+    if (o.json)
+        image_array_end(&j, rc);
     return rc;
 }

@@ -9,7 +9,7 @@
 #include <string.h>
 
 static const char help[] =
-    "usage: cudwarf link -o OUT [--arch sm_N] [--mercury] [--dedup-strings] [--symbols CODE] [--stats] IN...\n"
+    "usage: cudwarf link -o OUT [--arch sm_N] [--mercury] [--dedup-strings] [--symbols NVLINK_OUT] [--stats] IN...\n"
     "\n"
     "Merge the debug information of relocatable device objects (nvcc -dc) the\n"
     "way nvlink -g does: every debug section concatenated in input order,\n"
@@ -25,10 +25,11 @@ static const char help[] =
     "                    hold device code for several SMs); also --sm=N\n"
     "  --mercury         emit every debug section under its .nv.merc. name\n"
     "  --dedup-strings   one copy of each .debug_str string, references rewritten\n"
-    "  --symbols FILE    nvlink's output for the same inputs: resolve relocations\n"
-    "                    against __shared__ variables from its symbol values (nvlink\n"
-    "                    lays out shared memory); without it they are kept.  A\n"
-    "                    cubin, or the host object nvcc -dlink wrote around it\n"
+    "  --symbols NVLINK_OUT\n"
+    "                    nvlink's output for the same inputs (linked with -g): resolve\n"
+    "                    relocations against __shared__ variables from its symbol\n"
+    "                    values (nvlink lays out shared memory); without it they are\n"
+    "                    kept.  A cubin, or the host object nvcc -dlink wrote around it\n"
     "  --stats           print what was merged, resolved and kept (stderr)\n"
     "\n"
     "Inputs: ET_REL cubins of one SM, or fatbins and host objects (nvcc -dc -c)\n"
@@ -276,13 +277,6 @@ int cmd_link(int argc, char **argv)
                 symbols = argv[i];
             else if (!(arch = parse_arch(argv[i], &variant))) {
                 usage_error("link", "--arch %s: expected sm_N", argv[i]);
-                free(paths);
-                return EXIT_USAGE;
-            }
-        } else if (!strncmp(a, "--arch=", 7)) {
-            const char *v = strchr(a, '=') + 1;
-            if (!(arch = parse_arch(v, &variant))) {
-                usage_error("link", "%s: expected sm_N", a);
                 free(paths);
                 return EXIT_USAGE;
             }

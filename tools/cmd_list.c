@@ -302,12 +302,17 @@ static int list_one(const char *path, int as_json, json *j)
     int type = cudw_input_type(in), rc = EXIT_OK;
     const char *tname = type == CUDW_INPUT_CUBIN ? "cubin" : type == CUDW_INPUT_FATBIN ? "fatbin"
                         : type == CUDW_INPUT_ARCHIVE ? "archive" : "host ELF";
-    if (sel_sm && n && !k) {
+    if (sel_sm && n && !k) { /* an error, and nothing listed */
         eprintf("%s: %s: no sm_%u%s image\n", progname, path, sel_sm,
                 sel_variant == 'a' ? "a" : sel_variant == 'f' ? "f" : "");
-        rc = EXIT_BAD_INPUT;
+        free(idx);
+        cudw_input_close(in);
+        return EXIT_BAD_INPUT;
     }
     if (as_json) {
+        static int opened;
+        if (!opened++)
+            ob_putc(&out_stdout, '['); /* the array opens with its first object */
         json_obj(j, NULL);
         json_str(j, "file", path);
         json_str(j, "type", type == CUDW_INPUT_CUBIN ? "cubin" : type == CUDW_INPUT_FATBIN ? "fatbin"
@@ -322,10 +327,9 @@ static int list_one(const char *path, int as_json, json *j)
     if (!n)
         eprintf("%s: %s: note: no CUDA device code (no fatbin container in any section)\n", progname, path);
     lctx c = {{in, idx}, as_json, j};
-    const char *saved = jobs_sep;
     jobs_sep = as_json ? "," : NULL;
+    jobs_reset(); /* the "images" array of this file */
     int r = jobs_run_cost(k, list_job, image_set_cost, &c);
-    jobs_sep = saved;
     if (r > rc)
         rc = r;
     if (as_json) {
@@ -360,15 +364,17 @@ int cmd_list(int argc, char **argv)
     }
     json j;
     json_init(&j, &out_stdout);
-    if (as_json && nfiles > 1)
-        json_arr(&j, NULL);
+    if (as_json)
+        json_enter_arr(&j); /* one object per file; "[" comes with the first */
     int rc = EXIT_OK;
     for (int i = 1; i < argc; i++)
         if (!(argv[i][0] == '-' && argv[i][1]) && list_one(argv[i], as_json, &j) != EXIT_OK)
             rc = EXIT_BAD_INPUT;
-    if (as_json && nfiles > 1) {
-        json_end_arr(&j);
-        ob_putc(&out_stdout, '\n');
+    if (as_json) {
+        if (!j.first[1])
+            ob_puts(&out_stdout, "]\n");
+        else if (rc == EXIT_OK)
+            ob_puts(&out_stdout, "[]\n");
     }
     return rc;
 }

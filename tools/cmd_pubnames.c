@@ -256,10 +256,8 @@ int cmd_pubnames(int argc, char **argv)
     json j;
     json_init(&j, &out_stdout);
     o.j = &j;
-    if (o.json) {
-        json_arr(&j, NULL);
-        jobs_sep = ",";
-    }
+    if (o.json)
+        image_array_begin(&j);
     jobs_n = 1; /* -o and the counts are one state */
     int rc = EXIT_OK;
     for (int i = 1; i < argc; i++) {
@@ -270,10 +268,8 @@ int cmd_pubnames(int argc, char **argv)
         if (!(argv[i][0] == '-' && argv[i][1]) && for_each_elf(argv[i], one, &o, &j) != EXIT_OK)
             rc = EXIT_BAD_INPUT;
     }
-    if (o.json) {
-        json_end_arr(&j);
-        ob_putc(&out_stdout, '\n');
-    }
+    if (o.json)
+        image_array_end(&j, rc);
     if (o.out && !o.written && rc == EXIT_OK) {
         eprintf("%s: pubnames: no .debug_info to build from: nothing written\n", progname);
         rc = EXIT_BAD_INPUT;

@@ -171,14 +171,10 @@ int cmd_sections(int argc, char **argv)
     }
     json j;
     json_init(&j, &out_stdout);
-    size_t docs = 0;
-    for (int i = 1; i < argc && as_json; i++)
-        if (!(argv[i][0] == '-' && argv[i][1]))
-            docs += count_elf_images(argv[i]);
-    int many = as_json && (nfiles > 1 || docs > 1);
-    if (many)
-        json_arr(&j, NULL);
-    jobs_sep = many ? "," : as_json ? NULL : "\n"; /* a blank line between images */
+    if (as_json)
+        image_array_begin(&j);
+    else
+        jobs_sep = "\n"; /* a blank line between images */
     sctx c = {as_json, only_debug};
     int rc = EXIT_OK;
     for (int i = 1; i < argc; i++) {
@@ -187,9 +183,7 @@ int cmd_sections(int argc, char **argv)
         if (for_each_elf(argv[i], one, &c, &j) != EXIT_OK)
             rc = EXIT_BAD_INPUT;
     }
-    if (many) {
-        json_end_arr(&j);
-        ob_putc(&out_stdout, '\n');
-    }
+    if (as_json)
+        image_array_end(&j, rc);
     return rc;
 }

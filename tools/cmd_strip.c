@@ -36,9 +36,7 @@ int cmd_strip(int argc, char **argv)
                 return EXIT_USAGE;
             }
             out = argv[i];
-        } else if (!strncmp(a, "--keep-debug=", 13)) {
-            dbg = a + 13;
-        } else if (!strcmp(a, "--keep-debug")) {
+        } else if (!strcmp(a, "--keep-debug")) { /* (main splits --keep-debug=DBG) */
             if (++i >= argc) {
                 usage_error("strip", "--keep-debug needs a file name");
                 return EXIT_USAGE;
@@ -64,9 +62,20 @@ int cmd_strip(int argc, char **argv)
                                                                : "--keep-debug needs its own file");
         return EXIT_USAGE;
     }
-    cudw_file *f = open_or_report(in_path);
-    if (!f)
+    cudw_file *f;
+    if (cudw_open(&f, in_path) != CUDW_OK) {
+        if (f && cudw_last_error(f)->code == CUDW_E_NOT_CUDA)
+            /* a changed copy of a host ELF that still holds its cubins' debug
+             * information would help nobody: say what to do instead */
+            eprintf("%s: %s: a host ELF, not a cubin: strip takes a cubin (cudwarf extract writes the cubins "
+                    "a host ELF holds)\n", progname, in_path);
+        else if (f)
+            report(f, in_path);
+        else
+            eprintf("%s: %s: out of memory\n", progname, in_path);
+        cudw_close(f);
         return EXIT_BAD_INPUT;
+    }
     int rc = EXIT_BAD_INPUT;
     cudw_strip *s = NULL;
     cudw_link *L = NULL;

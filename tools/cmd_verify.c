@@ -104,17 +104,13 @@ int cmd_verify(int argc, char **argv)
     json j;
     json_init(&j, &out_stdout);
     o.j = &j;
-    if (o.json) {
-        json_arr(&j, NULL);
-        jobs_sep = ",";
-    }
+    if (o.json)
+        image_array_begin(&j);
     int rc = EXIT_OK;
     for (int i = 1; i < argc; i++)
         if (!(argv[i][0] == '-' && argv[i][1]) && for_each_elf(argv[i], one, &o, &j) != EXIT_OK)
             rc = EXIT_BAD_INPUT;
-    if (o.json) {
-        json_end_arr(&j);
-        ob_putc(&out_stdout, '\n');
-    }
+    if (o.json)
+        image_array_end(&j, rc);
     return rc;
 }

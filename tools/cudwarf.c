@@ -3,58 +3,65 @@
 #include "cli.h"
 #include "jobs.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 const char *progname = "cudwarf";
 
-static const char usage[] =
-    "usage: cudwarf COMMAND [OPTIONS] FILE...\n"
-    "\n"
-    "Read the debug information of CUDA device ELF objects (cubins).\n"
-    "\n"
-    "commands:\n"
-    "  sections FILE... [--json]      list sections with their debug class, nvlink's\n"
-    "                                 action and Mercury twins\n"
-    "  dump [--abbrev] [--info] [--all] [--json] [--section NAME] FILE...\n"
-    "                                 decode debug sections (readelf's\n"
-    "                                 --debug-dump=abbrev,info is accepted too)\n"
-    "\n"
-    "  lines [--json] [--ptx] [--section NAME] FILE...\n"
-    "                                 rows of every line table (.debug_line,\n"
-    "                                 .nv_debug_line_sass, Mercury twins)\n"
-    "\n"
-    "  addr2line -e FILE [-afipC] [--ptx] [--json] [SYMBOL+0xOFF...]\n"
-    "                                 SASS location -> file:line, inline stack\n"
-    "\n"
-    "  line-encode [-o OUT] [--json] INPUT.json\n"
-    "                                 rows -> a line program, encoded as ptxas does\n"
-    "\n"
-    "  verify [--json] [--notes] FILE...\n"
-    "                                 check every debug section; every finding\n"
-    "  pubnames [--types] [--check] [-o OUT] FILE...\n"
-    "                                 build .debug_pubnames/.debug_pubtypes from\n"
-    "                                 .debug_info as ptxas objects carry them\n"
-    "  link -o OUT [--arch sm_N] [--mercury] [--symbols CODE] IN...\n"
-    "                                 merge the debug sections of -dc objects as\n"
-    "                                 nvlink -g does\n"
-    "  strip -o OUT [--keep-debug=DBG] IN.cubin\n"
-    "                                 remove the debug sections; keep them in DBG\n"
-    "  list [--json] FILE...          fatbin containers and entries (fatbin files,\n"
-    "                                 executables, objects, .so)\n"
-    "  extract [-o DIR] [--elf|--ptx] FILE...\n"
-    "                                 write embedded cubins and PTX out, decompressed\n"
-    "\n"
-    "FILE may be a cubin, a fatbin, or a host ELF with embedded fatbins: every\n"
-    "command then works on each embedded cubin.\n"
-    "\n"
-    "  cudwarf COMMAND --help         options of one command\n"
-    "  --debug-file DBG               with any command: read the debug sections from\n"
-    "                                 DBG, the companion of a stripped FILE\n"
-    "  cudwarf --version\n"
-    "\n"
-    "exit status: 0 success, 1 unreadable or malformed input, 2 usage error\n";
+/* The commands: name, entry, what it does (the usage text is made from
+ * this table, and each command's --help says the rest). */
+static const struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *what;
+} commands[] = {
+    {"sections", cmd_sections, "sections, their debug class, nvlink's action and Mercury twins"},
+    {"dump", cmd_dump, "decode debug sections (readelf's --debug-dump=LIST and -w* too)"},
+    {"lines", cmd_lines, "rows of every line table (.debug_line, .nv_debug_line_sass, twins)"},
+    {"addr2line", cmd_addr2line, "SASS locations -> file:line and inline stacks, like binutils'"},
+    {"line-encode", cmd_line_encode, "rows (lines --json) -> a line program, encoded as ptxas does"},
+    {"verify", cmd_verify, "check every debug section; every finding with its place"},
+    {"pubnames", cmd_pubnames, "build .debug_pubnames/.debug_pubtypes from .debug_info"},
+    {"link", cmd_link, "merge the debug sections of -dc objects as nvlink -g does"},
+    {"strip", cmd_strip, "remove a cubin's debug sections (--keep-debug: into a companion)"},
+    {"list", cmd_list, "fatbin containers and entries of fatbins, executables, .so, .a"},
+    {"extract", cmd_extract, "write the embedded cubins, PTX and LTO IR out, decompressed"},
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static void usage_text(FILE *to)
+{
+    fputs("usage: cudwarf COMMAND [OPTIONS] FILE...\n"
+          "       cudwarf help COMMAND | cudwarf COMMAND --help | cudwarf --version\n"
+          "\n"
+          "Read, check, generate and link the debug information of CUDA device ELF\n"
+          "objects (cubins).  FILE may be a cubin, a fatbin, a host ELF (executable,\n"
+          "object, .so) with fatbins in any section, or a static library of those:\n"
+          "every command then works on each embedded cubin.\n"
+          "\n"
+          "commands:\n",
+          to);
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        fprintf(to, "  %-12s %s\n", commands[i].name, commands[i].what);
+    fputs("\n"
+          "options of every command:\n"
+          "  --sm=N            only the sm_N images (90, sm_90, 90a, 100f); an SM the\n"
+          "                    input does not hold is an error\n"
+          "  -j N, --jobs=N    work on N images at once (default: every core); the\n"
+          "                    output is the same as with -j 1\n"
+          "  --debug-file DBG  read the debug sections from DBG, the companion\n"
+          "                    `cudwarf strip --keep-debug` wrote for a stripped FILE\n"
+          "  -h, --help        the options of a command\n"
+          "Every --name=value may be written --name value.\n"
+          "\n"
+          "Exit status: 0 success, 1 an input is unreadable or malformed (or a check\n"
+          "fails), 2 usage error.  Errors are one line on stderr: cudwarf: FILE:\n"
+          "SECTION+0xOFFSET: WHAT: DETAIL.  JSON output: docs/json.md; the command\n"
+          "line's rules: docs/cli.md (installed in PREFIX/share/doc/cudwarf).\n",
+          to);
+}
 
 void report(const cudw_file *f, const char *path)
 {
@@ -92,19 +99,51 @@ cudw_file *open_or_report(const char *path)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fputs(usage, stderr);
+        usage_text(stderr);
         return EXIT_USAGE;
     }
     const char *cmd = argv[1];
-    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
-        fputs(usage, stdout);
+    static char *help_argv[4];
+    if (!strcmp(cmd, "help") && argc > 2) { /* cudwarf help COMMAND: its --help */
+        help_argv[0] = argv[0];
+        help_argv[1] = argv[2];
+        help_argv[2] = "--help";
+        argv = help_argv;
+        argc = 3;
+        cmd = argv[1];
+    } else if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+        usage_text(stdout);
         return EXIT_OK;
     }
     if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
         printf("cudwarf %s\n", CUDW_VERSION_STRING);
         return EXIT_OK;
     }
-    /* Options of every command: --debug-file DBG, --sm=N, -j N */
+    /* --name=value is --name value for every option of every command */
+    static char **args; /* static: reachable until exit, not a leak */
+    args = malloc(((size_t)argc * 2 + 1) * sizeof *args);
+    if (!args) {
+        fprintf(stderr, "%s: out of memory\n", progname);
+        return EXIT_BAD_INPUT;
+    }
+    int nargs = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *eq = i > 1 && !strncmp(argv[i], "--", 2) ? strchr(argv[i], '=') : NULL;
+        if (eq && eq > argv[i] + 2) {
+            args[nargs] = strndup(argv[i], (size_t)(eq - argv[i]));
+            if (!args[nargs++]) {
+                fprintf(stderr, "%s: out of memory\n", progname);
+                return EXIT_BAD_INPUT;
+            }
+            args[nargs++] = (char *)eq + 1;
+        } else {
+            args[nargs++] = argv[i];
+        }
+    }
+    args[nargs] = NULL;
+    argc = nargs;
+    argv = args;
+    /* Options of every command: --debug-file DBG, --sm N, -j N */
     int k = 2;
     jobs_n = jobs_default();
     for (int i = 2; i < argc; i++) {
@@ -115,8 +154,6 @@ int main(int argc, char **argv)
                 return EXIT_USAGE;
             }
             v = argv[++i];
-        } else if (!strncmp(a, "--debug-file=", 13) || !strncmp(a, "--sm=", 5) || !strncmp(a, "--jobs=", 7)) {
-            v = strchr(a, '=') + 1;
         } else if (!strncmp(a, "-j", 2) && a[2]) {
             v = a + 2;
         } else {
@@ -141,40 +178,20 @@ int main(int argc, char **argv)
         }
     }
     argc = k;
-    int rc;
-    if (!strcmp(cmd, "sections"))
-        rc = cmd_sections(argc - 1, argv + 1);
-    else if (!strcmp(cmd, "dump"))
-        rc = cmd_dump(argc - 1, argv + 1);
-    else if (!strcmp(cmd, "lines"))
-        rc = cmd_lines(argc - 1, argv + 1);
-    else if (!strcmp(cmd, "addr2line"))
-        rc = cmd_addr2line(argc - 1, argv + 1);
-    else if (!strcmp(cmd, "line-encode"))
-        rc = cmd_line_encode(argc - 1, argv + 1);
-    else if (!strcmp(cmd, "verify"))
-        rc = cmd_verify(argc - 1, argv + 1);
-    else if (!strcmp(cmd, "link"))
-        rc = cmd_link(argc - 1, argv + 1);
-    else if (!strcmp(cmd, "strip"))
-        rc = cmd_strip(argc - 1, argv + 1);
-    else if (!strcmp(cmd, "pubnames"))
-        rc = cmd_pubnames(argc - 1, argv + 1);
-    else if (!strcmp(cmd, "list"))
-        rc = cmd_list(argc - 1, argv + 1);
-    else if (!strcmp(cmd, "extract"))
-        rc = cmd_extract(argc - 1, argv + 1);
-    else
-        rc = -1;
+    int rc = -1;
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (!strcmp(cmd, commands[i].name))
+            rc = commands[i].run(argc - 1, argv + 1);
     debug_companion_close();
     if (rc >= 0) {
         ob_flush(&out_stdout);
         if (fflush(stdout) != 0 || ferror(stdout)) {
-            eprintf("%s: error writing output\n", progname);
+            eprintf("%s: error writing output: %s\n", progname, strerror(errno ? errno : EIO));
             return EXIT_BAD_INPUT;
         }
         return rc;
     }
-    eprintf("%s: unknown command '%s'\n\n%s", progname, cmd, usage);
+    eprintf("%s: unknown command '%s'\n", progname, cmd);
+    usage_text(stderr);
     return EXIT_USAGE;
 }

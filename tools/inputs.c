@@ -157,6 +157,23 @@ int select_images(cudw_input *in, const char *path, int quiet_none, size_t **out
     return EXIT_OK;
 }
 
+void image_array_begin(json *j)
+{
+    ob_flush(&out_stdout);
+    json_enter_arr(j);
+    jobs_open = "[";
+    jobs_sep = ",";
+}
+
+void image_array_end(json *j, int rc)
+{
+    if (jobs_wrote())
+        ob_puts(&out_stdout, "]\n");
+    else if (rc == EXIT_OK)
+        ob_puts(&out_stdout, "[]\n");
+    j->depth--;
+}
+
 size_t image_cost(const cudw_input_image *im)
 {
     const cudw_fatbin_entry *e = im->entry;

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 unsigned jobs_n = 1;
-const char *jobs_sep;
+const char *jobs_sep, *jobs_open;
 
 typedef struct text {
     char *p;
@@ -83,6 +83,8 @@ static void put_out(slot *s, const void *p, size_t n)
         s->started = 1;
         if (emitted_any && jobs_sep)
             fputs(jobs_sep, stdout);
+        else if (!emitted_any && jobs_open)
+            fputs(jobs_open, stdout);
         emitted_any = 1;
     }
     fwrite(p, 1, n, stdout);
@@ -179,6 +181,7 @@ static void *worker(void *arg)
 }
 
 int jobs_wrote(void) { return emitted_any; }
+void jobs_reset(void) { emitted_any = 0; }
 
 unsigned jobs_default(void)
 {

@@ -11,9 +11,14 @@ extern unsigned jobs_n;
  * elements of a JSON array; "\n": blank lines between images); NULL: none.
  * Holds across jobs_run calls, so a command's inputs share it. */
 extern const char *jobs_sep;
+/* Printed before the first output of all jobs ("[": a JSON array opened
+ * only when something goes in it, so an input that fails prints nothing). */
+extern const char *jobs_open;
 
-/* 1 once any job has printed something. */
+/* 1 once any job has printed something; jobs_reset starts a new count
+ * (a JSON array of its own). */
 int jobs_wrote(void);
+void jobs_reset(void);
 
 /* The cores this process may run on. */
 unsigned jobs_default(void);

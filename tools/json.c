@@ -32,6 +32,13 @@ static void open_(json *j, const char *key, char c)
 }
 
 void json_obj(json *j, const char *key) { open_(j, key, '{'); }
+
+void json_enter_arr(json *j)
+{
+    if (j->depth + 1 < (int)sizeof j->first)
+        j->depth++;
+    j->first[j->depth] = 1;
+}
 void json_arr(json *j, const char *key) { open_(j, key, '['); }
 
 void json_end_obj(json *j)

@@ -16,6 +16,8 @@ typedef struct json {
 void json_init(json *j, obuf *out);
 void json_obj(json *j, const char *key);    /* key NULL inside arrays / at top */
 void json_arr(json *j, const char *key);
+/* Inside a top-level array whose "[" someone else prints (jobs.c). */
+void json_enter_arr(json *j);
 void json_end_obj(json *j);
 void json_end_arr(json *j);
 void json_str(json *j, const char *key, const char *v);

@@ -275,6 +275,19 @@ class File:
             raise Error(lib.cudw_symbolizer_error(h).contents, self.path)
         return self._frames_of(res, self._frames)
 
+    def symbolize_address(self, image, section, address, sm=None):
+        """Frames for an address of code section `section` (its index) of
+        an ELF image (its label, as images() gives it)."""
+        h = self._symbolizer(sm)
+        n = lib.cudw_symbolizer_image_count(h)
+        which = [i for i in range(n) if _s(lib.cudw_symbolizer_image(h, i).contents.label) == image]
+        if not which:
+            raise KeyError(f"{self.path}: no ELF image {image!r}" + (f" for sm {sm}" if sm else ""))
+        res = _lib.SymResult()
+        if lib.cudw_symbolize_address(h, which[0], section, address, byref(res), self._frames, MAX_FRAMES):
+            raise Error(lib.cudw_symbolizer_error(h).contents, self.path)
+        return self._frames_of(res, self._frames)
+
     def symbolize_many(self, locations, sm=None, frames=16):
         """symbolize() for every location, in one library call per 4096."""
         h = self._symbolizer(sm)

@@ -76,7 +76,7 @@ def test_struct_sizes_match_the_header():
 
 def test_images_are_the_list_labels():
     for path in inputs():
-        listing = json.loads(cli("list", "--json", path).stdout)
+        listing, = json.loads(cli("list", "--json", path).stdout)
         with cudwarf.open(path) as f:
             ims = f.images()
             assert [im.label for im in ims] == [x["label"] for x in listing["images"]]
@@ -120,9 +120,30 @@ def test_symbolize_sm_and_ptx():
             f.symbolize("junk+")
 
 
+def test_symbolize_address_equals_symbolize():
+    path = os.path.join(FIX, "inline_sm100_G.cubin")
+    with cudwarf.open(path) as f:
+        rows = [r for r in f.lines(section=".debug_line") if r.symbol and not r.end_sequence][::9]
+        label = f.images()[0].label
+        secs = {}
+        syms = subprocess.run(["readelf", "-sW", path], capture_output=True, text=True).stdout \
+            if shutil.which("readelf") else ""
+        for line in syms.splitlines():
+            p = line.split()
+            if len(p) >= 8 and p[3] == "FUNC" and p[-2].isdigit():  # Vis may be "[<other>: 10]"
+                secs[p[-1]] = (int(p[-2]), int(p[1], 16))
+        if not secs:
+            pytest.skip("no readelf to find the functions' sections")
+        for r in rows:
+            shndx, value = secs[r.symbol]
+            a = f.symbolize_address(label, shndx, value + r.offset)
+            b = f.symbolize(f"{r.symbol}+0x{r.offset:x}")
+            assert [(x.function, x.file, x.line) for x in a] == [(x.function, x.file, x.line) for x in b] and a
+
+
 def test_lines_equal_the_cli_rows():
     path = os.path.join(FIX, "inline_sm90_lineinfo.rdc.cubin")
-    doc = json.loads(cli("lines", "--json", path).stdout)
+    doc, = json.loads(cli("lines", "--json", path).stdout)
     want = [(s["section"], r["address"], r["line"], r["path"], r["context"], r["function"])
             for s in doc["sections"] for t in s["tables"] for r in t["rows"]]
     with cudwarf.open(path) as f:
@@ -132,7 +153,7 @@ def test_lines_equal_the_cli_rows():
 
 def test_dies_equal_the_cli_dump():
     path = os.path.join(FIX, "inline_sm100_G.cubin")
-    doc = json.loads(cli("dump", "--info", "--json", path).stdout)
+    doc, = json.loads(cli("dump", "--info", "--json", path).stdout)
     offsets = []
 
     def walk(d):

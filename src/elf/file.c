@@ -139,7 +139,30 @@ static int open_common(cudw_file *f)
     return load_sections(f);
 }
 
+/* cudw_open and cudw_open_mem take device ELFs only; the input layer
+ * opens host ELFs through file_open_any / file_open_mem_any. */
+static int device_only(cudw_file *f, int rc)
+{
+    if (rc || f->hdr.machine == 190)
+        return rc;
+    return cudw_fail(f, CUDW_E_NOT_CUDA, NULL, 0x12, "ELF header",
+                     "e_machine %u, not 190 (EM_CUDA): a host ELF; cudw_input_open reads the device code in one",
+                     f->hdr.machine);
+}
+
 int cudw_open(cudw_file **out, const char *path)
+{
+    int rc = file_open_any(out, path);
+    return *out ? device_only(*out, rc) : rc;
+}
+
+int cudw_open_mem(cudw_file **out, const void *data, size_t size, const char *name)
+{
+    int rc = file_open_mem_any(out, data, size, name);
+    return *out ? device_only(*out, rc) : rc;
+}
+
+int file_open_any(cudw_file **out, const char *path)
 {
     cudw_file *f = file_new(path);
     *out = f;
@@ -175,7 +198,7 @@ int cudw_open(cudw_file **out, const char *path)
     return open_common(f);
 }
 
-int cudw_open_mem(cudw_file **out, const void *data, size_t size, const char *name)
+int file_open_mem_any(cudw_file **out, const void *data, size_t size, const char *name)
 {
     cudw_file *f = file_new(name);
     *out = f;

@@ -254,7 +254,7 @@ static int archive_images(cudw_input *in)
         if (m.size < 4 || memcmp(m.data, "\x7f" "ELF", 4))
             continue;
         cudw_file *f;
-        int rc = cudw_open_mem(&f, m.data, m.size, owner);
+        int rc = file_open_mem_any(&f, m.data, m.size, owner);
         cudw_file **nm = realloc(in->members, (in->nmembers + 1) * sizeof *nm);
         if (!nm) {
             cudw_close(f);
@@ -327,7 +327,7 @@ int cudw_input_open(cudw_input **out, const char *path)
         return archive ? archive_images(in) : fatbin_blob(in, in->map, in->map_size, in->path, NULL);
     }
     close(fd);
-    int rc = cudw_open(&in->host, path);
+    int rc = file_open_any(&in->host, path);
     if (rc) {
         if (in->host)
             in->err = *cudw_last_error(in->host);

@@ -230,6 +230,54 @@ static int check_inputs(cudw_link *L)
     return CUDW_OK;
 }
 
+/* nvlink refuses two inputs defining one global function or variable
+ * ("Multiple definition of 'X' in 'b', first defined in 'a'"), and so do
+ * we: a debug link of what nvlink would not link describes nothing. */
+static int check_definitions(cudw_link *L)
+{
+    size_t total = 0;
+    for (size_t k = 0; k < L->nin; k++) {
+        const cudw_section *st = cudw_section_find(L->in[k], ".symtab");
+        total += st && st->data ? (size_t)(st->data_size / 24) : 0;
+    }
+    size_t cap = 16;
+    while (cap < 2 * total)
+        cap *= 2;
+    struct def {
+        const char *name;
+        size_t input;
+    } *tab = calloc(cap, sizeof *tab);
+    if (!tab)
+        return link_fail(L, -1, CUDW_E_NOMEM, NULL, 0, "link", "out of memory");
+    int rc = CUDW_OK;
+    for (size_t k = 0; k < L->nin && !rc; k++) {
+        cudw_file *f = L->in[k];
+        const cudw_section *st = cudw_section_find(f, ".symtab");
+        for (uint32_t i = 1; st && st->data && i < st->data_size / 24 && !rc; i++) {
+            cudw_symbol y;
+            if (cudw_symbol_get(f, st->index, i, &y) != CUDW_OK || y.bind != 1 /* GLOBAL */ ||
+                (y.type != 1 && y.type != 2) || !y.shndx || y.shndx >= 0xff00 || !y.name[0])
+                continue;
+            size_t mask = cap - 1;
+            for (size_t j = cudw_fnv(CUDW_FNV0, y.name, strlen(y.name)) & mask;; j = (j + 1) & mask) {
+                if (!tab[j].name) {
+                    tab[j] = (struct def){y.name, k};
+                    break;
+                }
+                if (!strcmp(tab[j].name, y.name)) {
+                    if (tab[j].input != k)
+                        rc = link_fail(L, (int)k, CUDW_E_ARG, st, (uint64_t)i * 24, "symbol",
+                                       "multiple definition of '%s', first defined in input %zu (%s)", y.name,
+                                       tab[j].input + 1, cudw_file_name(L->in[tab[j].input]));
+                    break;
+                }
+            }
+        }
+    }
+    free(tab);
+    return rc;
+}
+
 static int is_reloc_or_table(uint32_t type)
 {
     return type == SHT_REL_ || type == SHT_RELA_ || type == CUDW_SHT_MERC_RELA || type == 2 /* SYMTAB */ ||
@@ -562,6 +610,8 @@ static int run(cudw_link *L)
     int rc;
     if ((rc = check_inputs(L)) != CUDW_OK)
         return rc;
+    if (!L->opts.keep_debug && L->nin > 1 && (rc = check_definitions(L)) != CUDW_OK)
+        return rc;
     L->gate = L->sm >= 100 || L->opts.mercury;
     L->osec_of = calloc(L->nin, sizeof *L->osec_of);
     L->base_of = calloc(L->nin, sizeof *L->base_of);
@@ -607,9 +657,15 @@ static int run(cudw_link *L)
     if (L->st.mercury_ignored)
         link_note(L, "%zu .nv.merc. debug sections of sm_%u inputs ignored: the Mercury gate opens for "
                   "sm_100 and later, or with --mercury", L->st.mercury_ignored, L->sm);
-    if (L->st.shared_kept)
+    if (L->st.shared_kept && !L->opts.symbols)
         link_note(L, "%zu relocations against __shared__ variables kept: nvlink lays out shared memory "
                   "(give its output with --symbols to resolve them as it does)", L->st.shared_kept);
+    else if (L->st.shared_kept)
+        /* nvlink without -g drops the symbols of function-local __shared__
+         * variables from its output: nothing to take their places from */
+        link_note(L, "%zu relocations against __shared__ variables kept: the --symbols file does not define "
+                  "them (nvlink keeps the symbols of function-local __shared__ variables only when it links "
+                  "with -g)", L->st.shared_kept);
     return link_build_elf(L);
 }
 

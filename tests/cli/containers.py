@@ -74,11 +74,11 @@ int main(void) {{ return in_rodata[1] + in_ldata[1] + decoy_rodata[0] + decoy_te
     exe = os.path.join(tmp, "host_with_fatbins")
     subprocess.run([cc, "-O1", "-o", exe, src], check=True)
     r = run("list", "--json", exe)
-    doc = json.loads(r.stdout) if r.returncode == 0 else {"containers": [], "images": []}
+    doc = json.loads(r.stdout)[0] if r.returncode == 0 else {"containers": [], "images": []}
     cons = doc["containers"]
     by_sec = sorted((c["section"], c["found_by"]) for c in cons)
-    n1 = len(json.loads(run("list", "--json", fb1).stdout)["containers"])
-    n2 = len(json.loads(run("list", "--json", fb2).stdout)["containers"])
+    n1 = len(json.loads(run("list", "--json", fb1).stdout)[0]["containers"])
+    n2 = len(json.loads(run("list", "--json", fb2).stdout)[0]["containers"])
     check("host program: the containers in .rodata and .ldata are found by the scan, the decoys in .text and "
           ".rodata are not", r.returncode == 0 and by_sec == sorted([(".ldata", ["scan"])] * n2 +
                                                                      [(".rodata", ["scan"])] * n1), f"{by_sec} {r.stderr}")
@@ -108,7 +108,7 @@ else:
     app = os.path.join(d, "app")
     subprocess.run([nvcc, "-rdc=true", "-arch=sm_90", "-lineinfo", "--keep", "--keep-dir", keep, "-o", app,
                     os.path.join(SRC, "app.cu"), os.path.join(SRC, "other.cu")], check=True, capture_output=True)
-    doc = json.loads(run("list", "--json", app).stdout)
+    doc, = json.loads(run("list", "--json", app).stdout)
     secs = {c["section"] for c in doc["containers"]}
     check("-rdc executable: containers in .nv_fatbin and __nv_relfatbin, each found by the walk and a wrapper",
           secs == {".nv_fatbin", "__nv_relfatbin"} and all(c["found_by"] == ["section", "wrapper"]

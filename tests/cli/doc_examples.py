@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""The README's examples run, and print what the README shows.
+"""The README's and the man page's examples run, and print what they show.
 
-Every ```console block of README.md holds `$ COMMAND` lines, each followed
-by the exact output it prints (stdout).  They run here with bash, in a
+Every ```console block of README.md (and every `.nf` block of
+man/cudwarf.1 whose lines start with `$ `) holds `$ COMMAND` lines, each
+followed by the exact output it prints (stdout).  The README's C example
+must be examples/list_functions.c, which the test run builds and runs.  They run here with bash, in a
 scratch directory where tests/, build/ and examples/ lead to the
 repository's and `cudwarf` is the build's binary.  A command that names a
 file this machine does not have (the CUDA libraries, cubins tests/gen.sh
@@ -15,7 +17,7 @@ import os, re, shlex, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CUDWARF = os.path.abspath(sys.argv[1])
-docs = sys.argv[2:] or [os.path.join(ROOT, "README.md")]
+docs = sys.argv[2:] or [os.path.join(ROOT, "README.md"), os.path.join(ROOT, "man", "cudwarf.1")]
 passed = failed = skipped = 0
 
 tmp = tempfile.mkdtemp()
@@ -29,7 +31,11 @@ env = dict(os.environ, PATH=bindir + os.pathsep + os.environ["PATH"], LC_ALL="C"
 
 def examples(path):
     text = open(path).read()
-    for block in re.findall(r"```console\n(.*?)```", text, re.S):
+    if path.endswith(".1"):  # roff: .nf blocks, \- for -
+        blocks = [b.replace("\\-", "-") for b in re.findall(r"^\.nf\n(.*?)^\.fi", text, re.S | re.M)]
+    else:
+        blocks = re.findall(r"```console\n(.*?)```", text, re.S)
+    for block in blocks:
         cmd, out = None, []
         for line in block.splitlines():
             if line.startswith("$ "):
@@ -74,5 +80,11 @@ for doc in docs:
                     break
             if r.stderr.strip():
                 print("     stderr: " + r.stderr.strip().splitlines()[0])
+readme = open(os.path.join(ROOT, "README.md")).read()
+code = re.search(r"```c\n(.*?)```", readme, re.S)
+ok = code is not None and open(os.path.join(ROOT, "examples", "list_functions.c")).read().endswith(code.group(1))
+passed += ok
+failed += not ok
+print(f"{'ok  ' if ok else 'FAIL'} README.md: the C example is examples/list_functions.c")
 print(f"doc examples: {passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else ""))
 sys.exit(1 if failed else 0)

@@ -103,7 +103,7 @@ for lib in LIBS:
         continue
     ncon, want = scan(path)
     r = subprocess.run([CUDWARF, "list", "--json", path], capture_output=True, text=True)
-    doc = json.loads(r.stdout) if r.returncode == 0 else {"images": [], "containers": []}
+    doc = json.loads(r.stdout)[0] if r.returncode == 0 else {"images": [], "containers": []}
     got = {}
     for im in doc["images"]:
         got[im["kind_code"]] = got.get(im["kind_code"], 0) + 1

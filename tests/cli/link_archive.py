@@ -67,7 +67,7 @@ with tempfile.TemporaryDirectory() as tmp:
     p = run("link", "-o", os.path.join(tmp, "c"), os.path.join(bare, "l3_a.rdc.cubin"), lib)
     check(p.returncode == 0, "no --arch: the library's SM follows the cubin before it", p.stderr)
     listing = run("list", "--json", lib)
-    images = json.loads(listing.stdout)["images"] if listing.returncode == 0 else []
+    images = json.loads(listing.stdout)[0]["images"] if listing.returncode == 0 else []
     check(listing.returncode == 0 and '"type":"archive"' in listing.stdout and
           sum(i.get("member") == "unused.o" for i in images) == 2, "list: an archive, images named by member "
           "(unused.o: its sm_80 and sm_90 images)", listing.stdout[:300] + listing.stderr)

@@ -166,7 +166,7 @@ check("dump --abbrev", r.returncode == 0 and "Contents of the .debug_abbrev sect
       "   1      0x11 DW_TAG_compile_unit    [has children]" in r.stdout)
 r = run("dump", "--json", base_path)
 try:
-    doc = json.loads(r.stdout)
+    doc, = json.loads(r.stdout)  # one image: an array of one
     kinds = [s["section"] for s in doc["sections"]]
     check("dump --json parses; every decoded section of the file",
           kinds == [".debug_abbrev", ".debug_info", ".debug_line", ".nv_debug_line_sass", ".debug_frame", ".debug_macinfo",
@@ -177,7 +177,7 @@ except ValueError as e:
 # --- sections: classes, twins, aliasing, files with no bytes ---
 merc = os.path.join(FIX, "shared_sm100_G.rdc.cubin")
 r = run("sections", "--json", merc)
-doc = json.loads(r.stdout)
+doc, = json.loads(r.stdout)
 by = {s["name"]: s for s in doc["sections"]}
 raw = sections(open(merc, "rb").read())
 check("sections --json: every section listed", len(doc["sections"]) == len(raw) - 1)
@@ -202,7 +202,7 @@ name_at = secs[".shstrtab"][1][4] + h[0]
 d[name_at:name_at + 17] = b".nv_debug.shared\0"
 p = write("shared.cubin", bytes(d))
 r = run("sections", "--json", p)
-s = [x for x in json.loads(r.stdout)["sections"] if x["name"] == ".nv_debug.shared"] if r.returncode == 0 else []
+s = [x for x in json.loads(r.stdout)[0]["sections"] if x["name"] == ".nv_debug.shared"] if r.returncode == 0 else []
 check(".nv_debug.shared past the end of file: listed, dropped by nvlink, no data",
       r.returncode == 0 and s and s[0]["class"]["nvlink"] == "drop" and s[0]["has_file_data"] is False, r.stderr)
 r = run("dump", p)
@@ -244,7 +244,7 @@ check("addr2line without -e: exit 2", r.returncode == 2)
 r = run("lines", "--ptx", "--section", ".nv_debug_line_sass", inl)
 check("lines --ptx shows PTX text", r.returncode == 0 and "| mov.u32 \t%r4, %ctaid.x;" in r.stdout)
 r = run("lines", "--json", inl)
-doc = json.loads(r.stdout)
+doc, = json.loads(r.stdout)
 check("lines --json: .debug_line then .nv_debug_line_sass",
       [x["section"] for x in doc["sections"]] == [".debug_line", ".nv_debug_line_sass"])
 d = bytearray(open(inl, "rb").read())
@@ -272,7 +272,7 @@ for fx, sec in (("inline_sm90_lineinfo.rdc.cubin", ".debug_line"), ("inline_sm10
     r = subprocess.run([CUDWARF, "line-encode", "--json", "--section", sec, "-o", outp, "-"], input=rows,
                        capture_output=True, text=True)
     ok = r.returncode == 0 and open(outp, "rb").read() == section_bytes(fpath, sec)
-    sites = json.loads(r.stdout)["relocations"] if r.returncode == 0 else []
+    sites = json.loads(r.stdout)[0]["relocations"] if r.returncode == 0 else []
     check(f"line-encode round trip: {fx} {sec} byte-identical, {len(sites)} relocation sites", ok and sites, r.stderr)
 bad_json = write("bad.json", b'{"rows": [ {"address": 1.5} ]}')
 r = run("line-encode", "-o", os.path.join(TMP, "never.bin"), bad_json)
@@ -292,7 +292,7 @@ check("line-encode from paths: directories de-duplicated", r.returncode == 0 and
 # --- fatbins and host executables (fixtures from the corpus) ---
 fb = os.path.join(FIX, "inline_G_speed.fatbin")
 r = run("list", "--json", fb)
-doc = json.loads(r.stdout)
+doc, = json.loads(r.stdout)
 check("list: the LZ4 fatbin's 4 entries", [(i["kind"], i["sm"], i["compression"]) for i in doc["images"]] ==
       [("elf", 75, "lz4"), ("elf", 90, "lz4"), ("elf", 100, "lz4"), ("ptx", 90, "lz4")])
 exdir = os.path.join(TMP, "ex")

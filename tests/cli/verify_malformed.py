@@ -27,7 +27,7 @@ def sections(data):
 
 
 def run_json(*args):
-    return json.loads(subprocess.run([CUDWARF, *args], capture_output=True, text=True).stdout)
+    return json.loads(subprocess.run([CUDWARF, *args], capture_output=True, text=True).stdout)[0]  # one cubin
 
 
 def case(name, path, data, section, lo, hi=None):

@@ -41,8 +41,8 @@ def truth_of(path):
 
 for path in sys.argv[2:]:
     truth, relinked = truth_of(path)
-    doc = json.loads(subprocess.run([cudwarf, "lines", "--json", "--section", ".debug_line", truth],
-                                    capture_output=True, text=True).stdout)
+    doc, = json.loads(subprocess.run([cudwarf, "lines", "--json", "--section", ".debug_line", truth],
+                                     capture_output=True, text=True).stdout)
     want, locs = [], []
     for sec in doc["sections"]:
         for t in sec["tables"]:

@@ -62,7 +62,7 @@ for mode, flags in modes.items():
     if r.returncode:
         check(f"fatbinary {mode}", False, r.stderr)
         continue
-    listing = json.loads(run(CUDWARF, "list", "--json", fb).stdout)
+    listing, = json.loads(run(CUDWARF, "list", "--json", fb).stdout)
     comp = sorted({i["compression"] for i in listing["images"]})
     r, files = extract(fb, os.path.join(tmp, mode))
     got = {}
@@ -77,7 +77,7 @@ for mode, flags in modes.items():
           p is not None and tokens(open(p).read()) == tokens(open(ptx).read()))
     # every command reads the fatbin: rows of the embedded sm_90 cubin equal the bare cubin's
     a = json.loads(run(CUDWARF, "lines", "--json", fb).stdout)
-    b = json.loads(run(CUDWARF, "lines", "--json", cubins[90]).stdout)
+    b, = json.loads(run(CUDWARF, "lines", "--json", cubins[90]).stdout)
     rows = [d for d in a if "sm_90" in d["file"]]
     check(f"fatbin {mode}: lines on the embedded sm_90 image equal the bare cubin's",
           len(rows) == 1 and rows[0]["sections"] == b["sections"])
@@ -107,7 +107,7 @@ for comp, xflags in (("default", []), ("lz4", ["-Xfatbin", "--compress-mode=spee
     r = run("nvcc", "-lineinfo", "-arch=sm_90", *xflags, "-c", "-o", obj, os.path.join(SRC, "app.cu"))
     l = run(CUDWARF, "list", "--json", obj)
     check(f"host object ({comp}): .nv_fatbin listed",
-          l.returncode == 0 and any(i["kind"] == "elf" for i in json.loads(l.stdout)["images"]), l.stderr)
+          l.returncode == 0 and any(i["kind"] == "elf" for i in json.loads(l.stdout)[0]["images"]), l.stderr)
     robj = os.path.join(d, "app.rdc.o")
     r = run("nvcc", "-lineinfo", "-arch=sm_90", "-rdc=true", *xflags, "-c", "-o", robj, os.path.join(SRC, "app.cu"))
     l = run(CUDWARF, "lines", robj)
@@ -124,7 +124,7 @@ if r.returncode or not ltoir:
     check("nvcc -dlto build", False, r.stderr[-300:])
 else:
     l = run(CUDWARF, "list", "--json", lobj)
-    nv = [i for i in json.loads(l.stdout)["images"] if i["kind"] == "nvvm"] if l.returncode == 0 else []
+    nv = [i for i in json.loads(l.stdout)[0]["images"] if i["kind"] == "nvvm"] if l.returncode == 0 else []
     check("-dlto host object: listed (exit 0), kind 8 named nvvm, zstd + flag 0x10000 not decoded",
           len(nv) == 1 and nv[0]["kind_code"] == 8 and nv[0]["flags"] & 0x18000 == 0x18000 and
           nv[0]["image_size"] is None, l.stdout + l.stderr)

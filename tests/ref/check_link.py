@@ -310,10 +310,10 @@ def check_set(spec, tmp):
 
 def decoded(path):
     """line rows and DIE attribute values, without offsets that move"""
-    lines = json.loads(subprocess.run([cudwarf, "lines", "--json", path], capture_output=True, text=True).stdout)
+    lines, = json.loads(subprocess.run([cudwarf, "lines", "--json", path], capture_output=True, text=True).stdout)
     rows = [(s["section"], r["address"], r.get("symbol"), r["file"], r["line"], r.get("function"), r.get("context"),
              r["end_sequence"]) for s in lines["sections"] for t in s["tables"] for r in t["rows"]]
-    info = json.loads(subprocess.run([cudwarf, "dump", "--info", "--json", path], capture_output=True, text=True).stdout)
+    info, = json.loads(subprocess.run([cudwarf, "dump", "--info", "--json", path], capture_output=True, text=True).stdout)
     dies = [(s["section"], d["offset"], [(a["name"], a.get("value") if a["form"] != "DW_FORM_strp" else a["value"])
                                         for a in d["attributes"]])
             for s in info["sections"] for u in s["units"] for d in u["dies"]]
@@ -344,7 +344,7 @@ def check_dedup(plain, in_paths, tmp, counts):
 
 def rows_by_site(path):
     p = subprocess.run([cudwarf, "lines", "--json", path], capture_output=True, text=True)
-    doc = json.loads(p.stdout)
+    doc, = json.loads(p.stdout)
     out = {}
     for s in doc["sections"]:
         for t in s["tables"]:

@@ -30,7 +30,7 @@ for path in sys.argv[2:]:
     p = subprocess.run([cudwarf, "dump", "--macinfo", "--json", path], capture_output=True, text=True)
     mine = []
     if p.returncode == 0:
-        for e in json.loads(p.stdout)["sections"][0]["entries"]:
+        for e in json.loads(p.stdout)[0]["sections"][0]["entries"]:
             t = e["type"]
             if t == "DW_MACINFO_start_file":
                 mine.append((t, e["line"], e["file"]))

@@ -20,8 +20,8 @@ def report(ok, what):
 
 
 for path in sys.argv[2:]:
-    doc = json.loads(subprocess.run([cudwarf, "dump", "--aranges", "--ranges", "--json", path],
-                                    capture_output=True, text=True, check=True).stdout)
+    doc, = json.loads(subprocess.run([cudwarf, "dump", "--aranges", "--ranges", "--json", path],
+                                     capture_output=True, text=True, check=True).stdout)
     secs = {s["section"]: s for s in doc["sections"]}
     if ".debug_aranges" in secs:
         out = subprocess.run(["llvm-dwarfdump", "--debug-aranges", path], capture_output=True, text=True).stdout

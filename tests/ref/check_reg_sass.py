@@ -44,8 +44,8 @@ for path in sys.argv[2:]:
         print(f"FAIL {path}: cudwarf exited {p.returncode}/{q.returncode}")
         fail += 1
         continue
-    recs = json.loads(p.stdout)["sections"][0]["functions"]
-    types = json.loads(q.stdout)["sections"][0]["functions"]
+    recs = json.loads(p.stdout)[0]["sections"][0]["functions"]
+    types = json.loads(q.stdout)[0]["sections"][0]["functions"]
     bad, n, msgs, internal = 0, 0, [], 0
     if [r["function"] for r in recs] != [t["function"] for t in types] or \
             [len(r["entries"]) for r in recs] != [len(t["entries"]) for t in types]:

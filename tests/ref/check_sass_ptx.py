@@ -101,7 +101,7 @@ def main():
             funcs = functions(data, secs, 0x70000085 if ".merc." in section else 2)
             rows = bad = braces = 0
             msgs = []
-            for t in json.loads(p.stdout)["sections"][0]["tables"]:
+            for t in json.loads(p.stdout)[0]["sections"][0]["tables"]:
                 fnames = [f["name"] for f in t["files"]]
                 for r in t["rows"]:
                     if r["end_sequence"]:

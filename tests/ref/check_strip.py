@@ -112,7 +112,7 @@ with tempfile.TemporaryDirectory() as tmp:
         if body(dump_a) != body(dump_b):
             problems.append("cudwarf dump differs with --debug-file")
         locs = []
-        doc = json.loads(run("lines", "--json", path).stdout)
+        doc, = json.loads(run("lines", "--json", path).stdout)
         for s in doc["sections"]:
             for t in s["tables"]:
                 locs += [f"{r['symbol']}+{r['offset']:#x}" for r in t["rows"][::7] if r.get("symbol")]

@@ -48,7 +48,7 @@ def our_dies(cudwarf, path, section):
                        capture_output=True, text=True)
     if p.returncode != 0:
         raise RuntimeError(f"cudwarf exited {p.returncode}: {p.stderr.strip()}")
-    doc = json.loads(p.stdout)
+    doc, = json.loads(p.stdout)  # a cubin: an array of one image
     out = []
     for sec in doc["sections"]:
         for u in sec["units"]:
@@ -144,7 +144,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for path in sys.argv[3:]:
             secs = subprocess.run([cudwarf, "sections", "--json", "--debug", path], capture_output=True, text=True)
-            names = [s["name"] for s in json.loads(secs.stdout)["sections"]] if secs.returncode == 0 else []
+            names = [s["name"] for s in json.loads(secs.stdout)[0]["sections"]] if secs.returncode == 0 else []
             views = [(".debug_info", [])] if ".debug_info" in names else []
             if ours_section:
                 views = [(ours_section, [])]

@@ -68,7 +68,7 @@ def ours(cudwarf, path, section):
                        text=True)
     if p.returncode:
         raise RuntimeError(p.stderr.strip())
-    return json.loads(p.stdout)["sections"][0]["entries"]
+    return json.loads(p.stdout)[0]["sections"][0]["entries"]
 
 
 def rule_llvm(x):
@@ -175,7 +175,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for path in sys.argv[3:]:
             secs = subprocess.run([cudwarf, "sections", "--json", "--debug", path], capture_output=True, text=True)
-            names = {s["name"] for s in json.loads(secs.stdout)["sections"]} if secs.returncode == 0 else set()
+            names = {s["name"] for s in json.loads(secs.stdout)[0]["sections"]} if secs.returncode == 0 else set()
             for section, extra in ((".debug_frame", []), (".nv.merc.debug_frame", ["-m"])):
                 if section not in names:
                     continue

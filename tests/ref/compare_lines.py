@@ -41,7 +41,7 @@ def ours(cudwarf, path, section):
     p = subprocess.run([cudwarf, "lines", "--json", "--section", section, path], capture_output=True, text=True)
     if p.returncode != 0:
         raise RuntimeError(f"cudwarf lines exited {p.returncode}: {p.stderr.strip()}")
-    doc = json.loads(p.stdout)
+    doc, = json.loads(p.stdout)  # a cubin: an array of one image
     res = []
     for sec in doc["sections"]:
         for t in sec["tables"]:
@@ -65,7 +65,7 @@ def main():
     fail = 0
     for path in sys.argv[3:]:
         secs = subprocess.run([cudwarf, "sections", "--json", "--debug", path], capture_output=True, text=True)
-        names = {s["name"] for s in json.loads(secs.stdout)["sections"]} if secs.returncode == 0 else set()
+        names = {s["name"] for s in json.loads(secs.stdout)[0]["sections"]} if secs.returncode == 0 else set()
         for section, extra in VIEWS:
             if section not in names:
                 continue

@@ -62,7 +62,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for path in sys.argv[3:]:
             secs = subprocess.run([cudwarf, "sections", "--json", "--debug", path], capture_output=True, text=True)
-            names = {s["name"] for s in json.loads(secs.stdout)["sections"]} if secs.returncode == 0 else set()
+            names = {s["name"] for s in json.loads(secs.stdout)[0]["sections"]} if secs.returncode == 0 else set()
             for merc in (False, True):
                 prefix = ".nv.merc." if merc else "."
                 views = [(prefix + n, n) for n in ("debug_loc", "debug_str", "debug_pubnames", "debug_pubtypes")
@@ -81,7 +81,7 @@ def main():
                         print(f"FAIL {path} {section}: {p.stderr.strip()}")
                         fail += 1
                         continue
-                    doc = json.loads(p.stdout)["sections"][0]
+                    doc = json.loads(p.stdout)[0]["sections"][0]
                     if base == "debug_loc":
                         ref, mine = ref_loc(llvm(rel, "loc")), ours_loc(doc)
                         n = sum(len(l["entries"]) for l in ref)
