@@ -128,14 +128,11 @@ int main(int argc, char **argv)
     }
     int nargs = 0;
     for (int i = 0; i < argc; i++) {
-        const char *eq = i > 1 && !strncmp(argv[i], "--", 2) ? strchr(argv[i], '=') : NULL;
+        char *eq = i > 1 && !strncmp(argv[i], "--", 2) ? strchr(argv[i], '=') : NULL;
         if (eq && eq > argv[i] + 2) {
-            args[nargs] = strndup(argv[i], (size_t)(eq - argv[i]));
-            if (!args[nargs++]) {
-                fprintf(stderr, "%s: out of memory\n", progname);
-                return EXIT_BAD_INPUT;
-            }
-            args[nargs++] = (char *)eq + 1;
+            *eq = 0; /* argv's strings are ours to change: "--sm=90" becomes "--sm", "90" */
+            args[nargs++] = argv[i];
+            args[nargs++] = eq + 1;
         } else {
             args[nargs++] = argv[i];
         }
