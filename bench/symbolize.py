@@ -18,6 +18,8 @@ rows, and measures, best of 3:
     rows: what a profiler pays per PC on the CPU side today.
 """
 import os, random, re, subprocess, sys, time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "common"))
+import lines_json  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "bench", "out")
@@ -58,7 +60,7 @@ def locations(cubin, path):
     import json
     doc = json.loads(subprocess.run([CUDWARF, "lines", "--json", "--section", ".debug_line", cubin],
                                     capture_output=True, text=True, check=True).stdout)
-    rows = [f"{r['symbol']}+0x{r['offset']:x}" for s in doc["sections"] for t in s["tables"] for r in t["rows"]
+    rows = [f"{r['symbol']}+0x{r['offset']:x}" for s in doc["sections"] for t in s["tables"] for r in lines_json.rows(t)
             if r["symbol"] and not r["end_sequence"]]
     rnd = random.Random(1)
     with open(path, "w") as f:

@@ -506,6 +506,9 @@ typedef struct cudw_line_iter {
     unsigned flags;
     uint64_t seq_pos;         /* where the current sequence's program starts */
     int keeping;              /* seq holds this sequence's rows (from its first inlined row on) */
+    uint64_t fn_off;          /* the last function-name offset looked up ... */
+    const char *fn;           /* ... and its name (inlined rows come in runs) */
+    int fn_known;
 } cudw_line_iter;
 
 /* Iterator flags. */

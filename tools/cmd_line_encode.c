@@ -236,20 +236,43 @@ int cmd_line_encode(int argc, char **argv)
         h.str_base = (uint32_t)jv_u64(t, "str_base", 0);
         h.str_base_symbol = jv_str(t, "str_base_symbol");
     }
-    const jv *jr = jv_get(t, "rows");
-    if (!jr || jr->type != JV_ARR) {
-        eprintf("%s: %s: the table has no \"rows\" array\n", progname, in);
+    /* rows: flat ("rows", each with its symbol), or as lines --json prints
+     * them ("sequences", the symbol once each) */
+    const jv *jr = jv_get(t, "rows"), *js = jv_get(t, "sequences");
+    size_t total = 0;
+    if (jr && jr->type == JV_ARR)
+        total = jr->count, js = NULL;
+    else if (js && js->type == JV_ARR)
+        for (const jv *q = js->child; q; q = q->next)
+            total += jv_get(q, "rows") && jv_get(q, "rows")->type == JV_ARR ? jv_get(q, "rows")->count : 0;
+    else {
+        eprintf("%s: %s: the table has no \"rows\" or \"sequences\" array\n", progname, in);
         goto done;
     }
-    rows = calloc(jr->count + 1, sizeof *rows);
+    rows = calloc(total + 1, sizeof *rows);
     if (!rows)
         goto oom;
-    for (const jv *c = jr->child; c; c = c->next) {
+    const jv *seq = js ? js->child : NULL;
+    const jv *c = js ? NULL : jr->child;
+    for (;;) {
+        while (!c && seq) { /* the next sequence's rows */
+            const jv *sr = jv_get(seq, "rows");
+            c = sr && sr->type == JV_ARR ? sr->child : NULL;
+            if (!c)
+                seq = seq->next;
+        }
+        if (!c)
+            break;
         cudw_line_row *r = &rows[nrows++];
         r->address = jv_u64(c, "address", 0);
-        r->symbol = jv_str(c, "symbol");
-        if (r->symbol)
-            r->symbol_value = r->address - jv_u64(c, "offset", r->address);
+        if (seq) {
+            r->symbol = jv_str(seq, "symbol");
+            r->symbol_value = jv_u64(seq, "symbol_value", 0);
+        } else {
+            r->symbol = jv_str(c, "symbol");
+            if (r->symbol)
+                r->symbol_value = r->address - jv_u64(c, "offset", r->address);
+        }
         r->file = jv_u64(c, "file", 1);
         r->line = jv_u64(c, "line", 1);
         r->is_stmt = (uint8_t)jv_u64(c, "is_stmt", p.default_is_stmt);
@@ -258,6 +281,8 @@ int cmd_line_encode(int argc, char **argv)
         r->context = jv_u64(c, "context", 0);
         r->function_offset = jv_u64(c, "function_offset", 0);
         r->merc_flag = (uint8_t)jv_u64(c, "merc_flag", 0);
+        if (!(c = c->next) && seq)
+            seq = seq->next;
     }
     if (cudw_line_encode(&p, &h, rows, nrows, &out) != CUDW_OK) {
         eprintf("%s: %s: %s %llu: %s\n", progname, in, out.err.what, (unsigned long long)out.err.offset,

@@ -6,28 +6,33 @@
 
 #include <stdatomic.h>
 
+#include <stdlib.h>
 #include <string.h>
 
 static const char help[] =
-    "usage: cudwarf lines [--json] [--section NAME] [--ptx] FILE...\n"
+    "usage: cudwarf lines [--json] [--long] [--section NAME] [--ptx] [--hidden] FILE...\n"
     "\n"
     "Print the rows of every line table: .debug_line (SASS address -> source\n"
     "line), .nv_debug_line_sass (SASS address -> PTX line) and their Mercury\n"
     "twins, in the order the program emits them.\n"
     "\n"
     "  --section NAME   only that section\n"
+    "  --long           every row on one line with all it means: address,\n"
+    "                   symbol+offset, path:line, flags, inlined function (for grep)\n"
     "  --ptx            with .nv_debug_line_sass rows, the PTX line's text\n"
     "  --hidden         with --json, also the address advances no row follows\n"
     "                   (\"hidden\": true; what line-encode needs to reproduce ptxas)\n"
     "  --json           JSON (schema: docs/json.md)\n"
     "\n"
-    "Columns: address (relocated), symbol+offset, file:line, flags (S is_stmt,\n"
-    "E end of sequence, M the Mercury 0x92 flag), and for inlined rows the\n"
-    "context (the 1-based row of the same sequence it was inlined at) and the\n"
-    "inlined function's name.\n";
+    "Each table shows its file table (file N: path) once, each sequence its\n"
+    "symbol once, then one row a line: address (relocated), file:line[:column],\n"
+    "flags (S is_stmt, E end of sequence, M the Mercury 0x92 flag), and for an\n"
+    "inlined row the context (the 1-based row of the same sequence it was\n"
+    "inlined at) with the inlined function's name, which is left out while it\n"
+    "stays the same from row to row.\n";
 
 typedef struct lopts {
-    int json, ptx, hidden;
+    int json, ptx, hidden, long_form;
     const char *section;
 } lopts;
 
@@ -40,28 +45,74 @@ int is_line_section(const cudw_section *s, const char *only)
            (c.kind == CUDW_SEC_LINE || c.kind == CUDW_SEC_NV_LINE_SASS);
 }
 
-/* Every opcode of every table (rows cannot fail where the opcodes
- * decode): 0, or -1 with the error on the handle. */
-static int walk(cudw_file *f, const cudw_section *s, int ptx)
+/* What the first pass learns of a table: its rows decode (so printing
+ * cannot fail half way), and the inlined functions it names, numbered in
+ * the order they are first used (the legend the rows refer to). */
+typedef struct tinfo {
+    uint64_t *offs;           /* function offsets by number - 1 */
+    const char **names;
+    size_t n, cap;
+    uint32_t *slot;           /* open addressing: 1 + index */
+    size_t nslot;
+} tinfo;
+
+static void tinfo_free(tinfo *ti)
 {
-    uint64_t cur = 0;
-    const cudw_line_table *t;
-    int rc;
-    while ((rc = cudw_line_table_next(f, s, &cur, &t)) == CUDW_OK) {
-        uint64_t pos = t->program_offset;
-        cudw_line_op op;
-        while ((rc = cudw_line_op_next(t, &pos, &op)) == CUDW_OK)
-            ;
-        if (rc < 0)
-            return -1;
-        if (ptx) {
-            const cudw_section *p = cudw_ptx_section_for(f, t, 1);
-            uint64_t n;
-            if (p && cudw_ptx_line_count(f, p, &n) < 0)
-                return -1;
-        }
+    free(ti->offs);
+    free(ti->names);
+    free(ti->slot);
+    memset(ti, 0, sizeof *ti);
+}
+
+/* The number (1-based) of function offset off, or 0. */
+static size_t fn_number(const tinfo *ti, uint64_t off)
+{
+    if (!ti->nslot)
+        return 0;
+    for (size_t k = (size_t)(off * 0x9e3779b97f4a7c15ull >> 20) & (ti->nslot - 1);; k = (k + 1) & (ti->nslot - 1)) {
+        uint32_t v = ti->slot[k];
+        if (!v || ti->offs[v - 1] == off)
+            return v;
     }
-    return rc < 0 ? -1 : 0;
+}
+
+static int fn_add(tinfo *ti, uint64_t off, const char *name)
+{
+    if (fn_number(ti, off))
+        return 0;
+    if (2 * (ti->n + 1) > ti->nslot) {
+        size_t ns = ti->nslot ? ti->nslot * 2 : 64;
+        uint32_t *sl = calloc(ns, sizeof *sl);
+        if (!sl)
+            return -1;
+        free(ti->slot);
+        ti->slot = sl;
+        ti->nslot = ns;
+        for (size_t i = 0; i < ti->n; i++)
+            for (size_t k = (size_t)(ti->offs[i] * 0x9e3779b97f4a7c15ull >> 20) & (ns - 1);; k = (k + 1) & (ns - 1))
+                if (!sl[k]) {
+                    sl[k] = (uint32_t)i + 1;
+                    break;
+                }
+    }
+    if (ti->n == ti->cap) {
+        size_t c = ti->cap ? ti->cap * 2 : 16;
+        uint64_t *o = realloc(ti->offs, c * sizeof *o);
+        if (o)
+            ti->offs = o;
+        const char **nm = o ? realloc(ti->names, c * sizeof *nm) : NULL;
+        if (!nm)
+            return -1;
+        ti->names = nm;
+        ti->cap = c;
+    }
+    ti->offs[ti->n] = off;
+    ti->names[ti->n++] = name;
+    for (size_t k = (size_t)(off * 0x9e3779b97f4a7c15ull >> 20) & (ti->nslot - 1);; k = (k + 1) & (ti->nslot - 1))
+        if (!ti->slot[k]) {
+            ti->slot[k] = (uint32_t)ti->n;
+            return 0;
+        }
 }
 
 static const char *ptx_text(cudw_file *f, const cudw_line_table *t, const cudw_line_row *r)
@@ -73,7 +124,20 @@ static const char *ptx_text(cudw_file *f, const cudw_line_table *t, const cudw_l
     return text;
 }
 
-static void text_table(cudw_file *f, const cudw_line_table *t, const lopts *o, int sass, obuf *out)
+/* The path a row's file number names; for whole-program .nv_debug_line_sass
+ * tables, which name no PTX file, the one PTX text section (addr2line
+ * --ptx names it the same way). */
+static const char *row_path(cudw_file *f, const cudw_line_table *t, int sass, uint64_t file)
+{
+    const char *path = cudw_line_file_path(t, file);
+    if (!path && sass && !file) {
+        const cudw_section *ps = cudw_ptx_section_for(f, t, file);
+        path = ps ? ps->name : NULL;
+    }
+    return path;
+}
+
+static void table_header(const cudw_line_table *t, obuf *out)
 {
     ob_printf(out, "%s table at 0x%llx: version %u, %zu files", t->section->name, (unsigned long long)t->offset,
               t->version, t->nfiles);
@@ -85,11 +149,130 @@ static void text_table(cudw_file *f, const cudw_line_table *t, const lopts *o, i
             ob_putc(out, ')');
         }
     }
-    ob_puts(out, "\n");
+    ob_putc(out, '\n');
+}
+
+/* The flags (S is_stmt, E end_sequence, M Mercury) and the row an inlined
+ * row was inlined at. */
+static void flags_out(const cudw_line_row *r, obuf *out)
+{
+    if (r->is_stmt || r->end_sequence || r->merc_flag) {
+        ob_putc(out, ' ');
+        if (r->is_stmt)
+            ob_putc(out, 'S');
+        if (r->end_sequence)
+            ob_putc(out, 'E');
+        if (r->merc_flag)
+            ob_putc(out, 'M');
+    }
+    if (r->context) {
+        ob_puts(out, "  inlined at row ");
+        ob_dec(out, r->context);
+    }
+}
+
+/* line[:column] */
+static void line_col(const cudw_line_row *r, obuf *out)
+{
+    ob_dec(out, r->line);
+    if (r->column) {
+        ob_putc(out, ':');
+        ob_dec(out, r->column);
+    }
+}
+
+/* --ptx: the PTX line a .nv_debug_line_sass row points at */
+static void ptx_out(cudw_file *f, const cudw_line_table *t, const cudw_line_row *r, obuf *out)
+{
+    const char *txt = ptx_text(f, t, r);
+    ob_puts(out, "  | ");
+    ob_puts(out, txt ? txt : "<no such PTX line>");
+}
+
+/* The readable form: the file table once, each sequence's symbol once, and
+ * rows of address, file number:line[:column], flags, and the inlined-call
+ * context (the function's name when it changes from the row before). */
+static int text_table(cudw_file *f, const cudw_line_table *t, const lopts *o, int sass, tinfo *ti, obuf *out)
+{
+    table_header(t, out);
+    for (size_t i = 0; i < t->nfiles; i++) {
+        ob_puts(out, "  file ");
+        ob_dec(out, i + 1);
+        ob_puts(out, ": ");
+        ob_puts(out, t->files[i].path);
+        ob_putc(out, '\n');
+    }
+    const char *ptx_only = NULL;
+    if (sass && !t->nfiles) {
+        const cudw_section *ps = cudw_ptx_section_for(f, t, 0);
+        if ((ptx_only = ps ? ps->name : NULL)) {
+            ob_puts(out, "  file 0: ");
+            ob_puts(out, ptx_only);
+            ob_putc(out, '\n');
+        }
+    }
     cudw_line_iter it;
     cudw_line_row r;
+    int rc;
     cudw_line_iter_init(t, &it, 0);
-    while (cudw_line_next(&it, &r) == CUDW_OK) {
+    while ((rc = cudw_line_next(&it, &r)) == CUDW_OK) {
+        if (r.index == 1) {
+            ob_puts(out, " sequence ");
+            ob_dec(out, r.sequence);
+            ob_puts(out, ": ");
+            ob_puts(out, r.symbol ? r.symbol : "(no symbol)");
+            if (r.symbol_value) {
+                ob_puts(out, " at 0x");
+                ob_hex(out, r.symbol_value);
+            }
+            ob_putc(out, '\n');
+        }
+        ob_puts(out, "  0x");
+        ob_hex_pad(out, r.address, 8);
+        ob_puts(out, "  ");
+        if (!r.end_sequence) {
+            if (r.file > t->nfiles && !(ptx_only && !r.file))
+                ob_puts(out, "<bad file> ");
+            ob_dec(out, r.file);
+            ob_putc(out, ':');
+            line_col(&r, out);
+        }
+        flags_out(&r, out);
+        if (r.context) {
+            ob_puts(out, ", function ");
+            size_t k = fn_number(ti, r.function_offset);
+            if (!k) { /* its first row names it */
+                if (fn_add(ti, r.function_offset, r.function))
+                    return -2;
+                ob_dec(out, ti->n);
+                ob_puts(out, ": ");
+                if (r.function)
+                    ob_puts(out, r.function);
+                else
+                    ob_printf(out, "<bad name offset 0x%llx>", (unsigned long long)r.function_offset);
+            } else {
+                ob_dec(out, k);
+            }
+        }
+        if (o->ptx && sass && !r.end_sequence)
+            ptx_out(f, t, &r, out);
+        ob_putc(out, '\n');
+    }
+    ob_putc(out, '\n');
+    return rc < 0 ? -1 : 0;
+}
+
+/* The grep-friendly form (--long): every row on one line with everything
+ * it means -- address, symbol+offset, path:line, flags, the inlined
+ * function. */
+static int long_table(cudw_file *f, const cudw_line_table *t, const lopts *o, int sass, obuf *out)
+{
+    table_header(t, out);
+    cudw_line_iter it;
+    cudw_line_row r;
+    int rc;
+    cudw_line_iter_init(t, &it, 0);
+    while ((rc = cudw_line_next(&it, &r)) == CUDW_OK) {
         ob_puts(out, "  0x");
         ob_hex_pad(out, r.address, 8);
         ob_puts(out, "  ");
@@ -99,49 +282,32 @@ static void text_table(cudw_file *f, const cudw_line_table *t, const lopts *o, i
             ob_hex(out, r.address - r.symbol_value);
             ob_puts(out, "  ");
         }
-        const char *path = cudw_line_file_path(t, r.file);
-        if (!path && sass && !r.file) {
-            /* whole-program cubins name no PTX file: the one PTX text section
-             * is it (addr2line --ptx names it the same way) */
-            const cudw_section *ps = cudw_ptx_section_for(f, t, r.file);
-            path = ps ? ps->name : NULL;
-        }
+        const char *path = row_path(f, t, sass, r.file);
         ob_puts(out, path ? path : r.file ? "<bad file>" : "");
         ob_putc(out, ':');
-        ob_dec(out, r.line);
-        if (r.column) {
-            ob_putc(out, ':');
-            ob_dec(out, r.column);
-        }
-        if (r.is_stmt || r.end_sequence || r.merc_flag) {
-            ob_putc(out, ' ');
-            if (r.is_stmt)
-                ob_putc(out, 'S');
-            if (r.end_sequence)
-                ob_putc(out, 'E');
-            if (r.merc_flag)
-                ob_putc(out, 'M');
-        }
+        line_col(&r, out);
+        flags_out(&r, out);
         if (r.context) {
-            ob_puts(out, "  inlined at row ");
-            ob_dec(out, r.context);
             ob_puts(out, ": ");
             ob_puts(out, r.function ? r.function : "<bad name offset>");
         }
-        if (o->ptx && sass && !r.end_sequence) {
-            const char *txt = ptx_text(f, t, &r);
-            ob_puts(out, "  | ");
-            ob_puts(out, txt ? txt : "<no such PTX line>");
-        }
+        if (o->ptx && sass && !r.end_sequence)
+            ptx_out(f, t, &r, out);
         ob_putc(out, '\n');
     }
     ob_putc(out, '\n');
+    return rc < 0 ? -1 : 0;
 }
 
-static void json_table(cudw_file *f, const cudw_line_table *t, const lopts *o, int sass, json *j)
+/* JSON: the file table and the inlined functions' names once per table,
+ * each sequence's symbol once, and rows of the values that change (fields
+ * at their default -- column 0, is_stmt true, not end of sequence, no
+ * context -- left out; docs/json.md). */
+static int json_table(cudw_file *f, const cudw_line_table *t, const lopts *o, int sass, tinfo *ti, json *j)
 {
     cudw_line_iter it;
     cudw_line_row r;
+    int rc;
     json_obj(j, NULL);
     json_u64(j, "offset", t->offset);
     json_u64(j, "unit_length", t->unit_length);
@@ -180,36 +346,62 @@ static void json_table(cudw_file *f, const cudw_line_table *t, const lopts *o, i
             json_i64(j, "str_base_addend", t->str_base_reloc->addend);
         }
     }
-    json_arr(j, "rows");
+    json_arr(j, "sequences");
     cudw_line_iter_init(t, &it, o->hidden ? CUDW_LINE_HIDDEN : 0);
-    while (cudw_line_next(&it, &r) == CUDW_OK) {
+    int open = 0;
+    while ((rc = cudw_line_next(&it, &r)) == CUDW_OK) {
+        if ((r.context || r.function_offset) && !fn_number(ti, r.function_offset) &&
+            fn_add(ti, r.function_offset, r.function))
+            return -2;
+        if (!open) {
+            json_obj(j, NULL);
+            json_str(j, "symbol", r.symbol);
+            json_u64(j, "symbol_value", r.symbol_value);
+            json_arr(j, "rows");
+            open = 1;
+        }
         json_obj(j, NULL);
         json_u64(j, "address", r.address);
-        json_str(j, "symbol", r.symbol);
-        if (r.symbol)
-            json_u64(j, "offset", r.address - r.symbol_value);
         json_u64(j, "file", r.file);
-        json_str(j, "path", cudw_line_file_path(t, r.file));
         json_u64(j, "line", r.line);
-        json_u64(j, "column", r.column);
-        json_bool(j, "is_stmt", r.is_stmt);
-        json_bool(j, "end_sequence", r.end_sequence);
-        json_u64(j, "context", r.context);
-        json_str(j, "function", r.context ? r.function : NULL);
+        if (r.column)
+            json_u64(j, "column", r.column);
+        if (r.is_stmt != (t->default_is_stmt != 0))
+            json_bool(j, "is_stmt", r.is_stmt);
+        if (r.end_sequence)
+            json_bool(j, "end_sequence", 1);
+        if (r.context)
+            json_u64(j, "context", r.context);
         if (r.context || r.function_offset)
             json_u64(j, "function_offset", r.function_offset);
         if (r.hidden)
             json_bool(j, "hidden", 1);
         if (r.merc_flag)
             json_u64(j, "merc_flag", r.merc_flag);
-        json_u64(j, "sequence", r.sequence);
-        json_u64(j, "row", r.index);
-        if (o->ptx && sass && !r.end_sequence)
+        if (o->ptx && sass && !r.end_sequence && !r.hidden)
             json_str(j, "ptx", ptx_text(f, t, &r));
+        json_end_obj(j);
+        if (r.end_sequence && !r.hidden) {
+            json_end_arr(j);
+            json_end_obj(j);
+            open = 0;
+        }
+    }
+    if (open) { /* a table that ends without an end_sequence */
+        json_end_arr(j);
+        json_end_obj(j);
+    }
+    json_end_arr(j);
+    json_arr(j, "functions"); /* the inlined functions' names, in first use */
+    for (size_t i = 0; i < ti->n; i++) {
+        json_obj(j, NULL);
+        json_u64(j, "offset", ti->offs[i]);
+        json_str(j, "name", ti->names[i]);
         json_end_obj(j);
     }
     json_end_arr(j);
     json_end_obj(j);
+    return rc < 0 ? -1 : 0;
 }
 
 /* Images that have the --section asked for: none in an input is an error. */
@@ -227,12 +419,32 @@ static int one(cudw_file *f, const char *path, void *vctx, json *j)
             return EXIT_OK; /* nothing of this image to show */
         atomic_fetch_add(&matched, 1);
     }
-    for (unsigned i = 1; i < n; i++) {
-        const cudw_section *s = cudw_section_get(f, i);
-        if (is_line_section(s, o->section) && walk(f, s, o->ptx) < 0) {
-            report(f, path);
-            return EXIT_BAD_INPUT;
+    /* One pass that prints as it decodes; the output is kept until the
+     * image is done, and dropped if it is malformed (no partial output).
+     * --long prints 8 times as much: its rows are checked in a first pass
+     * instead, and streamed. */
+    if (o->long_form) {
+        for (unsigned i = 1; i < n; i++) {
+            const cudw_section *s = cudw_section_get(f, i);
+            uint64_t cur = 0;
+            const cudw_line_table *t;
+            int r = CUDW_DONE;
+            while (is_line_section(s, o->section) && (r = cudw_line_table_next(f, s, &cur, &t)) == CUDW_OK) {
+                cudw_line_iter it;
+                cudw_line_row row;
+                cudw_line_iter_init(t, &it, 0);
+                while ((r = cudw_line_next(&it, &row)) == CUDW_OK)
+                    ;
+                if (r < 0)
+                    break;
+            }
+            if (r < 0) {
+                report(f, path);
+                return EXIT_BAD_INPUT;
+            }
         }
+    } else {
+        jobs_hold();
     }
     if (o->json) {
         json_obj(j, NULL);
@@ -241,7 +453,8 @@ static int one(cudw_file *f, const char *path, void *vctx, json *j)
     } else {
         ob_printf(&out_stdout, "%s:\n\n", path);
     }
-    for (unsigned i = 1; i < n; i++) {
+    int bad = 0;
+    for (unsigned i = 1; i < n && !bad; i++) {
         const cudw_section *s = cudw_section_get(f, i);
         if (!is_line_section(s, o->section))
             continue;
@@ -256,12 +469,36 @@ static int one(cudw_file *f, const char *path, void *vctx, json *j)
         }
         uint64_t cur = 0;
         const cudw_line_table *t;
-        while (cudw_line_table_next(f, s, &cur, &t) == CUDW_OK)
-            o->json ? json_table(f, t, o, sass, j) : text_table(f, t, o, sass, &out_stdout);
-        if (o->json) {
+        int r;
+        while (!bad && (r = cudw_line_table_next(f, s, &cur, &t)) == CUDW_OK) {
+            if (o->ptx && sass) { /* the PTX text's line index, before any row wants it */
+                const cudw_section *p = cudw_ptx_section_for(f, t, 1);
+                uint64_t lines;
+                if (p && cudw_ptx_line_count(f, p, &lines) < 0) {
+                    bad = -1;
+                    break;
+                }
+            }
+            tinfo ti = {0};
+            bad = o->json ? json_table(f, t, o, sass, &ti, j)
+                  : o->long_form ? long_table(f, t, o, sass, &out_stdout)
+                                 : text_table(f, t, o, sass, &ti, &out_stdout);
+            tinfo_free(&ti);
+        }
+        if (!bad && r < 0)
+            bad = -1;
+        if (o->json && !bad) {
             json_end_arr(j);
             json_end_obj(j);
         }
+    }
+    if (bad) {
+        jobs_discard();
+        if (bad == -2)
+            eprintf("%s: %s: out of memory\n", progname, path);
+        else
+            report(f, path);
+        return EXIT_BAD_INPUT;
     }
     if (o->json) {
         json_end_arr(j);
@@ -282,6 +519,8 @@ int cmd_lines(int argc, char **argv)
             o.ptx = 1;
         else if (!strcmp(a, "--hidden"))
             o.hidden = 1;
+        else if (!strcmp(a, "--long"))
+            o.long_form = 1;
         else if (!strcmp(a, "--section")) { /* (main splits --section=NAME) */
             if (++i < argc)
                 o.section = argv[i];

@@ -65,10 +65,19 @@ void ob_hex(obuf *o, uint64_t v)
 
 void ob_hex_pad(obuf *o, uint64_t v, int width)
 {
+    static const char hex[] = "0123456789abcdef";
+    if (width == 8 && v <= 0xffffffffu && sizeof o->buf - o->len >= 8) {
+        /* addresses: the common case, written in place */
+        char *d = o->buf + o->len;
+        for (int i = 7; i >= 0; i--, v >>= 4)
+            d[i] = hex[v & 15];
+        o->len += 8;
+        return;
+    }
     char t[16];
     int n = 0;
     do {
-        t[15 - n++] = "0123456789abcdef"[v & 15];
+        t[15 - n++] = hex[v & 15];
         v >>= 4;
     } while (v);
     while (n < width && n < 16)
@@ -76,14 +85,27 @@ void ob_hex_pad(obuf *o, uint64_t v, int width)
     ob_write(o, t + 16 - n, (size_t)n);
 }
 
+/* Two digits at a time: printing line numbers was a tenth of `lines`. */
+static const char digits2[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                 "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                 "8081828384858687888990919293949596979899";
+
 void ob_dec(obuf *o, uint64_t v)
 {
     char t[20];
     int n = 0;
-    do {
-        t[19 - n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
+    while (v >= 100) {
+        unsigned r = (unsigned)(v % 100);
+        v /= 100;
+        t[19 - n++] = digits2[2 * r + 1];
+        t[19 - n++] = digits2[2 * r];
+    }
+    if (v >= 10) {
+        t[19 - n++] = digits2[2 * v + 1];
+        t[19 - n++] = digits2[2 * v];
+    } else {
+        t[19 - n++] = (char)('0' + v);
+    }
     ob_write(o, t + 20 - n, (size_t)n);
 }
 

@@ -12,6 +12,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "python"))
 import cudwarf  # noqa: E402
 from cudwarf import _lib  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, "tests", "common"))
+import lines_json  # noqa: E402
 
 CUDWARF = os.environ.get("CUDWARF", os.path.join(ROOT, "build", "cudwarf"))
 FIX = os.path.join(ROOT, "tests", "fixtures")
@@ -41,7 +43,7 @@ def locations(path, limit=300):
     for d in docs:
         for s in d["sections"]:
             for t in s["tables"]:
-                for r in t["rows"]:
+                for r in lines_json.rows(t):
                     if r["symbol"] and not r["end_sequence"]:
                         locs.append(f"{r['symbol']}+0x{r['offset'] + 2:x}")
     step = max(1, len(locs) // limit)
@@ -145,7 +147,7 @@ def test_lines_equal_the_cli_rows():
     path = os.path.join(FIX, "inline_sm90_lineinfo.rdc.cubin")
     doc, = json.loads(cli("lines", "--json", path).stdout)
     want = [(s["section"], r["address"], r["line"], r["path"], r["context"], r["function"])
-            for s in doc["sections"] for t in s["tables"] for r in t["rows"]]
+            for s in doc["sections"] for t in s["tables"] for r in lines_json.rows(t)]
     with cudwarf.open(path) as f:
         got = [(r.section, r.address, r.line, r.file, r.context, r.function) for r in f.lines()]
     assert got == want and len(got) > 100

@@ -421,7 +421,10 @@ static const char *function_name(const cudw_line_table *t, uint64_t off)
 {
     const cudw_section *s = t->str_section;
     uint64_t at = t->str_base + off;
-    if (!s || !s->data || at < off || at >= s->data_size || !memchr(s->data + at, 0, s->data_size - at))
+    if (!s || !s->data || at < off || at >= s->data_size)
+        return NULL;
+    /* a section that ends in a NUL terminates every string in it: no scan */
+    if (s->data[s->data_size - 1] != 0 && !memchr(s->data + at, 0, s->data_size - at))
         return NULL;
     return (const char *)s->data + at;
 }
@@ -482,7 +485,15 @@ static int emit(cudw_line_iter *it, cudw_line_row *out, uint64_t op_offset)
 {
     cudw_line_row *st = &it->state;
     uint64_t index = st->index + 1;
-    const char *fn = st->context || st->function_offset ? function_name(it->table, st->function_offset) : NULL;
+    const char *fn = NULL;
+    if (st->context || st->function_offset) {
+        if (!it->fn_known || it->fn_off != st->function_offset) { /* a run of rows shares one name */
+            it->fn = function_name(it->table, st->function_offset);
+            it->fn_off = st->function_offset;
+            it->fn_known = 1;
+        }
+        fn = it->fn;
+    }
     put_row(out, st, it, index, op_offset, fn);
     if ((it->flags & CUDW_LINE_KEEP_SEQUENCE) && !it->keeping && st->context) {
         /* the first inlined row: only now are the rows before it needed */
@@ -554,6 +565,23 @@ int cudw_line_next(cudw_line_iter *it, cudw_line_row *out)
             if (op == 2 && (p[1] & 0x80) && !(p[2] & 0x80) && !(it->flags & CUDW_LINE_HIDDEN)) {
                 st->address += ((uint64_t)(p[1] & 0x7f) | (uint64_t)p[2] << 7) * t->min_inst_length;
                 it->pos += 3;
+                continue;
+            }
+            if ((op == 4 || op == 5) && !(p[1] & 0x80) && t->std_opcode_lengths[op - 1] == 1) {
+                if (op == 4) /* set_file, set_column: one short ULEB */
+                    st->file = p[1];
+                else
+                    st->column = p[1];
+                it->pos += 2;
+                continue;
+            }
+            /* NVIDIA's inlined call (-lineinfo code has one before every
+             * inlined row): 00 03 90 <context> <function offset>, both short */
+            if (op == 0 && p[1] == 3 && p[2] == CUDW_LNE_INLINED_CALL && it->pos + 5 <= t->end && !(p[3] & 0x80) &&
+                !(p[4] & 0x80)) {
+                st->context = p[3];
+                st->function_offset = p[4];
+                it->pos += 5;
                 continue;
             }
         }

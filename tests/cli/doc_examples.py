@@ -31,8 +31,9 @@ env = dict(os.environ, PATH=bindir + os.pathsep + os.environ["PATH"], LC_ALL="C"
 
 def examples(path):
     text = open(path).read()
-    if path.endswith(".1"):  # roff: .nf blocks, \- for -
-        blocks = [b.replace("\\-", "-") for b in re.findall(r"^\.nf\n(.*?)^\.fi", text, re.S | re.M)]
+    if path.endswith(".1"):  # roff: .nf blocks, \- for -, \& before a leading dot
+        blocks = [b.replace("\\-", "-").replace("\\&", "")
+                  for b in re.findall(r"^\.nf\n(.*?)^\.fi", text, re.S | re.M)]
     else:
         blocks = re.findall(r"```console\n(.*?)```", text, re.S)
     for block in blocks:

@@ -16,6 +16,8 @@ objects say.
 usage: check_addr2line.py CUDWARF FILE...
 """
 import glob, json, os, subprocess, sys, tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "common"))
+import lines_json  # noqa: E402
 
 cudwarf = sys.argv[1]
 fail = 0
@@ -47,7 +49,7 @@ for path in sys.argv[2:]:
     for sec in doc["sections"]:
         for t in sec["tables"]:
             seqs, cur = [], []
-            for r in t["rows"]:
+            for r in lines_json.rows(t):
                 cur.append(r)
                 if r["end_sequence"]:
                     seqs.append(cur)

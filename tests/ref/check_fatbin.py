@@ -111,7 +111,8 @@ for comp, xflags in (("default", []), ("lz4", ["-Xfatbin", "--compress-mode=spee
     robj = os.path.join(d, "app.rdc.o")
     r = run("nvcc", "-lineinfo", "-arch=sm_90", "-rdc=true", *xflags, "-c", "-o", robj, os.path.join(SRC, "app.cu"))
     l = run(CUDWARF, "lines", robj)
-    check(f"-rdc object ({comp}): __nv_relfatbin read, rows shown", l.returncode == 0 and "app.cu:" in l.stdout,
+    check(f"-rdc object ({comp}): __nv_relfatbin read, rows shown", l.returncode == 0 and re.search(r"^  file \d+: \S*app\.cu$", l.stdout, re.M)
+          and re.search(r"^  0x[0-9a-f]+  \d+:\d+", l.stdout, re.M),
           l.stderr)
 
 # --- LTO IR (nvcc -dlto): entry kind 8, fatbinary's kind=nvvm ---

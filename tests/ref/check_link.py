@@ -27,6 +27,8 @@ same function as the row at that symbol+offset in its input
 usage: check_link.py CUDWARF NVLINK_OUT=IN1,IN2[,...] ...
 """
 import json, os, struct, subprocess, sys, tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "common"))
+import lines_json  # noqa: E402
 
 cudwarf = sys.argv[1]
 fail = 0
@@ -312,7 +314,7 @@ def decoded(path):
     """line rows and DIE attribute values, without offsets that move"""
     lines, = json.loads(subprocess.run([cudwarf, "lines", "--json", path], capture_output=True, text=True).stdout)
     rows = [(s["section"], r["address"], r.get("symbol"), r["file"], r["line"], r.get("function"), r.get("context"),
-             r["end_sequence"]) for s in lines["sections"] for t in s["tables"] for r in t["rows"]]
+             r["end_sequence"]) for s in lines["sections"] for t in s["tables"] for r in lines_json.rows(t)]
     info, = json.loads(subprocess.run([cudwarf, "dump", "--info", "--json", path], capture_output=True, text=True).stdout)
     dies = [(s["section"], d["offset"], [(a["name"], a.get("value") if a["form"] != "DW_FORM_strp" else a["value"])
                                         for a in d["attributes"]])
@@ -348,7 +350,7 @@ def rows_by_site(path):
     out = {}
     for s in doc["sections"]:
         for t in s["tables"]:
-            for r in t["rows"]:
+            for r in lines_json.rows(t):
                 if r.get("function"):
                     out.setdefault((s["section"], r.get("symbol"), r.get("offset"), r["line"]), set()).add(r["function"])
     return out

@@ -13,7 +13,9 @@ directive, a label, or outside the function.
 
 usage: check_sass_ptx.py CUDWARF FILE...
 """
-import json, re, struct, subprocess, sys
+import json, os, re, struct, subprocess, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "common"))
+import lines_json  # noqa: E402
 
 
 def elf_sections(data):
@@ -103,7 +105,7 @@ def main():
             msgs = []
             for t in json.loads(p.stdout)[0]["sections"][0]["tables"]:
                 fnames = [f["name"] for f in t["files"]]
-                for r in t["rows"]:
+                for r in lines_json.rows(t):
                     if r["end_sequence"]:
                         continue
                     rows += 1

@@ -14,6 +14,8 @@ Everything is read here with a small ELF parser, independently of cudwarf.
 usage: check_strip.py CUDWARF FILE...
 """
 import json, os, shutil, struct, subprocess, sys, tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "common"))
+import lines_json  # noqa: E402
 
 cudwarf = sys.argv[1]
 fail = 0
@@ -115,7 +117,7 @@ with tempfile.TemporaryDirectory() as tmp:
         doc, = json.loads(run("lines", "--json", path).stdout)
         for s in doc["sections"]:
             for t in s["tables"]:
-                locs += [f"{r['symbol']}+{r['offset']:#x}" for r in t["rows"][::7] if r.get("symbol")]
+                locs += [f"{r['symbol']}+{r['offset']:#x}" for r in list(lines_json.rows(t))[::7] if r.get("symbol")]
         locs = sorted(set(locs))[:40]
         if locs:
             a2a = run("addr2line", "-e", path, "-fip", *locs).stdout

@@ -15,7 +15,9 @@ rejects ('?': >= the table's row count, FINDINGS 4.3) must be nonzero here.
 
 usage: compare_lines.py CUDWARF LIBDW_LINES FILE...
 """
-import json, subprocess, sys
+import json, os, subprocess, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "common"))
+import lines_json  # noqa: E402
 
 VIEWS = [(".debug_line", []), (".nv_debug_line_sass", ["-s", ".nv_debug_line_sass"]),
          (".nv.merc.debug_line", ["-m"]), (".nv.merc.nv_debug_line_sass", ["-m", "-s", ".nv_debug_line_sass"])]
@@ -46,7 +48,7 @@ def ours(cudwarf, path, section):
     for sec in doc["sections"]:
         for t in sec["tables"]:
             res.append([(r["address"], r["path"], r["line"], r["is_stmt"], r["end_sequence"], r["context"],
-                         r["function"]) for r in t["rows"]])
+                         r["function"]) for r in lines_json.rows(t)])
     return res
 
 
