@@ -475,6 +475,12 @@ typedef struct cudw_line_op {
  * t->program_offset); CUDW_DONE at t->end. */
 int cudw_line_op_next(const cudw_line_table *t, uint64_t *pos, cudw_line_op *out);
 
+/* Whether every opcode of t's program decodes: CUDW_OK, or the error (on
+ * the file's handle) that cudw_line_next would stop at.  After CUDW_OK no
+ * cudw_line_next on t fails but for memory; several times faster than
+ * decoding the rows, for printers that check before they print. */
+int cudw_line_table_check(const cudw_line_table *t);
+
 /* One row of the line-number matrix (the rows view). */
 typedef struct cudw_line_row {
     uint64_t address;         /* relocated: symbol value + addend + advances */

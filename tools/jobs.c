@@ -47,7 +47,6 @@ typedef struct runner {
 static int emitted_any; /* some job printed something: the next one gets jobs_sep first */
 static _Thread_local runner *cur_runner;
 static _Thread_local size_t cur_job;
-static _Thread_local int held; /* the job keeps its output until it ends (jobs_hold) */
 
 static void text_add(text *t, const void *p, size_t n)
 {
@@ -120,7 +119,7 @@ static void job_sink(obuf *o, const void *p, size_t n)
     runner *r = cur_runner;
     slot *s = &r->slots[cur_job % r->window];
     pthread_mutex_lock(&r->mu);
-    if (r->emit == cur_job && !held) { /* the head: what it kept, then this, straight out */
+    if (r->emit == cur_job) { /* the head: what it kept, then this, straight out */
         put_out(s, s->out.p, s->out.n);
         s->out.n = 0;
         put_out(s, p, n);
@@ -133,25 +132,7 @@ static void job_sink(obuf *o, const void *p, size_t n)
 static void job_sink_direct(obuf *o, const void *p, size_t n)
 {
     (void)o;
-    if (held)
-        text_add(&cur_runner->slots->out, p, n);
-    else
-        put_out(cur_runner->slots, p, n);
-}
-
-void jobs_hold(void) { held = 1; }
-
-void jobs_discard(void)
-{
-    out_stdout.len = 0;
-    if (!cur_runner)
-        return;
-    slot *s = &cur_runner->slots[cur_job % cur_runner->window];
-    if (cur_runner->slots && cur_runner->window > 1)
-        pthread_mutex_lock(&cur_runner->mu);
-    s->out.n = 0;
-    if (cur_runner->slots && cur_runner->window > 1)
-        pthread_mutex_unlock(&cur_runner->mu);
+    put_out(cur_runner->slots, p, n);
 }
 
 static void job_err(const char *p, size_t n)
@@ -185,7 +166,6 @@ static void *worker(void *arg)
         r->inflight += s->cost;
         pthread_mutex_unlock(&r->mu);
         cur_job = i;
-        held = 0;
         int rc = r->fn(r->ctx, i);
         ob_flush(&out_stdout);
         pthread_mutex_lock(&r->mu);
@@ -232,15 +212,9 @@ int jobs_run_cost(size_t n, job_fn fn, job_cost_fn cost, void *ctx)
             r.emit = i;
             cur_runner = &r;
             cur_job = i;
-            held = 0;
             out_stdout.sink = job_sink_direct;
             int rc = fn(ctx, i);
             ob_flush(&out_stdout);
-            if (held) { /* what it kept, now */
-                held = 0;
-                put_out(&s, s.out.p, s.out.n);
-                text_free(&s.out);
-            }
             out_stdout.sink = saved;
             if (rc > worst)
                 worst = rc;

@@ -20,12 +20,6 @@ extern const char *jobs_open;
 int jobs_wrote(void);
 void jobs_reset(void);
 
-/* Inside a job: keep what it prints until it ends (it prints while it
- * decodes, and an error half way must leave nothing: jobs_discard drops
- * what it printed so far).  Memory: the job's output. */
-void jobs_hold(void);
-void jobs_discard(void);
-
 /* The cores this process may run on. */
 unsigned jobs_default(void);
 

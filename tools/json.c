@@ -10,27 +10,7 @@ void json_init(json *j, obuf *out)
     j->first[0] = 1;
 }
 
-/* The comma and "key": before a value.  Keys are ours (short plain
- * ASCII): copied straight into the buffer, the hottest path of every
- * JSON dump. */
-static void sep(json *j, const char *key)
-{
-    obuf *o = j->out;
-    if (sizeof o->buf - o->len < 80)
-        ob_flush(o);
-    char *d = o->buf + o->len;
-    if (!j->first[j->depth])
-        *d++ = ',';
-    j->first[j->depth] = 0;
-    if (key) {
-        *d++ = '"';
-        for (int n = 0; *key && n < 64; n++)
-            *d++ = *key++;
-        *d++ = '"';
-        *d++ = ':';
-    }
-    o->len = (size_t)(d - o->buf);
-}
+static void sep(json *j, const char *key) { ob_commit(j->out, json_sep(j, key, 0)); }
 
 static void open_(json *j, const char *key, char c)
 {
@@ -129,22 +109,10 @@ void json_str(json *j, const char *key, const char *v)
     json_strn(j, key, v, strlen(v));
 }
 
-void json_u64(json *j, const char *key, uint64_t v)
-{
-    sep(j, key);
-    ob_dec(j->out, v);
-}
-
 void json_i64(json *j, const char *key, int64_t v)
 {
     sep(j, key);
     ob_sdec(j->out, v);
-}
-
-void json_bool(json *j, const char *key, int v)
-{
-    sep(j, key);
-    ob_puts(j->out, v ? "true" : "false");
 }
 
 void json_null(json *j, const char *key)

@@ -63,15 +63,21 @@ void ob_hex(obuf *o, uint64_t v)
     ob_write(o, t + 16 - n, (size_t)n);
 }
 
+/* Every byte as two hex digits: addresses go two digits at a time. */
+const char ob_hex2[513] = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+                          "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+                          "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+                          "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+                          "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+                          "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+                          "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+                          "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+
 void ob_hex_pad(obuf *o, uint64_t v, int width)
 {
     static const char hex[] = "0123456789abcdef";
-    if (width == 8 && v <= 0xffffffffu && sizeof o->buf - o->len >= 8) {
-        /* addresses: the common case, written in place */
-        char *d = o->buf + o->len;
-        for (int i = 7; i >= 0; i--, v >>= 4)
-            d[i] = hex[v & 15];
-        o->len += 8;
+    if (width == 8 && v <= 0xffffffffu) { /* addresses: the common case */
+        ob_commit(o, put_hex8(ob_room(o, 8), (uint32_t)v));
         return;
     }
     char t[16];
@@ -86,28 +92,9 @@ void ob_hex_pad(obuf *o, uint64_t v, int width)
 }
 
 /* Two digits at a time: printing line numbers was a tenth of `lines`. */
-static const char digits2[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-                                 "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-                                 "8081828384858687888990919293949596979899";
-
-void ob_dec(obuf *o, uint64_t v)
-{
-    char t[20];
-    int n = 0;
-    while (v >= 100) {
-        unsigned r = (unsigned)(v % 100);
-        v /= 100;
-        t[19 - n++] = digits2[2 * r + 1];
-        t[19 - n++] = digits2[2 * r];
-    }
-    if (v >= 10) {
-        t[19 - n++] = digits2[2 * v + 1];
-        t[19 - n++] = digits2[2 * v];
-    } else {
-        t[19 - n++] = (char)('0' + v);
-    }
-    ob_write(o, t + 20 - n, (size_t)n);
-}
+const char ob_digits2[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                             "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                             "8081828384858687888990919293949596979899";
 
 void ob_sdec(obuf *o, int64_t v)
 {

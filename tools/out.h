@@ -35,7 +35,6 @@ void ob_flush(obuf *o);
 void ob_write_slow(obuf *o, const void *p, size_t n);
 void ob_hex(obuf *o, uint64_t v);   /* lowercase, no prefix */
 void ob_hex_pad(obuf *o, uint64_t v, int width); /* at least width digits, zero-padded */
-void ob_dec(obuf *o, uint64_t v);
 void ob_sdec(obuf *o, int64_t v);
 void ob_printf(obuf *o, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -52,17 +51,62 @@ static inline void ob_putc(obuf *o, char c)
 
 static inline void ob_write(obuf *o, const void *p, size_t n)
 {
-    if (sizeof o->buf - o->len >= n && n <= 32) {
-        /* short strings dominate: a byte loop beats a memcpy call */
-        const char *c = p;
-        char *d = o->buf + o->len;
-        for (size_t i = 0; i < n; i++)
-            d[i] = c[i];
+    if (sizeof o->buf - o->len >= n) {
+        /* literals (ob_puts of a constant) become a few moves */
+        memcpy(o->buf + o->len, p, n);
         o->len += n;
         return;
     }
     ob_write_slow(o, p, n);
 }
+
+extern const char ob_digits2[201];
+extern const char ob_hex2[513];
+
+/* For printers that build a line in place: room for n bytes (flushing if
+ * needed) and the write pointer; ob_commit takes the bytes written. */
+static inline char *ob_room(obuf *o, size_t n)
+{
+    if (sizeof o->buf - o->len < n)
+        ob_flush(o);
+    return o->buf + o->len;
+}
+
+static inline void ob_commit(obuf *o, char *end) { o->len = (size_t)(end - o->buf); }
+
+/* Decimal at d (at most 20 bytes), from the last digit: the count first,
+ * then two digits per division.  Returns the end. */
+static inline char *put_dec(char *d, uint64_t v)
+{
+    unsigned n = 1;
+    for (uint64_t x = v; x >= 10; x /= 10)
+        n++;
+    char *end = d + n;
+    d = end;
+    while (v >= 100) {
+        unsigned r = (unsigned)(v % 100) * 2;
+        v /= 100;
+        *--d = ob_digits2[r + 1];
+        *--d = ob_digits2[r];
+    }
+    if (v >= 10) {
+        *--d = ob_digits2[2 * v + 1];
+        *--d = ob_digits2[2 * v];
+    } else {
+        *--d = (char)('0' + v);
+    }
+    return end;
+}
+
+/* Eight lowercase hex digits, zero-padded: an address. */
+static inline char *put_hex8(char *d, uint32_t v)
+{
+    for (int i = 6; i >= 0; i -= 2, v >>= 8)
+        memcpy(d + i, ob_hex2 + 2 * (v & 0xff), 2);
+    return d + 8;
+}
+
+static inline void ob_dec(obuf *o, uint64_t v) { ob_commit(o, put_dec(ob_room(o, 20), v)); }
 
 static inline void ob_puts(obuf *o, const char *s) { ob_write(o, s, strlen(s)); }
 

@@ -22,6 +22,11 @@
 
 typedef struct line_impl {
     cudw_line_table pub;
+    /* Special opcode op advances the address by sp_addr[op] and the line
+     * by sp_line[op] (op >= opcode_base): a division per row, paid once. */
+    uint16_t sp_addr[256];
+    int16_t sp_line[256];
+    uint8_t short_std;  /* bit n: standard opcode n takes one ULEB (2, 4, 5) */
 } line_impl;
 
 static int hdr_fail(cudw_file *f, const cudw_section *s, uint64_t off, int code, const char *fmt, uint64_t a,
@@ -232,6 +237,14 @@ static int parse(cudw_file *f, const cudw_section *s, uint64_t off, line_impl **
         else
             p->str_base_reloc = NULL;
     }
+    for (unsigned op = p->opcode_base; op < 256; op++) {
+        unsigned adj = op - p->opcode_base;
+        t->sp_addr[op] = (uint16_t)(adj / p->line_range * p->min_inst_length);
+        t->sp_line[op] = (int16_t)(p->line_base + (int)(adj % p->line_range));
+    }
+    for (unsigned op = 2; op <= 5; op++)
+        if (op != 3 && op < p->opcode_base && p->std_opcode_lengths[op - 1] == 1)
+            t->short_std |= (uint8_t)(1u << op);
     *out = t;
     return CUDW_OK;
 }
@@ -523,130 +536,245 @@ static int emit(cudw_line_iter *it, cudw_line_row *out, uint64_t op_offset)
     return CUDW_OK;
 }
 
-int cudw_line_next(cudw_line_iter *it, cudw_line_row *out)
+/* ULEB128 of up to 3 bytes in line, longer ones (and errors) by the
+ * general decoder: operands of line programs are short. */
+static inline int uleb_in(const uint8_t **pp, const uint8_t *end, uint64_t *v)
+{
+    const uint8_t *p = *pp;
+    ptrdiff_t n = end - p;
+    if (n >= 1 && !(p[0] & 0x80)) {
+        *v = p[0];
+        *pp = p + 1;
+        return CUDW_OK;
+    }
+    if (n >= 2 && !(p[1] & 0x80)) {
+        *v = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+        *pp = p + 2;
+        return CUDW_OK;
+    }
+    if (n >= 3 && !(p[2] & 0x80)) {
+        *v = (uint64_t)(p[0] & 0x7f) | (uint64_t)(p[1] & 0x7f) << 7 | (uint64_t)p[2] << 14;
+        *pp = p + 3;
+        return CUDW_OK;
+    }
+    return cudw_uleb128_read(pp, end, v);
+}
+
+/* One opcode the fast path does not take, by the general decoder: a row
+ * (CUDW_OK), SLOW_MORE when the state changed and no row came, or
+ * cudw_line_op_next's error or CUDW_DONE.  Out of line: its registers
+ * would otherwise be saved on every row. */
+#define SLOW_MORE 2 /* not CUDW_OK, CUDW_DONE or an error */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int slow_op(cudw_line_iter *it, cudw_line_row *out)
 {
     const cudw_line_table *t = it->table;
     cudw_line_row *st = &it->state;
     cudw_line_op o;
+    int rc;
+    if ((rc = cudw_line_op_next(t, &it->pos, &o)) != CUDW_OK)
+        return rc;
+    switch (o.kind) {
+    case CUDW_LOP_SPECIAL:
+        st->address += o.addr_adv;
+        st->line += (uint64_t)o.line_adv;
+        return emit(it, out, o.offset);
+    case CUDW_LOP_STANDARD:
+        switch (o.opcode) {
+        case 1: return emit(it, out, o.offset);
+        case 2: case 8:
+            st->address += o.addr_adv;
+            if ((it->flags & CUDW_LINE_HIDDEN) && o.opcode == 2 && !followed_by_row(t, it->pos)) {
+                *out = *st;
+                out->hidden = 1;
+                out->op_offset = o.offset;
+                out->symbol = it->symbol;
+                out->symbol_value = it->symbol_value;
+                out->symtab = it->symtab;
+                out->index = 0;
+                out->function = NULL;
+                return CUDW_OK;
+            }
+            break;
+        case 3: st->line += (uint64_t)o.s; break;
+        case 4: st->file = o.u; break;
+        case 5: st->column = o.u; break;
+        case 6: st->is_stmt = !st->is_stmt; break;
+        case 7: st->basic_block = 1; break;
+        case 9: st->address += o.u; break;
+        default: break;
+        }
+        break;
+    default:
+        switch (o.opcode) {
+        case 1: /* end_sequence */
+            st->end_sequence = 1;
+            return emit(it, out, o.offset);
+        case 2:
+            st->address = o.u;
+            if (o.reloc) {
+                it->symbol = o.reloc->sym_name;
+                it->symbol_value = o.reloc->sym_value;
+                it->symtab = t->file->secs[o.reloc->reloc_section].link;
+            }
+            break;
+        case CUDW_LNE_INLINED_CALL:
+            st->context = o.u;
+            st->function_offset = o.u2;
+            break;
+        case CUDW_LNE_SET_FUNCTION:
+            st->function_offset = o.u;
+            break;
+        case CUDW_LNE_MERC_ENTRY:
+            st->merc_flag = (uint8_t)o.u;
+            break;
+        default:
+            break;
+        }
+    }
+    return SLOW_MORE;
+}
+
+int cudw_line_next(cudw_line_iter *it, cudw_line_row *out)
+{
+    const cudw_line_table *t = it->table;
+    cudw_line_row *st = &it->state;
     int rc;
     if (st->end_sequence) { /* the previous row ended a sequence */
         uint64_t seq = st->sequence + 1;
         reset(it);
         st->sequence = seq;
     }
-    const uint8_t *d = t->section->data;
+    const line_impl *ti = (const line_impl *)t;
+    const uint8_t *d = t->section->data, *end = d + t->end;
+    const unsigned obase = t->opcode_base;
+    /* the standard opcodes taken in line; advance_pc not when hidden rows
+     * are asked for (the general decoder looks ahead for them) */
+    const unsigned sstd = ti->short_std & (it->flags & CUDW_LINE_HIDDEN ? ~4u : ~0u);
+    const uint8_t *p;
     for (;;) {
-        /* Fast path for what fills real tables: special opcodes, copy, and
-         * advance_pc / advance_line with short operands. */
-        if (it->pos + 3 <= t->end) {
-            const uint8_t *p = d + it->pos;
-            uint8_t op = p[0];
-            if (op >= t->opcode_base) {
-                unsigned adj = op - t->opcode_base;
-                st->address += (uint64_t)(adj / t->line_range) * t->min_inst_length;
-                st->line += (uint64_t)(int64_t)(t->line_base + (int)(adj % t->line_range));
-                it->pos++;
-                return emit(it, out, it->pos - 1);
+        /* The fast path, for what fills real tables: special opcodes,
+         * copy, advance_pc / advance_line / set_file / set_column with
+         * short operands, NVIDIA's inlined call.  The position and the
+         * two hottest registers live in locals (stores to the state would
+         * otherwise reload everything: a byte load may alias them). */
+        p = d + it->pos;
+        while (end - p >= 3) {
+            unsigned op = p[0];
+            /* Conditions that test operand bytes too: GCC turns a plain
+             * chain of op == c into a jump table, whose indirect branch
+             * predicted the advance_pc, advance_line, copy rhythm of -G
+             * tables worse (15% slower). */
+            if (op >= obase) {
+                st->address += ti->sp_addr[op];
+                st->line += (uint64_t)(int64_t)ti->sp_line[op];
+                goto row;
             }
-            if (op == 1) {
-                it->pos++;
-                return emit(it, out, it->pos - 1);
+            if (op == 1)
+                goto row;
+            if (op == 2 && (sstd & 4) && !(p[1] & 0x80)) {
+                st->address += (uint64_t)p[1] * t->min_inst_length;
+                p += 2;
+                continue;
             }
             if (op == 3 && !(p[1] & 0x80)) {
                 st->line += (uint64_t)((int64_t)(p[1] & 0x3f) - (int64_t)(p[1] & 0x40));
-                it->pos += 2;
+                p += 2;
                 continue;
             }
-            if (op == 2 && !(p[1] & 0x80) && !(it->flags & CUDW_LINE_HIDDEN)) {
-                st->address += (uint64_t)p[1] * t->min_inst_length;
-                it->pos += 2;
+            if (op == 3 && !(p[2] & 0x80)) { /* two bytes: a jump of up to 8191 lines */
+                int64_t v = (int64_t)((p[1] & 0x7f) | (p[2] & 0x7f) << 7);
+                st->line += (uint64_t)(v - ((v & 0x2000) << 1));
+                p += 3;
                 continue;
             }
-            if (op == 2 && (p[1] & 0x80) && !(p[2] & 0x80) && !(it->flags & CUDW_LINE_HIDDEN)) {
+            if (op == 2 && (sstd & 4) && !(p[2] & 0x80)) {
                 st->address += ((uint64_t)(p[1] & 0x7f) | (uint64_t)p[2] << 7) * t->min_inst_length;
-                it->pos += 3;
+                p += 3;
                 continue;
             }
-            if ((op == 4 || op == 5) && !(p[1] & 0x80) && t->std_opcode_lengths[op - 1] == 1) {
-                if (op == 4) /* set_file, set_column: one short ULEB */
+            if ((op == 4 || op == 5) && (sstd & (1u << op)) && !(p[1] & 0x80)) {
+                if (op == 4) /* set_file, set_column */
                     st->file = p[1];
                 else
                     st->column = p[1];
-                it->pos += 2;
+                p += 2;
                 continue;
             }
-            /* NVIDIA's inlined call (-lineinfo code has one before every
-             * inlined row): 00 03 90 <context> <function offset>, both short */
-            if (op == 0 && p[1] == 3 && p[2] == CUDW_LNE_INLINED_CALL && it->pos + 5 <= t->end && !(p[3] & 0x80) &&
-                !(p[4] & 0x80)) {
-                st->context = p[3];
-                st->function_offset = p[4];
-                it->pos += 5;
+            if (op == 0 && p[2] == CUDW_LNE_INLINED_CALL && p[1] >= 3 && p[1] < 0x80 &&
+                end - p >= 2 + (ptrdiff_t)p[1]) {
+                /* 00 len 90 <context> <function offset>: the operands (the
+                 * function is a string offset, often 3 bytes) are read
+                 * inside the opcode's length, as cudw_line_op_next does */
+                const uint8_t *q = p + 3, *qend = p + 2 + p[1];
+                uint64_t ctx, fn;
+                if (uleb_in(&q, qend, &ctx) != CUDW_OK || uleb_in(&q, qend, &fn) != CUDW_OK)
+                    break;
+                st->context = ctx;
+                st->function_offset = fn;
+                p = qend;
                 continue;
             }
+            break; /* the general decoder */
         }
-        if ((rc = cudw_line_op_next(t, &it->pos, &o)) != CUDW_OK)
-            break;
-        switch (o.kind) {
-        case CUDW_LOP_SPECIAL:
-            st->address += o.addr_adv;
-            st->line += (uint64_t)o.line_adv;
-            return emit(it, out, o.offset);
-        case CUDW_LOP_STANDARD:
-            switch (o.opcode) {
-            case 1: return emit(it, out, o.offset);
-            case 2: case 8:
-                st->address += o.addr_adv;
-                if ((it->flags & CUDW_LINE_HIDDEN) && o.opcode == 2 && !followed_by_row(t, it->pos)) {
-                    *out = *st;
-                    out->hidden = 1;
-                    out->op_offset = o.offset;
-                    out->symbol = it->symbol;
-                    out->symbol_value = it->symbol_value;
-                    out->symtab = it->symtab;
-                    out->index = 0;
-                    out->function = NULL;
-                    return CUDW_OK;
-                }
-                break;
-            case 3: st->line += (uint64_t)o.s; break;
-            case 4: st->file = o.u; break;
-            case 5: st->column = o.u; break;
-            case 6: st->is_stmt = !st->is_stmt; break;
-            case 7: st->basic_block = 1; break;
-            case 9: st->address += o.u; break;
-            default: break;
-            }
-            break;
-        default:
-            switch (o.opcode) {
-            case 1: /* end_sequence */
-                st->end_sequence = 1;
-                return emit(it, out, o.offset);
-            case 2:
-                st->address = o.u;
-                if (o.reloc) {
-                    it->symbol = o.reloc->sym_name;
-                    it->symbol_value = o.reloc->sym_value;
-                    it->symtab = t->file->secs[o.reloc->reloc_section].link;
-                }
-                break;
-            case CUDW_LNE_INLINED_CALL:
-                st->context = o.u;
-                st->function_offset = o.u2;
-                break;
-            case CUDW_LNE_SET_FUNCTION:
-                st->function_offset = o.u;
-                break;
-            case CUDW_LNE_MERC_ENTRY:
-                st->merc_flag = (uint8_t)o.u;
-                break;
-            default:
-                break;
-            }
-        }
+        it->pos = (uint64_t)(p - d);
+        if ((rc = slow_op(it, out)) != SLOW_MORE)
+            return rc;
     }
-    return rc;
+row: /* p is at the opcode that makes the row */
+    it->pos = (uint64_t)(p - d) + 1;
+    return emit(it, out, (uint64_t)(p - d));
+}
+
+int cudw_line_table_check(const cudw_line_table *t)
+{
+    const line_impl *ti = (const line_impl *)t;
+    const uint8_t *d = t->section->data, *p = d + t->program_offset, *end = d + t->end;
+    const unsigned obase = t->opcode_base;
+    while (p < end) {
+        unsigned op = *p;
+        /* what cannot fail is stepped over (the same cases as the fast
+         * path of cudw_line_next); the rest is the general decoder's to
+         * judge */
+        if (op >= obase || op == 1 || op == 6 || op == 7 || op == 8) {
+            p++;
+            continue;
+        }
+        if (end - p >= 3) {
+            if (op == 3 || (op <= 5 && (ti->short_std & (1u << op)))) { /* 2, 3, 4, 5: one LEB */
+                if (!(p[1] & 0x80)) {
+                    p += 2;
+                    continue;
+                }
+                if (!(p[2] & 0x80)) {
+                    p += 3;
+                    continue;
+                }
+            }
+            if (op == 9) {
+                p += 3;
+                continue;
+            }
+            if (op == 0 && p[2] == CUDW_LNE_INLINED_CALL && p[1] >= 3 && p[1] < 0x80 &&
+                end - p >= 2 + (ptrdiff_t)p[1]) {
+                const uint8_t *q = p + 3, *qend = p + 2 + p[1];
+                uint64_t v;
+                if (uleb_in(&q, qend, &v) == CUDW_OK && uleb_in(&q, qend, &v) == CUDW_OK) {
+                    p = qend;
+                    continue;
+                }
+            }
+        }
+        uint64_t pos = (uint64_t)(p - d);
+        cudw_line_op o;
+        int rc = cudw_line_op_next(t, &pos, &o);
+        if (rc != CUDW_OK)
+            return rc;
+        p = d + pos;
+    }
+    return CUDW_OK;
 }
 
 /* Decode the current sequence again from its start, keeping its first

@@ -12,22 +12,33 @@ static uint64_t next(void)
     return rng;
 }
 
+/* An ELF of one .debug_line unit and a .debug_str, opened; its first
+ * table.  The caller closes *f and frees *img. */
+static const cudw_line_table *open_unit(const void *unit, size_t ulen, const char *strs, size_t slen, uint8_t **img,
+                                        cudw_file **f)
+{
+    tsec secs[] = {
+        {.name = ".debug_line", .data = unit, .size = ulen},
+        {.name = ".debug_str", .data = strs, .size = slen},
+    };
+    size_t len;
+    *img = telf_build(secs, 2, &len);
+    *f = topen(*img, len);
+    const cudw_line_table *t;
+    uint64_t cur = 0;
+    assert_int_equal(cudw_line_table_next(*f, cudw_section_find(*f, ".debug_line"), &cur, &t), CUDW_OK);
+    return t;
+}
+
 /* Wrap a unit into an ELF with a .debug_str and decode its rows; with
  * sites, each inlined row's call site (cudw_line_callsite, with the
  * sequence kept) goes to sites[n] as its sequence-relative row number. */
 static size_t decode(const cudw_line_out *out, const char *strs, size_t strlen_, cudw_line_row *rows, size_t cap,
                      uint64_t *sites)
 {
-    tsec secs[] = {
-        {.name = ".debug_line", .data = out->data, .size = out->size},
-        {.name = ".debug_str", .data = strs, .size = strlen_},
-    };
-    size_t len;
-    uint8_t *img = telf_build(secs, 2, &len);
-    cudw_file *f = topen(img, len);
-    const cudw_line_table *t;
-    uint64_t cur = 0;
-    assert_int_equal(cudw_line_table_next(f, cudw_section_find(f, ".debug_line"), &cur, &t), CUDW_OK);
+    uint8_t *img;
+    cudw_file *f;
+    const cudw_line_table *t = open_unit(out->data, out->size, strs, strlen_, &img, &f);
     cudw_line_iter it;
     cudw_line_row r;
     size_t n = 0;
@@ -52,6 +63,7 @@ static size_t decode(const cudw_line_out *out, const char *strs, size_t strlen_,
     }
     cudw_line_iter_free(&it);
     assert_int_equal(rc, CUDW_DONE);
+    uint64_t cur = t->end; /* the unit is all of the section */
     assert_int_equal(cudw_line_table_next(f, cudw_section_find(f, ".debug_line"), &cur, &t), CUDW_DONE);
     cudw_close(f);
     free(img);
@@ -200,6 +212,193 @@ static void known_program(void **state)
     cudw_line_out_free(&out);
 }
 
+/* ---- the row decoder's in-line fast paths against the raw opcodes ----
+ * cudw_line_next takes the common opcodes in line (special, copy, short
+ * advance_pc / advance_line / set_file / set_column, NVIDIA's 0x90) and
+ * the rest through cudw_line_op_next.  Random programs mixing both, with
+ * random header parameters (opcode_base 4 makes set_file special), odd
+ * LEB encodings (padded, long, 0x90 with bytes after its operands) and
+ * truncation, must give the rows and the errors of a plain state machine
+ * over cudw_line_op_next; cudw_line_table_check the same error. */
+
+static size_t put_uleb(uint8_t *d, uint64_t v, unsigned pad)
+{
+    size_t n = 0;
+    do {
+        uint8_t b = v & 0x7f;
+        v >>= 7;
+        if (v || pad)
+            b |= 0x80;
+        d[n++] = b;
+    } while (v);
+    while (pad--) /* redundant continuation bytes: still the same value */
+        d[n++] = pad ? 0x80 : 0;
+    return n;
+}
+
+static size_t put_sleb(uint8_t *d, int64_t v)
+{
+    size_t n = 0;
+    for (;;) {
+        uint8_t b = v & 0x7f;
+        v >>= 7;
+        if ((v == 0 && !(b & 0x40)) || (v == -1 && (b & 0x40))) {
+            d[n++] = b;
+            return n;
+        }
+        d[n++] = b | 0x80;
+    }
+}
+
+static size_t random_program(uint8_t *d, size_t cap, unsigned opcode_base)
+{
+    size_t n = 0;
+    while (n + 32 < cap) {
+        unsigned pick = next() % 16, pad = next() % 4 == 0 ? (unsigned)(next() % 3) : 0;
+        uint64_t big = next() % 4 == 0 ? next() % 100000 : next() % 200;
+        switch (pick) {
+        case 0: case 1: case 2: /* special */
+            d[n++] = (uint8_t)(opcode_base + next() % (256 - opcode_base));
+            break;
+        case 3: d[n++] = 1; break;
+        case 4: d[n++] = 2; n += put_uleb(d + n, big, pad); break;
+        case 5: case 6: d[n++] = 3; n += put_sleb(d + n, (int64_t)(next() % 20000) - 10000); break;
+        case 7: d[n++] = 4; n += put_uleb(d + n, next() % 300, pad); break;
+        case 8: d[n++] = 5; n += put_uleb(d + n, next() % 300, pad); break;
+        case 9: d[n++] = 6; break;
+        case 10: d[n++] = 9; d[n++] = (uint8_t)next(); d[n++] = (uint8_t)next(); break;
+        case 11: case 12: { /* 0x90, sometimes with trailing bytes inside its length */
+            uint8_t ops[32];
+            size_t k = put_uleb(ops, next() % 40, pad);
+            k += put_uleb(ops + k, big, 0);
+            size_t extra = next() % 3 == 0 ? next() % 3 : 0;
+            d[n++] = 0;
+            d[n++] = (uint8_t)(1 + k + extra);
+            d[n++] = 0x90;
+            memcpy(d + n, ops, k);
+            n += k;
+            while (extra--)
+                d[n++] = (uint8_t)next();
+            break;
+        }
+        case 13: d[n++] = 0; d[n++] = 2; d[n++] = 0x91; d[n++] = (uint8_t)(next() % 128); break;
+        case 14: d[n++] = 8; break;
+        default: d[n++] = 0; d[n++] = 1; d[n++] = 1; break; /* end_sequence */
+        }
+    }
+    return n;
+}
+
+/* A line unit: version 2, the given parameters, one file. */
+static size_t line_unit(uint8_t *u, const uint8_t *prog, size_t plen, unsigned min_inst, int line_base,
+                        unsigned line_range, unsigned opcode_base)
+{
+    static const uint8_t lengths[12] = {0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1};
+    uint8_t h[64];
+    size_t k = 0;
+    h[k++] = (uint8_t)min_inst;
+    h[k++] = 1; /* default_is_stmt */
+    h[k++] = (uint8_t)line_base;
+    h[k++] = (uint8_t)line_range;
+    h[k++] = (uint8_t)opcode_base;
+    memcpy(h + k, lengths, opcode_base - 1);
+    k += opcode_base - 1;
+    h[k++] = 0;                        /* no include directories */
+    memcpy(h + k, "a.cu\0\0\0\0", 9); /* a.cu, dir 0, mtime 0, size 0; the list's end */
+    k += 9;
+    uint32_t unit_len = (uint32_t)(2 + 4 + k + plen), hlen = (uint32_t)k;
+    memcpy(u, &unit_len, 4);
+    u[4] = 2;
+    u[5] = 0;
+    memcpy(u + 6, &hlen, 4);
+    memcpy(u + 10, h, k);
+    memcpy(u + 10 + k, prog, plen);
+    return 10 + k + plen;
+}
+
+static void fast_path_matches_general(void **state)
+{
+    (void)state;
+    static const unsigned bases[] = {10, 13, 4, 2};
+    char strs[128] = {0};
+    for (int round = 0; round < 400; round++) {
+        uint8_t prog[600], unit[700];
+        unsigned base = bases[round % 4];
+        unsigned min_inst = round % 5 == 0 ? 4 : 1, range = 1 + (unsigned)(next() % 20);
+        int lbase = -(int)(next() % 6);
+        size_t plen = random_program(prog, sizeof prog, base);
+        if (round % 3 == 0) /* cut anywhere: both must fail at the same opcode */
+            plen = (size_t)(next() % (plen + 1));
+        size_t ulen = line_unit(unit, prog, plen, min_inst, lbase, range, base);
+        uint8_t *img;
+        cudw_file *f;
+        const cudw_line_table *t = open_unit(unit, ulen, strs, sizeof strs, &img, &f);
+        /* the plain state machine */
+        uint64_t pos = t->program_offset, addr = 0, file = 1, line = 1, col = 0, ctx = 0, fn = 0, nrows = 0;
+        int stmt = 1, ref_rc;
+        cudw_line_op o;
+        cudw_line_iter it;
+        cudw_line_row r;
+        cudw_line_iter_init(t, &it, 0);
+        while ((ref_rc = cudw_line_op_next(t, &pos, &o)) == CUDW_OK) {
+            int row = 0, end = 0;
+            if (o.kind == CUDW_LOP_SPECIAL) {
+                addr += o.addr_adv;
+                line += (uint64_t)o.line_adv;
+                row = 1;
+            } else if (o.kind == CUDW_LOP_STANDARD) {
+                switch (o.opcode) {
+                case 1: row = 1; break;
+                case 2: case 8: addr += o.addr_adv; break;
+                case 3: line += (uint64_t)o.s; break;
+                case 4: file = o.u; break;
+                case 5: col = o.u; break;
+                case 6: stmt = !stmt; break;
+                case 9: addr += o.u; break;
+                default: break;
+                }
+            } else if (o.opcode == 1) {
+                row = end = 1;
+            } else if (o.opcode == 0x90) {
+                ctx = o.u;
+                fn = o.u2;
+            } else if (o.opcode == 0x91) {
+                fn = o.u;
+            }
+            if (!row)
+                continue;
+            assert_int_equal(cudw_line_next(&it, &r), CUDW_OK);
+            assert_int_equal(r.op_offset, o.offset);
+            assert_int_equal(r.address, addr);
+            assert_int_equal(r.file, file);
+            assert_int_equal(r.line, line);
+            assert_int_equal(r.column, col);
+            assert_int_equal(r.is_stmt, stmt);
+            assert_int_equal(r.context, ctx);
+            assert_int_equal(r.function_offset, fn);
+            assert_int_equal(r.end_sequence, end);
+            nrows++;
+            if (end) {
+                addr = col = ctx = fn = 0;
+                file = line = 1;
+                stmt = 1;
+            }
+        }
+        int rc = cudw_line_next(&it, &r);
+        assert_int_equal(rc, ref_rc);
+        if (rc < 0) /* the same place and the same complaint */
+            assert_int_equal(cudw_last_error(f)->offset, o.offset);
+        /* and the checker says so before any row */
+        assert_int_equal(cudw_line_table_check(t), rc < 0 ? rc : CUDW_OK);
+        if (rc < 0)
+            assert_int_equal(cudw_last_error(f)->offset, o.offset);
+        cudw_line_iter_free(&it);
+        cudw_close(f);
+        free(img);
+        (void)nrows;
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -207,6 +406,7 @@ int main(void)
         cmocka_unit_test(header_from_paths),
         cmocka_unit_test(encoder_errors),
         cmocka_unit_test(known_program),
+        cmocka_unit_test(fast_path_matches_general),
     };
     return cmocka_run_group_tests_name("line", tests, NULL, NULL);
 }
