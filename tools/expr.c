@@ -121,7 +121,11 @@ void expr_json(cudw_file *f, const cudw_section *sec, uint64_t base, const uint8
     while ((rc = cudw_op_next(e, len, addr_size, &pos, &o)) == CUDW_OK) {
         json_obj(j, NULL);
         json_u64(j, "offset", o.offset);
-        json_str(j, "op", cudw_op_name(o.op));
+        const char *on = cudw_op_name(o.op);
+        if (on)
+            json_name(j, "op", on);
+        else
+            json_null(j, "op");
         const cudw_reloc *r = NULL;
         if (o.op == 0x03 && sec) {
             r = cudw_reloc_at(f, sec->index, base + o.offset + 1);

@@ -12,37 +12,11 @@ void json_init(json *j, obuf *out)
 
 static void sep(json *j, const char *key) { ob_commit(j->out, json_sep(j, key, 0)); }
 
-static void open_(json *j, const char *key, char c)
-{
-    sep(j, key);
-    ob_putc(j->out, c);
-    if (j->depth + 1 < (int)sizeof j->first)
-        j->depth++;
-    j->first[j->depth] = 1;
-}
-
-void json_obj(json *j, const char *key) { open_(j, key, '{'); }
-
 void json_enter_arr(json *j)
 {
     if (j->depth + 1 < (int)sizeof j->first)
         j->depth++;
     j->first[j->depth] = 1;
-}
-void json_arr(json *j, const char *key) { open_(j, key, '['); }
-
-void json_end_obj(json *j)
-{
-    j->depth--;
-    ob_putc(j->out, '}');
-    if (j->depth == 0)
-        ob_putc(j->out, '\n');
-}
-
-void json_end_arr(json *j)
-{
-    j->depth--;
-    ob_putc(j->out, ']');
 }
 
 /* Any byte of the 8 that JSON needs escaped (< 0x20, '"', '\\', >= 0x7f)?
@@ -123,12 +97,17 @@ void json_null(json *j, const char *key)
 
 void json_hex(json *j, const char *key, const uint8_t *p, size_t n)
 {
-    static const char hex[] = "0123456789abcdef";
-    sep(j, key);
-    ob_putc(j->out, '"');
-    for (size_t i = 0; i < n; i++) {
-        ob_putc(j->out, hex[p[i] >> 4]);
-        ob_putc(j->out, hex[p[i] & 15]);
+    char *d = json_sep(j, key, 1);
+    *d++ = '"';
+    ob_commit(j->out, d);
+    while (n) { /* in pieces the buffer has room for */
+        size_t k = n < 1024 ? n : 1024;
+        d = ob_room(j->out, 2 * k);
+        for (size_t i = 0; i < k; i++, d += 2)
+            memcpy(d, ob_hex2 + 2 * p[i], 2);
+        ob_commit(j->out, d);
+        p += k;
+        n -= k;
     }
     ob_putc(j->out, '"');
 }

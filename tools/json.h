@@ -15,12 +15,8 @@ typedef struct json {
 } json;
 
 void json_init(json *j, obuf *out);
-void json_obj(json *j, const char *key);    /* key NULL inside arrays / at top */
-void json_arr(json *j, const char *key);
 /* Inside a top-level array whose "[" someone else prints (jobs.c). */
 void json_enter_arr(json *j);
-void json_end_obj(json *j);
-void json_end_arr(json *j);
 void json_str(json *j, const char *key, const char *v);
 void json_strn(json *j, const char *key, const char *v, size_t n);
 void json_i64(json *j, const char *key, int64_t v);
@@ -58,6 +54,51 @@ static inline void json_bool(json *j, const char *key, int v)
     char *d = json_sep(j, key, 5);
     memcpy(d, v ? "true" : "false", 5);
     ob_commit(j->out, d + (v ? 4 : 5));
+}
+
+/* {  [  }  ]: the key NULL inside arrays and at the top. */
+static inline void json_open(json *j, const char *key, char c)
+{
+    char *d = json_sep(j, key, 1);
+    *d++ = c;
+    ob_commit(j->out, d);
+    if (j->depth + 1 < (int)sizeof j->first)
+        j->depth++;
+    j->first[j->depth] = 1;
+}
+
+static inline void json_obj(json *j, const char *key) { json_open(j, key, '{'); }
+static inline void json_arr(json *j, const char *key) { json_open(j, key, '['); }
+
+static inline void json_end_obj(json *j)
+{
+    j->depth--;
+    ob_putc(j->out, '}');
+    if (j->depth == 0)
+        ob_putc(j->out, '\n');
+}
+
+static inline void json_end_arr(json *j)
+{
+    j->depth--;
+    ob_putc(j->out, ']');
+}
+
+/* A string known to need no escaping: the names of DWARF's and NVIDIA's
+ * codes from the library's tables (plain identifiers). */
+static inline void json_name(json *j, const char *key, const char *v)
+{
+    size_t n = strlen(v);
+    if (n > 256) { /* not a name: no room promised */
+        json_strn(j, key, v, n);
+        return;
+    }
+    char *d = json_sep(j, key, n + 2);
+    *d++ = '"';
+    memcpy(d, v, n);
+    d += n;
+    *d++ = '"';
+    ob_commit(j->out, d);
 }
 
 #endif
