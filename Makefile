@@ -59,6 +59,10 @@ $(BUILD)/bench/line_rows: bench/line_rows.c $(BUILD)/libcudwarf.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libcudwarf.a $(LDFLAGS_ALL) $(PKG_LIBS)
 
+$(BUILD)/bench/leb128: bench/leb128.c tests/common/leb_ref.h $(BUILD)/libcudwarf.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Itests/common -o $@ $< $(BUILD)/libcudwarf.a $(LDFLAGS_ALL) $(PKG_LIBS)
+
 $(BUILD)/bench/symbolize: bench/symbolize.c $(BUILD)/libcudwarf.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libcudwarf.a $(LDFLAGS_ALL) $(PKG_LIBS)
@@ -77,7 +81,7 @@ $(BUILD)/tests/reencode: tests/tools/reencode.c $(BUILD)/libcudwarf.a
 
 FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 REPLAY_BIN := $(FUZZ_TARGETS:%=$(BUILD)/tests/replay_%)
-FUZZ_HDRS := tests/fuzz/fuzz.h tests/common/exercise.h tests/common/telf.h
+FUZZ_HDRS := tests/fuzz/fuzz.h tests/common/exercise.h tests/common/telf.h tests/common/leb_ref.h
 
 $(BUILD)/tests/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_HDRS) $(BUILD)/libcudwarf.a
 	@mkdir -p $(dir $@)
@@ -98,7 +102,8 @@ fuzz:
 	        -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o build-fuzz/fuzz_$$t.new tests/fuzz/fuzz_$$t.c \
 	        build-fuzz/libcudwarf.a $(PKG_LIBS) && mv build-fuzz/fuzz_$$t.new build-fuzz/fuzz_$$t || exit 1; done
 
-tests: all $(BUILD)/tests/reencode $(BUILD)/tests/mutate $(REPLAY_BIN) $(UNIT_BIN) $(BUILD)/tests/cubin_prep $(BUILD)/tests/libdw_lines $(BUILD)/examples/list_functions
+tests: all $(BUILD)/tests/reencode $(BUILD)/tests/mutate $(REPLAY_BIN) $(UNIT_BIN) $(BUILD)/tests/cubin_prep $(BUILD)/tests/libdw_lines $(BUILD)/examples/list_functions \
+    $(BUILD)/bench/leb128
 
 # Every test, normal build then sanitizers.
 check: deps

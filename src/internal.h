@@ -83,6 +83,31 @@ static inline uint64_t cudw_fnv(uint64_t h, const void *p, size_t n)
 }
 
 /* ---- a * b wrapping as two's complement, where inputs are hostile ---- */
+/* LEB128 with the one-byte case in line and the rest by cudw_uleb128_read /
+ * cudw_sleb128_read: the call is most of the cost of a one-byte value
+ * (bench/leb128.c, docs/leb128.md), and most values are one byte. */
+static inline int uleb_read(const uint8_t **pp, const uint8_t *end, uint64_t *out)
+{
+    const uint8_t *p = *pp;
+    if (p < end && !(*p & 0x80)) {
+        *out = *p;
+        *pp = p + 1;
+        return CUDW_OK;
+    }
+    return cudw_uleb128_read(pp, end, out);
+}
+
+static inline int sleb_read(const uint8_t **pp, const uint8_t *end, int64_t *out)
+{
+    const uint8_t *p = *pp;
+    if (p < end && !(*p & 0x80)) {
+        *out = (int64_t)(*p & 0x3f) - (int64_t)(*p & 0x40);
+        *pp = p + 1;
+        return CUDW_OK;
+    }
+    return cudw_sleb128_read(pp, end, out);
+}
+
 static inline int64_t mul_wrap(int64_t a, int64_t b) { return (int64_t)((uint64_t)a * (uint64_t)b); }
 
 /* ---- 1 when x is in v[0..n), which ascends ---- */

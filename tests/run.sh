@@ -30,6 +30,10 @@ for t in "$build"/tests/test_*; do
     [ $r -eq 0 ] || cat "$log/u.txt"
 done
 
+echo "== bulk LEB128 decoders (bench/leb128.c) = the library's, on random streams"
+"$build/bench/leb128" --check 20000 >"$log/leb.txt" 2>&1 || echo "FAIL bench/leb128 --check: exit $?" >>"$log/leb.txt"
+count_lines "$log/leb.txt"
+
 echo "== the README's library example"
 out=$("$build/examples/list_functions" tests/fixtures/tiny_sm90_G.rdc.cubin 2>&1)
 if [ "$out" = "0x4a _Z11tiny_kernelPii" ]; then echo "ok   examples/list_functions"; pass=$((pass + 1));

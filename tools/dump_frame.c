@@ -22,6 +22,14 @@ static int cie_of(cudw_file *f, const cudw_section *s, const cudw_cfa_entry *fde
     return cudw_frame_cie(f, s, 8, fde, cie, guessed) == CUDW_OK ? 0 : -1;
 }
 
+/* %+lld */
+static void ob_plus(obuf *o, int64_t v)
+{
+    if (v >= 0)
+        ob_putc(o, '+');
+    ob_sdec(o, v);
+}
+
 static void reg_text(uint64_t reg, obuf *o)
 {
     char b[48];
@@ -71,8 +79,15 @@ static void rule_text(const cudw_cfa_rule *r, void *p)
     reg_text(r->reg, x->o);
     ob_putc(x->o, '=');
     switch (r->kind) {
-    case CUDW_RULE_OFFSET: ob_printf(x->o, "[CFA%+lld]", (long long)r->offset); break;
-    case CUDW_RULE_VAL_OFFSET: ob_printf(x->o, "CFA%+lld", (long long)r->offset); break;
+    case CUDW_RULE_OFFSET:
+        ob_puts(x->o, "[CFA");
+        ob_plus(x->o, r->offset);
+        ob_putc(x->o, ']');
+        break;
+    case CUDW_RULE_VAL_OFFSET:
+        ob_puts(x->o, "CFA");
+        ob_plus(x->o, r->offset);
+        break;
     case CUDW_RULE_REGISTER: reg_text(r->reg2, x->o); break;
     case CUDW_RULE_EXPRESSION: case CUDW_RULE_VAL_EXPRESSION:
         ob_puts(x->o, r->kind == CUDW_RULE_EXPRESSION ? "[" : "(");
@@ -94,7 +109,7 @@ static void cfa_text(cudw_file *f, const cudw_cfa_row *row, obuf *o)
     }
     reg_text(row->cfa_reg, o);
     if (row->cfa_offset)
-        ob_printf(o, "%+lld", (long long)row->cfa_offset);
+        ob_plus(o, row->cfa_offset);
 }
 
 /* The CIE's initial rules, registers of one rule in runs: "same: RZ, R1..R2, R16..R27" */
@@ -155,7 +170,9 @@ static void rows_text(cudw_file *f, const cudw_section *s, const cudw_cfa_entry 
     cudw_cfa_row row;
     int rc;
     while ((rc = cudw_cfa_rows_next(rows, &row)) == CUDW_OK) {
-        ob_printf(o, "  0x%llx: ", (unsigned long long)row.address);
+        ob_puts(o, "  0x");
+        ob_hex(o, row.address);
+        ob_puts(o, ": ");
         cfa_text(f, &row, o);
         rule_out x = {f, s, o, 0};
         changed_rules(&row, init, ninit, rule_text, &x);
@@ -287,25 +304,35 @@ void frame_text(cudw_file *f, const cudw_section *s, obuf *o)
         uint64_t pos = 0, loc = e.is_cie ? 0 : e.initial_location;
         cudw_cfa_op op;
         while (cudw_cfa_op_next(e.instructions, e.instructions_length, 8, &pos, &op) == CUDW_OK) {
-            ob_printf(o, "  %s:", cudw_cfa_name(op.op));
+            const char *cn = cudw_cfa_name(op.op); /* known: unknown ones fail to decode */
+            ob_puts(o, "  ");
+            ob_puts(o, cn ? cn : "DW_CFA_unknown");
+            ob_putc(o, ':');
             switch (op.op) {
             case 0x40: case 0x02: case 0x03: case 0x04:
                 loc += op.u * code_align;
-                ob_printf(o, " %llu (to 0x%llx)", (unsigned long long)(op.u * code_align), (unsigned long long)loc);
+                ob_putc(o, ' ');
+                ob_dec(o, op.u * code_align);
+                ob_puts(o, " (to 0x");
+                ob_hex(o, loc);
+                ob_putc(o, ')');
                 break;
             case 0x01:
                 loc = op.u;
-                ob_printf(o, " 0x%llx", (unsigned long long)op.u);
+                ob_puts(o, " 0x");
+                ob_hex(o, op.u);
                 break;
             case 0x80: case 0x05: case 0x14:
                 ob_putc(o, ' ');
                 reg_text(op.reg, o);
-                ob_printf(o, " %lld", (long long)mulw((int64_t)op.u, data_align));
+                ob_putc(o, ' ');
+                ob_sdec(o, mulw((int64_t)op.u, data_align));
                 break;
             case 0x11: case 0x15:
                 ob_putc(o, ' ');
                 reg_text(op.reg, o);
-                ob_printf(o, " %lld", (long long)mulw(op.s, data_align));
+                ob_putc(o, ' ');
+                ob_sdec(o, mulw(op.s, data_align));
                 break;
             case 0xc0: case 0x06: case 0x07: case 0x08: case 0x0d:
                 ob_putc(o, ' ');
@@ -320,18 +347,22 @@ void frame_text(cudw_file *f, const cudw_section *s, obuf *o)
             case 0x0c:
                 ob_putc(o, ' ');
                 reg_text(op.reg, o);
-                ob_printf(o, " +%llu", (unsigned long long)op.u);
+                ob_puts(o, " +");
+                ob_dec(o, op.u);
                 break;
             case 0x12:
                 ob_putc(o, ' ');
                 reg_text(op.reg, o);
-                ob_printf(o, " %lld", (long long)mulw(op.s, data_align));
+                ob_putc(o, ' ');
+                ob_sdec(o, mulw(op.s, data_align));
                 break;
             case 0x0e: case 0x2e:
-                ob_printf(o, " %llu", (unsigned long long)op.u);
+                ob_putc(o, ' ');
+                ob_dec(o, op.u);
                 break;
             case 0x13:
-                ob_printf(o, " %lld", (long long)mulw(op.s, data_align));
+                ob_putc(o, ' ');
+                ob_sdec(o, mulw(op.s, data_align));
                 break;
             case 0x0f: case 0x10: case 0x16:
                 if (op.op != 0x0f) {

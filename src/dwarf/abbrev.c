@@ -44,12 +44,12 @@ static int scan(cudw_file *f, const cudw_section *s, uint64_t start, cudw_abbrev
     size_t ne = 0, ns = 0;
     for (;;) {
         uint64_t entry_off = (uint64_t)(p - base), code, tag;
-        int rc = cudw_uleb128_read(&p, end, &code);
+        int rc = uleb_read(&p, end, &code);
         if (rc)
             return bad(f, s, entry_off, rc, "abbreviation code");
         if (code == 0)
             break;
-        if ((rc = cudw_uleb128_read(&p, end, &tag)))
+        if ((rc = uleb_read(&p, end, &tag)))
             return bad(f, s, (uint64_t)(p - base), rc, "tag");
         if (p >= end)
             return cudw_fail(f, CUDW_E_TRUNCATED, s, (uint64_t)(p - base), "abbreviation entry",
@@ -67,9 +67,9 @@ static int scan(cudw_file *f, const cudw_section *s, uint64_t start, cudw_abbrev
         for (;;) {
             uint64_t at, form;
             uint64_t pair_off = (uint64_t)(p - base);
-            if ((rc = cudw_uleb128_read(&p, end, &at)))
+            if ((rc = uleb_read(&p, end, &at)))
                 return bad(f, s, pair_off, rc, "attribute");
-            if ((rc = cudw_uleb128_read(&p, end, &form)))
+            if ((rc = uleb_read(&p, end, &form)))
                 return bad(f, s, (uint64_t)(p - base), rc, "form");
             if (at == 0 && form == 0)
                 break;

@@ -1,9 +1,13 @@
 /* The call-frame table an FDE describes (DWARF 3, 6.4.1): run the CIE's
  * initial instructions, then the FDE's; every advance ends a row.
  *
- * State: the CFA rule and one rule per register that has one, kept sorted
- * by register number (CUDA register numbers are class << 24 | index, far
- * too sparse for a dense array; ptxas describes about 400 of them).
+ * State: the CFA rule and one rule per register that has one, sorted by
+ * register number (CUDA register numbers are class << 24 | index, far too
+ * sparse for a dense array; ptxas describes about 400 of them).  A rule
+ * set out of order is appended and merged in when the rules are next
+ * read: ptxas's CIEs name R0..R255 after the UR registers, and inserting
+ * each in place moved the whole UR block 256 times per FDE (a fifth of
+ * `dump --frames`; quadratic in a hostile CIE).
  * DW_CFA_remember_state pushes a copy; the copies are bounded
  * (CFA_STACK_MAX deep, CFA_WORK_MAX rules copied in all) so a hostile
  * program cannot make the walk quadratic or unbounded: hitting a bound is
@@ -19,6 +23,8 @@
 typedef struct cfa_state {
     cudw_cfa_rule *rules;
     size_t n, cap;
+    size_t sorted;  /* rules[0, sorted) are sorted and unique; the rest were
+                       set since, in order (st_norm merges them) */
     int cfa_is_expr;
     uint64_t cfa_reg;
     int64_t cfa_offset;
@@ -57,7 +63,7 @@ static int st_copy(cfa_state *dst, const cfa_state *src)
         memcpy(dst->rules, src->rules, src->n * sizeof *src->rules);
     cudw_cfa_rule *keep = dst->rules;
     size_t cap = dst->cap;
-    *dst = *src;
+    *dst = *src; /* n, sorted and the CFA rule */
     dst->rules = keep;
     dst->cap = cap;
     return 0;
@@ -78,35 +84,102 @@ static size_t st_find(const cfa_state *s, uint64_t reg, int *found)
     return lo;
 }
 
-static int st_set(cfa_state *s, const cudw_cfa_rule *r)
+static int st_grow(cfa_state *s)
 {
-    int found;
-    size_t at = st_find(s, r->reg, &found);
-    if (found) {
-        s->rules[at] = *r;
+    if (s->n < s->cap)
         return 0;
-    }
-    if (s->n == s->cap) {
-        size_t c = s->cap ? s->cap * 2 : 64;
-        cudw_cfa_rule *q = realloc(s->rules, c * sizeof *q);
-        if (!q)
-            return -1;
-        s->rules = q;
-        s->cap = c;
-    }
-    memmove(s->rules + at + 1, s->rules + at, (s->n - at) * sizeof *s->rules);
-    s->rules[at] = *r;
-    s->n++;
+    size_t c = s->cap ? s->cap * 2 : 64;
+    cudw_cfa_rule *q = realloc(s->rules, c * sizeof *q);
+    if (!q)
+        return -1;
+    s->rules = q;
+    s->cap = c;
     return 0;
 }
 
+static int st_set(cfa_state *s, const cudw_cfa_rule *r)
+{
+    if (s->sorted == s->n) {
+        int found;
+        size_t at = st_find(s, r->reg, &found);
+        if (found) {
+            s->rules[at] = *r;
+            return 0;
+        }
+        if (st_grow(s))
+            return -1;
+        s->rules[s->n++] = *r;
+        if (at == s->n - 1) /* in order: still sorted */
+            s->sorted = s->n;
+        return 0;
+    }
+    if (st_grow(s))
+        return -1;
+    s->rules[s->n++] = *r;
+    return 0;
+}
+
+typedef struct tail_key {
+    uint64_t reg;
+    size_t at;
+} tail_key;
+
+static int by_reg_then_at(const void *a, const void *b)
+{
+    const tail_key *x = a, *y = b;
+    if (x->reg != y->reg)
+        return x->reg < y->reg ? -1 : 1;
+    return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* Merge the rules set out of order into the sorted ones (a later rule for a
+ * register replaces an earlier one).  *work counts the rules moved. */
+static int st_norm(cfa_state *s, uint64_t *work)
+{
+    if (s->sorted == s->n)
+        return 0;
+    size_t t = s->n - s->sorted;
+    *work += s->n;
+    tail_key *k = malloc(t * sizeof *k);
+    cudw_cfa_rule *m = malloc(s->n * sizeof *m);
+    if (!k || !m) {
+        free(k);
+        free(m);
+        return -1;
+    }
+    for (size_t i = 0; i < t; i++)
+        k[i] = (tail_key){s->rules[s->sorted + i].reg, s->sorted + i};
+    qsort(k, t, sizeof *k, by_reg_then_at);
+    size_t a = 0, b = 0, n = 0;
+    while (a < s->sorted || b < t) {
+        if (b < t && b + 1 < t && k[b + 1].reg == k[b].reg) { /* a later one wins */
+            b++;
+            continue;
+        }
+        if (b == t || (a < s->sorted && s->rules[a].reg < k[b].reg)) {
+            m[n++] = s->rules[a++];
+        } else {
+            if (a < s->sorted && s->rules[a].reg == k[b].reg)
+                a++; /* replaced */
+            m[n++] = s->rules[k[b++].at];
+        }
+    }
+    free(k);
+    free(s->rules);
+    s->rules = m;
+    s->cap = s->n;
+    s->n = s->sorted = n;
+    return 0;
+}
+
+/* s must be merged (st_norm) */
 static void st_drop(cfa_state *s, uint64_t reg)
 {
     int found;
     size_t at = st_find(s, reg, &found);
     if (found) {
         memmove(s->rules + at, s->rules + at + 1, (s->n - at - 1) * sizeof *s->rules);
-        s->n--;
+        s->sorted = --s->n; /* (dropped from merged rules only) */
     }
 }
 
@@ -117,12 +190,23 @@ static int fail_at(cudw_cfa_rows *r, const cudw_cfa_entry *e, uint64_t op_off, i
                      (unsigned long long)v);
 }
 
+/* st_norm, with the work it costs counted against the bound. */
+static int norm(cudw_cfa_rows *r, const cudw_cfa_entry *e, uint64_t op_off, cfa_state *s)
+{
+    if (st_norm(s, &r->work))
+        return CUDW_E_NOMEM;
+    if (r->work > CFA_WORK_MAX)
+        return fail_at(r, e, op_off, CUDW_E_LIMIT, "more than %llu register rules reordered", CFA_WORK_MAX);
+    return 0;
+}
+
 /* Apply one instruction to r->cur.  *advance receives the address delta of
  * an advance (or ~0 for none). */
 static int apply(cudw_cfa_rows *r, const cudw_cfa_entry *e, const cudw_cfa_op *op, uint64_t *advance)
 {
     cfa_state *s = &r->cur;
     cudw_cfa_rule rule = {.reg = op->reg};
+    int rc;
     *advance = UINT64_MAX;
     switch (op->op) {
     case 0x40: case 0x02: case 0x03: case 0x04: /* advance_loc[1,2,4] */
@@ -160,6 +244,8 @@ static int apply(cudw_cfa_rows *r, const cudw_cfa_entry *e, const cudw_cfa_op *o
         size_t at = st_find(&r->init, op->reg, &found);
         if (found)
             return st_set(s, &r->init.rules[at]) ? CUDW_E_NOMEM : 0;
+        if ((rc = norm(r, e, op->offset, s)) != 0)
+            return rc;
         st_drop(s, op->reg);
         return 0;
     }
@@ -276,8 +362,12 @@ int cudw_cfa_rows_open(cudw_file *f, const cudw_section *sec, uint8_t addr_size,
             break;
         }
     }
-    if (rc == CUDW_DONE)
-        rc = st_copy(&r->init, &r->cur) ? record(r, cie, pos, CUDW_E_NOMEM, 0) : CUDW_OK;
+    if (rc == CUDW_DONE) {
+        rc = norm(r, cie, pos, &r->cur);
+        if (!rc && st_copy(&r->init, &r->cur))
+            rc = CUDW_E_NOMEM;
+        rc = rc ? record(r, cie, pos, rc, 0) : CUDW_OK;
+    }
     if (rc < 0) {
         cudw_cfa_rows_close(r);
         return rc;
@@ -308,6 +398,8 @@ int cudw_cfa_rows_next(cudw_cfa_rows *r, cudw_cfa_row *row)
         rc = cudw_cfa_op_next(e->instructions, e->instructions_length, r->addr_size, &r->pos, &op);
         if (rc == CUDW_DONE) {
             /* the last row runs to the end of the range */
+            if ((rc = norm(r, e, r->pos, &r->cur)) != 0)
+                return record(r, e, r->pos, rc, 0);
             r->done = 1;
             fill(r, r->end > r->address ? r->end : r->address, row);
             return CUDW_OK;
@@ -317,6 +409,8 @@ int cudw_cfa_rows_next(cudw_cfa_rows *r, cudw_cfa_row *row)
         if ((rc = apply(r, e, &op, &adv)) != 0)
             return record(r, e, op.offset, rc, 0);
         if (adv != UINT64_MAX && adv != 0) {
+            if ((rc = norm(r, e, op.offset, &r->cur)) != 0)
+                return record(r, e, op.offset, rc, 0);
             fill(r, r->address + adv, row);
             /* the rules row points at stay valid: the next call changes
              * them only after the caller is done with this row */

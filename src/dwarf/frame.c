@@ -108,13 +108,13 @@ static int frame_next(cudw_file *f, const cudw_section *s, uint8_t asz, uint64_t
             p += 2;
         }
         const uint8_t *q = d + p, *end = d + e->end;
-        if ((rc = cudw_uleb128_read(&q, end, &e->code_align)) || (rc = cudw_sleb128_read(&q, end, &e->data_align)))
+        if ((rc = uleb_read(&q, end, &e->code_align)) || (rc = sleb_read(&q, end, &e->data_align)))
             return fr_fail(f, s, (uint64_t)(q - d), rc, "CIE alignment factors");
         if (e->version == 1) {
             if (q >= end)
                 return fr_fail(f, s, (uint64_t)(q - d), CUDW_E_TRUNCATED, "CIE ends before its return register");
             e->ra_register = *q++;
-        } else if ((rc = cudw_uleb128_read(&q, end, &e->ra_register))) {
+        } else if ((rc = uleb_read(&q, end, &e->ra_register))) {
             return fr_fail(f, s, (uint64_t)(q - d), rc, "CIE return address register");
         }
         if (e->augmentation[0])
@@ -304,7 +304,7 @@ int cudw_cfa_op_next(const uint8_t *prog, uint64_t len, uint8_t asz, uint64_t *p
         else {
             o->reg = op & 0x3f;
             if (o->op == 0x80)
-                rc = cudw_uleb128_read(&p, end, &o->u);
+                rc = uleb_read(&p, end, &o->u);
         }
     } else {
         switch (op) {
@@ -324,31 +324,31 @@ int cudw_cfa_op_next(const uint8_t *prog, uint64_t len, uint8_t asz, uint64_t *p
             break;
         }
         case 0x05: case 0x09: case 0x0c: case 0x14: /* reg, ULEB */
-            if (!(rc = cudw_uleb128_read(&p, end, &o->reg)))
-                rc = cudw_uleb128_read(&p, end, &o->u);
+            if (!(rc = uleb_read(&p, end, &o->reg)))
+                rc = uleb_read(&p, end, &o->u);
             break;
         case 0x06: case 0x07: case 0x08: case 0x0d: /* reg */
-            rc = cudw_uleb128_read(&p, end, &o->reg);
+            rc = uleb_read(&p, end, &o->reg);
             break;
         case 0x0e: case 0x2e: /* ULEB */
-            rc = cudw_uleb128_read(&p, end, &o->u);
+            rc = uleb_read(&p, end, &o->u);
             break;
         case 0x11: case 0x12: case 0x15: /* reg, SLEB */
-            if (!(rc = cudw_uleb128_read(&p, end, &o->reg)))
-                rc = cudw_sleb128_read(&p, end, &o->s);
+            if (!(rc = uleb_read(&p, end, &o->reg)))
+                rc = sleb_read(&p, end, &o->s);
             break;
         case 0x13: /* SLEB */
-            rc = cudw_sleb128_read(&p, end, &o->s);
+            rc = sleb_read(&p, end, &o->s);
             break;
         case 0x2f: /* reg, ULEB (negated) */
-            if (!(rc = cudw_uleb128_read(&p, end, &o->reg)))
-                rc = cudw_uleb128_read(&p, end, &o->u);
+            if (!(rc = uleb_read(&p, end, &o->reg)))
+                rc = uleb_read(&p, end, &o->u);
             break;
         case 0x0f: case 0x10: case 0x16: { /* [reg,] block */
-            if (op != 0x0f && (rc = cudw_uleb128_read(&p, end, &o->reg)))
+            if (op != 0x0f && (rc = uleb_read(&p, end, &o->reg)))
                 break;
             uint64_t bl;
-            if ((rc = cudw_uleb128_read(&p, end, &bl)))
+            if ((rc = uleb_read(&p, end, &bl)))
                 break;
             if (bl > (uint64_t)(end - p))
                 return CUDW_E_TRUNCATED;

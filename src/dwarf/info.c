@@ -166,7 +166,7 @@ int cudw_form_read(const cudw_unit *u, uint32_t form, uint64_t *ppos, cudw_attr 
         break;
     case 0x0d: { /* sdata */
         const uint8_t *q = p;
-        if ((rc = cudw_sleb128_read(&q, data + end, &a->s)))
+        if ((rc = sleb_read(&q, data + end, &a->s)))
             return leb_err(u, pos, rc);
         size = (unsigned)(q - p);
         a->vclass = CUDW_V_SIGNED;
@@ -175,7 +175,7 @@ int cudw_form_read(const cudw_unit *u, uint32_t form, uint64_t *ppos, cudw_attr 
     }
     case 0x0f: case 0x15: { /* udata, ref_udata */
         const uint8_t *q = p;
-        if ((rc = cudw_uleb128_read(&q, data + end, &a->u)))
+        if ((rc = uleb_read(&q, data + end, &a->u)))
             return leb_err(u, pos, rc);
         size = (unsigned)(q - p);
         a->vclass = form == 0x0f ? CUDW_V_UNSIGNED : CUDW_V_REF;
@@ -248,7 +248,7 @@ int cudw_form_read(const cudw_unit *u, uint32_t form, uint64_t *ppos, cudw_attr 
             len = hdr == 1 ? p[0] : hdr == 2 ? ld16(p) : ld32(p);
         } else {
             const uint8_t *q = p;
-            if ((rc = cudw_uleb128_read(&q, data + end, &len)))
+            if ((rc = uleb_read(&q, data + end, &len)))
                 return leb_err(u, pos, rc);
             hdr = (uint64_t)(q - p);
         }
@@ -283,7 +283,7 @@ static int read_value(const cudw_unit *u, const cudw_abbrev_spec *spec, uint64_t
     if (form == DW_FORM_indirect) {
         const uint8_t *p = u->section->data + *pos, *q = p;
         uint64_t real;
-        int rc = cudw_uleb128_read(&q, u->section->data + u->end, &real);
+        int rc = uleb_read(&q, u->section->data + u->end, &real);
         if (rc)
             return leb_err(u, *pos, rc);
         if (real == DW_FORM_indirect || real > 0xff)
@@ -341,7 +341,7 @@ int cudw_die_next(cudw_die_iter *it, cudw_die *d)
         uint64_t code;
         if (*p < 0x80) { /* one-byte codes are the rule */
             code = *p++;
-        } else if ((rc = cudw_uleb128_read(&p, end, &code))) {
+        } else if ((rc = uleb_read(&p, end, &code))) {
             return cudw_fail(u->file, rc, u->section, off, "DIE",
                              rc == CUDW_E_TRUNCATED ? "abbreviation code runs past the end of the unit"
                                                     : "abbreviation code does not fit 64 bits");
@@ -387,7 +387,7 @@ int cudw_die_at(const cudw_unit *u, uint64_t offset, cudw_die *d)
                          (unsigned long long)u->end);
     const uint8_t *data = u->section->data, *p = data + offset;
     uint64_t code;
-    int rc = cudw_uleb128_read(&p, data + u->end, &code);
+    int rc = uleb_read(&p, data + u->end, &code);
     if (rc)
         return cudw_fail(u->file, rc, u->section, offset, "DIE", "abbreviation code runs past the end of the unit");
     const cudw_abbrev *ab = code ? cudw_abbrev_find(u->abbrevs, code) : NULL;

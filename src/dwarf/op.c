@@ -79,8 +79,8 @@ int cudw_op_next(const uint8_t *e, uint64_t len, uint8_t addr_size, uint64_t *po
         default: break;
         }
         if (k[i] == A_ULEB || k[i] == A_SLEB) {
-            int rc = k[i] == A_ULEB ? cudw_uleb128_read(&p, end, &v)
-                                    : cudw_sleb128_read(&p, end, (int64_t *)(void *)&v);
+            int rc = k[i] == A_ULEB ? uleb_read(&p, end, &v)
+                                    : sleb_read(&p, end, (int64_t *)(void *)&v);
             if (rc)
                 return rc;
         } else {

@@ -179,11 +179,84 @@ static void bounds(void **state)
     free(y.elf);
 }
 
+/* Rules set in any order (ptxas's CIEs name R0..R255 after the UR
+ * registers; the state merges such rules in lazily): random programs of
+ * offset / undefined / same_value / restore on registers 0..63 in random
+ * order, in the CIE and the FDE, against a plain array model.  Every row
+ * must list each register once, sorted, with the last rule set. */
+static void rules_in_any_order(void **state)
+{
+    (void)state;
+    uint64_t rng = 0x853c49e6748fea9bull;
+    for (int round = 0; round < 300; round++) {
+        uint8_t init[600], prog[1200];
+        size_t ni = 0, np = 0;
+        int8_t cie_model[100], model[100]; /* -1 none, 0 undefined, 1 same, 2+k offset k */
+        memset(cie_model, -1, sizeof cie_model);
+        int nops = 1 + (int)(rng % 120);
+        for (int i = 0; i < nops; i++) {
+            rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+            unsigned reg = (unsigned)(rng % 64), kind = (unsigned)(rng >> 20) % 3, k = (unsigned)(rng >> 30) % 50;
+            if (kind == 0)
+                init[ni++] = 0x07, init[ni++] = (uint8_t)reg, cie_model[reg] = 0;
+            else if (kind == 1)
+                init[ni++] = 0x08, init[ni++] = (uint8_t)reg, cie_model[reg] = 1;
+            else
+                init[ni++] = (uint8_t)(0x80 | reg), init[ni++] = (uint8_t)k, cie_model[reg] = (int8_t)(2 + k);
+        }
+        memcpy(model, cie_model, sizeof model);
+        int8_t at_row[8][100];
+        int rows = 0;
+        for (int row = 0; row < 6; row++) {
+            int n = (int)(rng % 40);
+            for (int i = 0; i < n; i++) {
+                rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+                unsigned reg = (unsigned)(rng % 64), kind = (unsigned)(rng >> 20) % 4, k = (unsigned)(rng >> 30) % 50;
+                if (kind == 0)
+                    prog[np++] = 0x07, prog[np++] = (uint8_t)reg, model[reg] = 0;
+                else if (kind == 1)
+                    prog[np++] = (uint8_t)(0xc0 | (reg & 0x3f)), model[reg & 0x3f] = cie_model[reg & 0x3f];
+                else
+                    prog[np++] = (uint8_t)(0x80 | reg), prog[np++] = (uint8_t)k, model[reg] = (int8_t)(2 + k);
+            }
+            memcpy(at_row[rows++], model, sizeof model);
+            prog[np++] = 0x41; /* advance_loc 1: the row ends */
+        }
+        fx x;
+        assert_int_equal(open_fx(&x, init, ni, prog, np), CUDW_OK);
+        cudw_cfa_row r;
+        for (int row = 0; row <= rows; row++) {
+            assert_int_equal(cudw_cfa_rows_next(x.rows, &r), CUDW_OK);
+            const int8_t *m = at_row[row < rows ? row : rows - 1];
+            size_t want = 0;
+            for (unsigned reg = 0; reg < 100; reg++)
+                want += m[reg] >= 0;
+            assert_int_equal(r.nrules, want);
+            for (size_t i = 0; i < r.nrules; i++) {
+                const cudw_cfa_rule *q = &r.rules[i];
+                if (i)
+                    assert_true(r.rules[i - 1].reg < q->reg);
+                int8_t w = m[q->reg];
+                assert_true(w >= 0);
+                if (w == 0)
+                    assert_int_equal(q->kind, CUDW_RULE_UNDEFINED);
+                else if (w == 1)
+                    assert_int_equal(q->kind, CUDW_RULE_SAME);
+                else
+                    assert_int_equal(q->offset, -4 * (w - 2));
+            }
+        }
+        assert_int_equal(cudw_cfa_rows_next(x.rows, &r), CUDW_DONE);
+        close_fx(&x);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(table),
         cmocka_unit_test(bounds),
+        cmocka_unit_test(rules_in_any_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
