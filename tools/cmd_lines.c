@@ -45,9 +45,8 @@ int is_line_section(const cudw_section *s, const char *only)
            (c.kind == CUDW_SEC_LINE || c.kind == CUDW_SEC_NV_LINE_SASS);
 }
 
-/* What the first pass learns of a table: its rows decode (so printing
- * cannot fail half way), and the inlined functions it names, numbered in
- * the order they are first used (the legend the rows refer to). */
+/* The inlined functions a table's rows name, numbered in the order they
+ * are first used (the rows refer to them by number after the first). */
 typedef struct tinfo {
     uint64_t *offs;           /* function offsets by number - 1 */
     const char **names;
