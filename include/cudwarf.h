@@ -1310,6 +1310,50 @@ int cudw_strip_write(const cudw_strip *s, cudw_write_fn fn, void *ctx);
 void cudw_strip_free(cudw_strip *s);
 
 /* ------------------------------------------------------------------ */
+/* Sizes: where an image's bytes go (cudwarf size)                     */
+/* ------------------------------------------------------------------ */
+
+/* What a section's file bytes are, for size accounting.  The classes of
+ * an image add up to its size exactly: CUDW_SIZE_HEADERS is every byte no
+ * section holds (ELF header, program and section header tables, alignment
+ * padding); bytes two sections share count once, for the one that starts
+ * first (the lower index on a tie). */
+enum cudw_size_class {
+    CUDW_SIZE_CODE,       /* .text.*: SASS; .nv.capmerc.text.*: the Mercury capsule (sm_100+) */
+    CUDW_SIZE_DATA,       /* .nv.constant*, .nv.global.init: constants, initialized globals */
+    CUDW_SIZE_DEBUG,      /* DWARF sections and their .nv.merc. twins */
+    CUDW_SIZE_NV_DEBUG,   /* NVIDIA's debug sections (.nv_debug_*) */
+    CUDW_SIZE_METADATA,   /* .nv.info*, .nv.callgraph, .nv.compat, notes, other .nv.* */
+    CUDW_SIZE_SYMBOLS,    /* symbol and string tables */
+    CUDW_SIZE_RELOCS,     /* relocation sections */
+    CUDW_SIZE_OTHER,      /* any other section with file bytes */
+    CUDW_SIZE_HEADERS,    /* what no section holds */
+    CUDW_SIZE_NCLASSES
+};
+
+/* "code", "data", "debug", "nv_debug", "metadata", "symbols", "relocations",
+ * "other", "headers"; NULL beyond. */
+const char *cudw_size_class_name(int c);
+int cudw_section_size_class(const cudw_section *s);
+/* bytes[c] for every class; they sum to cudw_header(f)->size.  CUDW_OK, or
+ * CUDW_E_NOMEM (on f). */
+int cudw_image_sizes(cudw_file *f, uint64_t bytes[CUDW_SIZE_NCLASSES]);
+
+/* The code sections one by one: .text.NAME, and on sm_100 and later the
+ * Mercury capsule .nv.capmerc.text.NAME (capsule 1) that the driver
+ * finalizes.  *cursor starts at 0; CUDW_DONE after the last.  function is
+ * NAME; data and size its bytes in the file (size 0 and data NULL when it
+ * has none). */
+typedef struct cudw_code_section {
+    unsigned section;
+    const char *function;
+    int capsule;
+    const uint8_t *data;
+    uint64_t size;
+} cudw_code_section;
+int cudw_code_next(const cudw_file *f, unsigned *cursor, cudw_code_section *out);
+
+/* ------------------------------------------------------------------ */
 /* Names                                                               */
 /* ------------------------------------------------------------------ */
 

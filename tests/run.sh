@@ -215,6 +215,14 @@ python3 tests/cli/containers.py "$build/cudwarf" tests/fixtures >"$log/ct.txt" 2
 count_lines "$log/ct.txt"
 tail -1 "$log/ct.txt"
 
+echo "== cudwarf size: classes = readelf's section sizes; stored = the containers' bytes; duplicates"
+libs=; [ "$build" = build ] && libs=--libs
+python3 tests/cli/size.py "$build/cudwarf" tests/fixtures $libs $(find build/gen -name '*.cubin' 2>/dev/null | sort) \
+    >"$log/sz.txt" 2>&1 || echo "FAIL size.py: exit $?" >>"$log/sz.txt"
+count_lines "$log/sz.txt"
+grep '^skip' "$log/sz.txt"
+tail -1 "$log/sz.txt"
+
 echo "== NVIDIA's libraries (/usr/local/cuda/lib64): every container an independent scan finds; -j 2 = -j 1"
 quick=; [ "$build" = build ] || quick=--quick  # under ASan one library: the scan's code is the same
 python3 tests/cli/libraries.py "$build/cudwarf" $quick >"$log/lb.txt" 2>&1 ||

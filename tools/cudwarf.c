@@ -28,6 +28,7 @@ static const struct command {
     {"strip", cmd_strip, "remove a cubin's debug sections (--keep-debug: into a companion)"},
     {"list", cmd_list, "fatbin containers and entries of fatbins, executables, .so, .a"},
     {"extract", cmd_extract, "write the embedded cubins, PTX and LTO IR out, decompressed"},
+    {"size", cmd_size, "where the device bytes go: code, data, debug, headers; duplicates"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -58,6 +58,7 @@ COMMANDS = {
     "verify": ([], cubin, False, True),
     "pubnames": ([], os.path.join(FIX, "statics_sm100_G.rdc.cubin"), False, True),
     "list": ([], fatbin, False, True),
+    "size": ([], fatbin, False, True),
     "addr2line": (["-e"], cubin, False, True),
     "extract": (["-o", OUT], fatbin, False, False),
     "link": (["-o", OUT], rdc, True, False),
@@ -86,7 +87,7 @@ for cmd, (pre, good, writes, has_json) in COMMANDS.items():
         check(f"{cmd}: the output file is written", os.path.exists(out))
     # the bad inputs
     cases = [("a missing file", missing, 1), ("a directory", directory, 1), ("an empty file", empty, 1),
-             ("a host ELF without device code", host, 0 if cmd == "list" else 1),
+             ("a host ELF without device code", host, 0 if cmd in ("list", "size") else 1),
              ("a truncated cubin", truncated, 1)]
     if cmd == "line-encode":
         cases = [("a missing file", missing, 1), ("a directory", directory, 1), ("an empty file", empty, 1),
@@ -149,7 +150,7 @@ for a, b in pairs:
 
 # --sm with an SM the input lacks; --section with a section nothing has
 exe = os.path.join(FIX, "hostapp_lineinfo.exe")
-for cmd in ("sections", "dump", "lines", "verify", "list", "extract"):
+for cmd in ("sections", "dump", "lines", "verify", "list", "extract", "size"):
     extra = ["-o", os.path.join(tmp, "smx")] if cmd == "extract" else []
     r = run(cmd, "--sm=86", *extra, exe)
     check(f"{cmd} --sm=86 on an sm_75/sm_90 executable: exit 1, one line, nothing on stdout",

@@ -93,12 +93,78 @@ static void twins(void **state)
     free(b);
 }
 
+/* cudw_image_sizes: each byte counted once, by class, the rest headers;
+ * overlapping sections (patched in by hand) count for the one that starts
+ * first; shared memory (0x7000000a) and NOBITS hold no file bytes; the
+ * classes sum to the file.  cudw_code_next: .text.NAME and the capsule. */
+static void sizes(void **state)
+{
+    (void)state;
+    uint8_t code[64], cap[48], cons[32], dbg[40], sh[16], bss[8];
+    memset(code, 1, sizeof code);
+    memset(cap, 2, sizeof cap);
+    tsec secs[] = {
+        {.name = ".text.k", .type = 1, .flags = 6, .data = code, .size = sizeof code},
+        {.name = ".nv.capmerc.text.k", .type = 0x70000016, .data = cap, .size = sizeof cap},
+        {.name = ".nv.constant0.k", .type = 1, .flags = 2, .data = cons, .size = sizeof cons},
+        {.name = ".nv.shared.k", .type = 0x7000000a, .flags = 3, .data = sh, .size = sizeof sh},
+        {.name = ".debug_info", .type = 1, .data = dbg, .size = sizeof dbg},
+        {.name = ".nv.global", .type = 8, .flags = 3, .data = bss, .size = sizeof bss},
+    };
+    size_t len;
+    uint8_t *img = telf_build(secs, 6, &len);
+    uint64_t shoff;
+    memcpy(&shoff, img + 40, 8);
+    uint64_t off_text, off_cons, off_dbg;
+    memcpy(&off_text, img + shoff + 1 * 64 + 24, 8);
+    memcpy(&off_cons, img + shoff + 3 * 64 + 24, 8);
+    memcpy(&off_dbg, img + shoff + 5 * 64 + 24, 8);
+    /* .nv.shared.k at .nv.constant0.k's bytes, as ptxas writes it for
+     * sm_100; .debug_info moved onto the last 16 bytes of .text.k */
+    memcpy(img + shoff + 4 * 64 + 24, &off_cons, 8);
+    uint64_t moved = off_text + 48;
+    memcpy(img + shoff + 5 * 64 + 24, &moved, 8);
+    cudw_file *f = topen(img, len);
+    uint64_t b[CUDW_SIZE_NCLASSES];
+    assert_int_equal(cudw_image_sizes(f, b), CUDW_OK);
+    /* .text.k [0, 64); .debug_info [48, 88) from its start on: [64, 88);
+     * the capsule [64, 112) from there on: [88, 112) */
+    assert_int_equal(b[CUDW_SIZE_CODE], 64 + 24);
+    assert_int_equal(b[CUDW_SIZE_DATA], 32);
+    assert_int_equal(b[CUDW_SIZE_DEBUG], 24);
+    const cudw_section *shstr = cudw_section_find(f, ".shstrtab");
+    assert_int_equal(b[CUDW_SIZE_SYMBOLS], shstr->size);
+    assert_int_equal(b[CUDW_SIZE_METADATA] + b[CUDW_SIZE_NV_DEBUG] + b[CUDW_SIZE_RELOCS] + b[CUDW_SIZE_OTHER], 0);
+    uint64_t sum = 0;
+    for (int c = 0; c < CUDW_SIZE_NCLASSES; c++)
+        sum += b[c];
+    assert_int_equal(sum, len);
+    assert_int_equal(b[CUDW_SIZE_HEADERS], len - (88 + 32 + 24 + shstr->size));
+    assert_string_equal(cudw_size_class_name(CUDW_SIZE_NV_DEBUG), "nv_debug");
+    assert_null(cudw_size_class_name(CUDW_SIZE_NCLASSES));
+    unsigned cur = 0;
+    cudw_code_section cs;
+    assert_int_equal(cudw_code_next(f, &cur, &cs), CUDW_OK);
+    assert_string_equal(cs.function, "k");
+    assert_int_equal(cs.size, 64);
+    assert_int_equal(cs.capsule, 0);
+    assert_int_equal(cudw_code_next(f, &cur, &cs), CUDW_OK);
+    assert_string_equal(cs.function, "k");
+    assert_int_equal(cs.size, 48);
+    assert_int_equal(cs.capsule, 1);
+    assert_int_equal(cudw_code_next(f, &cur, &cs), CUDW_DONE);
+    (void)off_dbg;
+    cudw_close(f);
+    free(img);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(classify),
         cmocka_unit_test(mercury),
         cmocka_unit_test(twins),
+        cmocka_unit_test(sizes),
     };
     return cmocka_run_group_tests_name("sections", tests, NULL, NULL);
 }

@@ -1,0 +1,253 @@
+#!/usr/bin/env python3
+"""cudwarf size: its figures against independent sums.
+
+- Every cubin given: `size --json`'s classes against GNU readelf's section
+  table, classified here by name, type and flags (docs/json.md's rules),
+  with what no section holds as headers; they add up to the file size.
+- A fatbin fatbinary builds with one image twice (plain and --compress-all),
+  the fixtures' fatbin and host executable, and (with --libs) NVIDIA's
+  libraries: the stored total equals the containers' bytes as a scan here
+  finds them (Python over the raw bytes, as tests/cli/libraries.py does),
+  the unpacked total the bytes `cudwarf extract` writes, the classes of the
+  unpacked ELF images readelf's sums over the extracted files; the
+  repeated image and its kernel are reported as duplicates.
+
+usage: size.py CUDWARF FIXTURES [--libs] [CUBIN...]
+"""
+import glob, json, os, re, shutil, struct, subprocess, sys, tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from tally import Tally  # noqa: E402
+
+CUDWARF, FIX = sys.argv[1], sys.argv[2]
+LIBS = "--libs" in sys.argv
+EXTRA = [a for a in sys.argv[3:] if a != "--libs"]
+T = Tally("size")
+check = T.check
+
+
+def run(*a):
+    return subprocess.run([CUDWARF, *a], capture_output=True, text=True)
+
+
+DEBUG_NV = re.compile(r"^(\.nv\.merc)?\.nv_debug")
+DEBUG_DWARF = re.compile(r"^(\.nv\.merc)?\.debug_")
+
+
+def classes(path):
+    """Section bytes by class from readelf -SW, and the file size."""
+    out = subprocess.run(["readelf", "-SW", "--wide", path], capture_output=True, text=True).stdout
+    size = os.path.getsize(path)
+    c = {k: 0 for k in ("code", "data", "debug", "nv_debug", "metadata", "symbols", "relocations", "other")}
+    spans = []
+    for line in out.splitlines():
+        m = re.match(r"\s*\[\s*(\d+)\]\s+(\S+)\s+(\S+(?: \S+)?)\s+([0-9a-f]{16})\s+([0-9a-f]+)\s+([0-9a-f]+)\s+"
+                     r"([0-9a-f]+)\s+([A-Za-z]*)\s", line)
+        if not m or m.group(1) == "0":
+            continue
+        name, typ, off, sz, flags = m.group(2), m.group(3), int(m.group(5), 16), int(m.group(6), 16), m.group(8)
+        if typ in ("NOBITS", "LOPROC+0xa") or not sz:  # 0x7000000a: shared memory, no file bytes
+            continue
+        if DEBUG_DWARF.match(name):
+            k = "debug"
+        elif DEBUG_NV.match(name):
+            k = "nv_debug"
+        elif typ in ("SYMTAB", "STRTAB", "DYNSYM", "LOPROC+0x85"):
+            k = "symbols"
+        elif typ in ("REL", "RELA", "LOPROC+0x82"):
+            k = "relocations"
+        elif name.startswith(".text") or name.startswith(".nv.capmerc.text") or "X" in flags:
+            k = "code"
+        elif re.match(r"^\.nv\.(constant|global|shared|local)", name):
+            k = "data"
+        elif name.startswith(".nv.") or name.startswith(".note"):
+            k = "metadata"
+        else:
+            k = "other"
+        spans.append((off, min(off + sz, size), k))
+    covered = cur = 0
+    for off, end, k in sorted(spans):
+        start = max(off, cur)
+        if end > start:
+            c[k] += end - start
+            covered += end - start
+            cur = end
+    c["headers"] = size - covered
+    return c, size
+
+
+def containers(path):
+    """The bytes of every fatbin container in path: a fatbin file is its
+    containers; in an ELF, .nv_fatbin / __nv_relfatbin hold them back to
+    back and any other section may hold valid ones (found by magic)."""
+    d = open(path, "rb").read()
+
+    def valid(i, end):
+        if i + 16 > end or d[i:i + 4] != b"\x50\xed\x55\xba":
+            return 0
+        ver, hs, ps = struct.unpack_from("<HHQ", d, i + 4)
+        if ver != 1 or hs != 16 or ps < 64 or i + 16 + ps > end:
+            return 0
+        a, e = i + 16, i + 16 + ps
+        while a < e:
+            if e - a < 64:
+                return 0
+            k, _, h, pl = struct.unpack_from("<HHIQ", d, a)
+            if h < 64 or a + h + pl > e:
+                return 0
+            a += h + pl
+        return 16 + ps
+
+    def walk(off, end, scan):
+        total, pos = 0, off
+        while pos < end:
+            if scan:
+                i = d.find(b"\x50\xed\x55\xba", pos, end)
+                if i < 0:
+                    break
+            else:
+                i = pos
+                while i < end and d[i] == 0:
+                    i += 1
+                if i >= end:
+                    break
+            n = valid(i, end)
+            if not n:
+                if not scan:
+                    raise SystemExit(f"{path}+{i:#x}: not a container")
+                pos = i + 1
+                continue
+            total += n
+            pos = i + n
+        return total
+
+    if d[:4] != b"\x7fELF":
+        return walk(0, len(d), False)
+    shoff = struct.unpack_from("<Q", d, 0x28)[0]
+    shnum, shstrndx = struct.unpack_from("<HH", d, 0x3c)
+    secs = [struct.unpack_from("<IIQQQQ", d, shoff + i * 64) for i in range(shnum)]
+    so = secs[shstrndx][4]
+    total = 0
+    for nm, ty, fl, ad, off, sz in secs:
+        name = d[so + nm:d.index(b"\0", so + nm)].decode()
+        if ty == 8 or not sz:
+            continue
+        total += walk(off, off + sz, name not in (".nv_fatbin", "__nv_relfatbin"))
+    return total
+
+
+def size_json(*a):
+    r = run("size", "--json", *a)
+    return (json.loads(r.stdout)[0] if r.returncode == 0 else None), r
+
+
+KEYS = ("code", "data", "debug", "nv_debug", "metadata", "symbols", "relocations", "other", "headers")
+
+# --- cubins: classes = readelf's sums, total = the file ---
+cubins = sorted(glob.glob(os.path.join(FIX, "*.cubin"))) + EXTRA
+bad = []
+for c in cubins:
+    want, fsize = classes(c)
+    doc, r = size_json(c)
+    got = {k: doc["unpacked"][k] for k in KEYS} if doc else None
+    if not doc or got != want or doc["unpacked"]["total"] != fsize or doc["stored"]["total"] != fsize \
+            or sum(got.values()) != fsize:
+        bad.append(f"{c}: {got} != {want} ({fsize}) {r.stderr[:200]}")
+check(f"{len(cubins)} cubins: every class = readelf's section sizes, headers = the rest; total = the file",
+      not bad and cubins, "; ".join(bad[:3]))
+
+# the kernel table: the code of each .text.NAME
+c = os.path.join(FIX, "tiny_sm90_G.cubin")
+doc, r = size_json("--by=kernel", c)
+check("--by=kernel: _Z11tiny_kernelPii's 1024 code bytes (readelf: .text._Z11tiny_kernelPii size 0x400)",
+      doc and doc["rows"] == [{"name": "_Z11tiny_kernelPii", "bytes": 1024, "copies": 1}], r.stdout[:300])
+
+
+def containers_case(name, path):
+    doc, r = size_json(path)
+    if not doc:
+        check(f"{name}: size --json", False, r.stderr)
+        return None
+    want = containers(path)
+    check(f"{name}: stored total {doc['stored']['total']} = the containers' {want} bytes (independent scan)",
+          doc["stored"]["total"] == want == doc.get("container_bytes"), json.dumps(doc["stored"]))
+    d = tempfile.mkdtemp()
+    try:
+        e = run("extract", "-o", d, path)
+        files = sorted(glob.glob(os.path.join(d, "*")))
+        elfs = [f for f in files if f.endswith(".cubin")]
+        sums = {k: 0 for k in KEYS}
+        for f in elfs:
+            for k, v in classes(f)[0].items():
+                sums[k] += v
+        ptx = sum(os.path.getsize(f) for f in files if f.endswith(".ptx"))
+        total = sum(os.path.getsize(f) for f in files)
+        got = {k: doc["unpacked"][k] for k in KEYS}
+        check(f"{name}: unpacked classes = readelf's sums over the {len(elfs)} extracted cubins, PTX = the "
+              f"{ptx} bytes of extracted PTX, total = the {total} bytes extract wrote",
+              e.returncode == 0 and got == sums and doc["unpacked"]["ptx"] == ptx
+              and doc["unpacked"]["total"] == total, f"{got} vs {sums}; ptx {doc['unpacked']['ptx']}")
+    finally:
+        shutil.rmtree(d)
+    return doc
+
+
+for name, path in (("fixture fatbin (lz4)", os.path.join(FIX, "inline_G_speed.fatbin")),
+                   ("fixture host executable", os.path.join(FIX, "hostapp_lineinfo.exe"))):
+    containers_case(name, path)
+
+# --by=container: each container's row is its whole size, as list has it
+exe = os.path.join(FIX, "hostapp_lineinfo.exe")
+doc, r = size_json("--by=container", exe)
+lst = json.loads(run("list", "--json", exe).stdout)[0]["containers"]
+want = sorted((f"{exe}[{c['section']}#{c['ordinal']}]", c["size"]) for c in lst)
+check("--by=container: every container's stored bytes = its size in list --json",
+      doc and sorted((x["name"], x["stored"]) for x in doc["rows"]) == want, f"{doc and doc['rows']} vs {want}")
+
+# --- a fatbin with one image twice: the duplicates ---
+if shutil.which("fatbinary"):
+    tmp = tempfile.mkdtemp()
+    try:
+        for mode in ("plain", "compressed"):
+            fb = os.path.join(tmp, f"dup_{mode}.fatbin")
+            subprocess.run(["fatbinary", "-64", f"--create={fb}", *(["--compress-all"] if mode == "compressed" else []),
+                            f"--image3=kind=elf,sm=90,file={c}", f"--image3=kind=elf,sm=75,file="
+                            f"{os.path.join(FIX, 'calls_sm75_G.cubin')}", f"--image3=kind=elf,sm=90,file={c}"],
+                           check=True, capture_output=True)
+            doc = containers_case(f"fatbinary, one image twice ({mode})", fb)
+            if doc:
+                di, dk = doc["duplicate_images"], doc["duplicate_kernels"]
+                stored = [g["bytes"] for g in di]
+                check(f"{mode}: the repeated image is one duplicate set of 2 (images 0.0 and 0.2), "
+                      f"its stored bytes wasted once",
+                      len(di) == 1 and di[0]["copies"] == 2 and di[0]["where"][0].endswith("[0.0: ELF sm_90]")
+                      and di[0]["where"][1].endswith("[0.2: ELF sm_90]")
+                      and doc["duplicate_image_bytes"] == stored[0]
+                      and (mode == "compressed" or stored[0] == os.path.getsize(c)), json.dumps(di)[:300])
+                check(f"{mode}: _Z11tiny_kernelPii's 1024 code bytes, twice, are a duplicate kernel set",
+                      any(g["copies"] == 2 and g["bytes"] == 1024 and all("_Z11tiny_kernelPii in " in w
+                                                                          for w in g["where"]) for g in dk),
+                      json.dumps(dk)[:300])
+    finally:
+        shutil.rmtree(tmp)
+else:
+    print("skip fatbinary duplicates: fatbinary not found")
+
+# --- NVIDIA's libraries ---
+if LIBS:
+    for lib in ("libcublasLt.so.13", "libcufft.so.12"):
+        path = os.path.join("/usr/local/cuda/lib64", lib)
+        if not os.path.exists(path):
+            print(f"skip {lib}: not installed")
+            continue
+        doc, r = size_json(path)
+        want = containers(path)
+        check(f"{lib}: stored total = the {want} container bytes an independent scan finds",
+              doc and doc["stored"]["total"] == want == doc["container_bytes"], r.stderr[:300])
+
+# --- the command line ---
+r = run("size", "--by=nothing", c)
+check("--by=nothing: usage error (exit 2)", r.returncode == 2 and "--by" in r.stderr and not r.stdout)
+r = run("size", "--json", os.path.join(FIX, "nonexistent.cubin"))
+check("a missing file: exit 1, nothing on stdout", r.returncode == 1 and not r.stdout)
+T.done()

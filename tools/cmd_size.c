@@ -1,0 +1,834 @@
+/* cudwarf size: where the device bytes of a file go.
+ *
+ * Every selected image is loaded once (as jobs: -j, the memory budget) and
+ * summed into a record: its bytes by class (cudw_image_sizes), its kernels'
+ * code (cudw_code_next), hashes of its bytes and of each kernel's code for
+ * the duplicates.  The records are then added up three ways:
+ *
+ *   unpacked  images as they run: ELF bytes by class, PTX text, LTO IR
+ *   stored    what the file holds: each entry's header and payload (the
+ *             compressed bytes, or the image and its padding to 8), each
+ *             container's own header; their sum is the containers' bytes
+ *   rows      --by kernel, sm, section (the classes) or container
+ *
+ * and the first two are reconciled line by line, so the totals add up. */
+#include "cli.h"
+#include "jobs.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char size_help[] =
+    "usage: cudwarf size [--by=section|kernel|sm|container] [--sort=size|name] [-n N]\n"
+    "                    [--json] [--sm=N] [-j N] FILE...\n"
+    "\n"
+    "Where the device bytes of a cubin, fatbin, host ELF or archive go.  The\n"
+    "unpacked images are broken down by class (code, constant data, DWARF and\n"
+    "NVIDIA debug sections, metadata, symbols, relocations, ELF headers; PTX\n"
+    "text; LTO IR) and reconciled with the bytes the file stores (compression,\n"
+    "fatbin headers, padding), down to the containers' exact size.  Duplicates:\n"
+    "images with the same bytes in several places, and kernels with the same\n"
+    "code in several images, with the bytes they waste.\n"
+    "\n"
+    "  --by=WHAT     the table: section (the classes; default), kernel (code\n"
+    "                bytes of each .text.NAME, summed over images), sm, container\n"
+    "  --sort=KEY    size (largest first; default) or name\n"
+    "  -n N          rows of the table before the rest is summed (default 20;\n"
+    "                0: all)\n"
+    "  --json        one JSON object per file, every row (docs/json.md)\n"
+    "  --sm=N        only the images for sm_N (the containers' totals are then\n"
+    "                those images' entries)\n"
+    "  -j N          load N images at once (default: every core)\n";
+
+/* ---- hashing: two 64-bit lanes, 8 bytes at a time ---- */
+
+static uint64_t mix(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    return h ^ (h >> 33);
+}
+
+typedef struct hash128 {
+    uint64_t a, b;
+} hash128;
+
+static hash128 hash_bytes(const uint8_t *p, size_t n)
+{
+    uint64_t a = 0x9e3779b97f4a7c15ull ^ n, b = 0xc2b2ae3d27d4eb4full + n;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        a = (a ^ w) * 0x100000001b3ull;
+        a ^= a >> 29;
+        b = (b + w) * 0x9fb21c651e98df25ull;
+        b ^= b >> 31;
+    }
+    uint64_t w = 0;
+    memcpy(&w, p + i, n - i);
+    return (hash128){mix(a ^ w), mix(b + w + 0x27d4eb2f165667c5ull)};
+}
+
+/* ---- one image ---- */
+
+typedef struct kern {
+    char *name;
+    uint64_t size;
+    hash128 h;
+} kern;
+
+enum { ROW_PTX = CUDW_SIZE_NCLASSES, ROW_NVVM, ROW_ENTRY_OTHER, NROWS }; /* classes, then these */
+
+typedef struct irec {
+    int loaded;               /* its bytes were read: the class figures are exact */
+    uint64_t rows[NROWS];     /* unpacked bytes */
+    uint64_t unpacked;
+    uint64_t stored;          /* image bytes in the file (compressed, or as is) */
+    uint64_t header, padding; /* entry header, payload padding */
+    int compressed;
+    hash128 h;
+    kern *k;
+    size_t nk;
+} irec;
+
+typedef struct sctx {
+    image_set set;
+    irec *rec;                /* by image index */
+} sctx;
+
+static int size_job(void *p, size_t k)
+{
+    sctx *c = p;
+    size_t i = c->set.idx[k];
+    const cudw_input_image *im = cudw_input_peek(c->set.in, i);
+    const cudw_fatbin_entry *e = im->entry;
+    irec *r = &c->rec[i];
+    int opaque = e && (e->flags & CUDW_FATBIN_ENCODED) && im->kind != CUDW_FATBIN_ELF;
+    cudw_image *img = opaque ? NULL : load_or_report(c->set.in, i);
+    int rc = img || opaque ? EXIT_OK : EXIT_BAD_INPUT;
+    r->compressed = e && (e->flags & (CUDW_FATBIN_ZSTD | CUDW_FATBIN_LZ4));
+    if (e) {
+        r->header = e->header_size;
+        r->stored = e->stored_size;
+        if (!r->compressed && img && img->size <= e->payload_size)
+            r->stored = img->size; /* the rest is padding */
+        r->padding = e->payload_size > r->stored ? e->payload_size - r->stored : 0;
+    }
+    int row = im->kind == CUDW_FATBIN_PTX ? ROW_PTX : im->kind == CUDW_FATBIN_NVVM ? ROW_NVVM : ROW_ENTRY_OTHER;
+    if (img) {
+        r->loaded = 1;
+        r->unpacked = img->size;
+        r->h = hash_bytes(img->data, img->size);
+        if (!e)
+            r->stored = img->size; /* a cubin */
+        if (img->elf) {
+            if (cudw_image_sizes(img->elf, r->rows) != CUDW_OK) {
+                eprintf("%s: %s: out of memory\n", progname, im->label);
+                rc = EXIT_BAD_INPUT;
+            }
+            unsigned cur = 0;
+            cudw_code_section cs;
+            while (cudw_code_next(img->elf, &cur, &cs) == CUDW_OK) {
+                kern *nk = realloc(r->k, (r->nk + 1) * sizeof *nk);
+                char *name = strdup(cs.function);
+                if (!nk || !name) {
+                    free(nk ? NULL : name);
+                    if (nk)
+                        r->k = nk;
+                    eprintf("%s: %s: out of memory\n", progname, im->label);
+                    rc = EXIT_BAD_INPUT;
+                    break;
+                }
+                r->k = nk;
+                r->k[r->nk++] = (kern){name, cs.size, cs.data ? hash_bytes(cs.data, cs.size) : (hash128){0, 0}};
+            }
+        } else {
+            r->rows[row] = img->size;
+        }
+    } else if (e) { /* not decoded: what the header says */
+        r->unpacked = r->compressed ? e->decompressed_size : e->stored_size;
+        r->rows[row] = r->unpacked;
+        r->h = hash_bytes(e->payload, e->stored_size);
+    }
+    cudw_image_free(img);
+    return rc;
+}
+
+/* ---- tables ---- */
+
+typedef struct row {
+    const char *name;         /* shown */
+    char *owned;              /* when name is built */
+    uint64_t bytes, stored, count;
+    size_t last;              /* 1 + the image counted last (a kernel has two sections on sm_100+) */
+} row;
+
+static int sort_name;
+
+static int by_row(const void *a, const void *b)
+{
+    const row *x = a, *y = b;
+    if (!sort_name && x->bytes != y->bytes)
+        return x->bytes > y->bytes ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+/* rows keyed by name: a small open-addressing table over an array */
+typedef struct rowset {
+    row *v;
+    size_t n, cap;
+    size_t *slot;             /* 1 + index */
+    size_t nslot;
+} rowset;
+
+static uint64_t str_hash(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (; *s; s++)
+        h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
+    return h;
+}
+
+static row *row_get(rowset *rs, const char *name)
+{
+    if (2 * (rs->n + 1) > rs->nslot) {
+        size_t ns = rs->nslot ? 2 * rs->nslot : 256;
+        size_t *sl = calloc(ns, sizeof *sl);
+        if (!sl)
+            return NULL;
+        for (size_t i = 0; i < rs->n; i++) {
+            size_t k = str_hash(rs->v[i].name) & (ns - 1);
+            while (sl[k])
+                k = (k + 1) & (ns - 1);
+            sl[k] = i + 1;
+        }
+        free(rs->slot);
+        rs->slot = sl;
+        rs->nslot = ns;
+    }
+    size_t k = str_hash(name) & (rs->nslot - 1);
+    for (; rs->slot[k]; k = (k + 1) & (rs->nslot - 1))
+        if (!strcmp(rs->v[rs->slot[k] - 1].name, name))
+            return &rs->v[rs->slot[k] - 1];
+    if (rs->n == rs->cap) {
+        size_t c = rs->cap ? 2 * rs->cap : 64;
+        row *v = realloc(rs->v, c * sizeof *v);
+        if (!v)
+            return NULL;
+        rs->v = v;
+        rs->cap = c;
+    }
+    char *own = strdup(name);
+    if (!own)
+        return NULL;
+    rs->v[rs->n] = (row){own, own, 0, 0, 0, 0};
+    rs->slot[k] = ++rs->n;
+    return &rs->v[rs->n - 1];
+}
+
+static void rowset_free(rowset *rs)
+{
+    for (size_t i = 0; i < rs->n; i++)
+        free(rs->v[i].owned);
+    free(rs->v);
+    free(rs->slot);
+}
+
+/* ---- duplicates: groups of equal hashes ---- */
+
+typedef struct dup {
+    hash128 h;
+    uint64_t size;            /* of one copy */
+    size_t item;              /* image index, or kernel's (image, k) packed by the caller */
+} dup;
+
+static int by_hash(const void *a, const void *b)
+{
+    const dup *x = a, *y = b;
+    if (x->h.a != y->h.a)
+        return x->h.a < y->h.a ? -1 : 1;
+    if (x->h.b != y->h.b)
+        return x->h.b < y->h.b ? -1 : 1;
+    if (x->size != y->size)
+        return x->size < y->size ? -1 : 1;
+    return x->item < y->item ? -1 : x->item > y->item;
+}
+
+static int same(const dup *x, const dup *y) { return x->h.a == y->h.a && x->h.b == y->h.b && x->size == y->size; }
+
+/* ---- printing ---- */
+
+static const char *class_title(int c)
+{
+    static const char *const t[NROWS] = {
+        "code (.text.*)",
+        "constant and global data (.nv.constant*, .nv.global.init)",
+        "DWARF debug sections (.debug_*)",
+        "NVIDIA debug sections (.nv_debug_*)",
+        "metadata (.nv.info*, .nv.callgraph, notes, ...)",
+        "symbol and string tables",
+        "relocations",
+        "other sections",
+        "ELF headers and padding",
+        "PTX text",
+        "LTO IR",
+        "other entries",
+    };
+    return t[c];
+}
+
+static const char *const row_keys[NROWS] = {
+    "code", "data", "debug", "nv_debug", "metadata", "symbols", "relocations", "other", "headers",
+    "ptx", "lto_ir", "other_entries",
+};
+
+/* 1234567 -> "1,234,567" */
+static void ob_commas(obuf *o, uint64_t v, int width)
+{
+    char t[32];
+    int n = 0;
+    do {
+        if (n % 4 == 3)
+            t[n++] = ',';
+        t[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    for (int i = n; i < width; i++)
+        ob_putc(o, ' ');
+    while (n)
+        ob_putc(o, t[--n]);
+}
+
+static void ob_pct(obuf *o, uint64_t part, uint64_t whole)
+{
+    if (!whole) {
+        ob_puts(o, "       ");
+        return;
+    }
+    ob_printf(o, " %5.1f%%", 100.0 * (double)part / (double)whole);
+}
+
+/* "       1,234,567  12.3%  what": minus writes "-1,234"; whole 0 leaves
+ * the percentage out */
+static void line(obuf *o, uint64_t v, uint64_t whole, const char *what, int minus)
+{
+    char d[32], t[32];
+    int k = 0, n = 0;
+    uint64_t x = v;
+    do {
+        if (k % 4 == 3)
+            d[k++] = ',';
+        d[k++] = (char)('0' + x % 10);
+        x /= 10;
+    } while (x);
+    if (minus)
+        d[k++] = '-';
+    while (k)
+        t[n++] = d[--k];
+    for (int i = n; i < 16; i++)
+        ob_putc(o, ' ');
+    ob_write(o, t, (size_t)n);
+    if (whole)
+        ob_pct(o, v, whole);
+    else
+        ob_puts(o, "       ");
+    ob_puts(o, "  ");
+    ob_puts(o, what);
+    ob_putc(o, '\n');
+}
+
+typedef struct sopts {
+    const char *by;
+    int n, json;
+} sopts;
+
+typedef struct totals {
+    uint64_t rows[NROWS], unpacked, stored, saved, grown, headers, padding, container_headers, containers;
+    size_t images, loaded, compressed;
+} totals;
+
+static void table_text(obuf *o, row *v, size_t n, const sopts *s, uint64_t whole)
+{
+    int kernel = !strcmp(s->by, "kernel");
+    size_t shown = s->n > 0 && (size_t)s->n < n ? (size_t)s->n : n;
+    if (kernel)
+        ob_printf(o, "\n%16s%7s  %s\n", "code bytes", "%", "kernel (images)");
+    else
+        ob_printf(o, "\n%16s%7s %16s  %s (images)\n", "unpacked", "%", "stored", s->by);
+    uint64_t rest = 0, rest_stored = 0;
+    for (size_t i = shown; i < n; i++)
+        rest += v[i].bytes, rest_stored += v[i].stored;
+    for (size_t i = 0; i <= shown && i < n + 1; i++) {
+        int more = i == shown;
+        if (more && shown == n)
+            break;
+        uint64_t b = more ? rest : v[i].bytes;
+        ob_commas(o, b, 16);
+        ob_pct(o, b, whole);
+        if (!kernel) {
+            ob_putc(o, ' ');
+            ob_commas(o, more ? rest_stored : v[i].stored, 16);
+        }
+        ob_puts(o, "  ");
+        if (more)
+            ob_printf(o, "[%zu more]\n", n - shown);
+        else
+            ob_printf(o, "%s (%llu)\n", v[i].name, (unsigned long long)v[i].count);
+    }
+}
+
+typedef struct names_ctx {
+    cudw_input *in;
+    irec *rec;
+    size_t *kimage;           /* kernel item -> image */
+    size_t *kindex;
+} names_ctx;
+
+static const char *image_name(void *p, size_t item)
+{
+    names_ctx *c = p;
+    return cudw_input_peek(c->in, item)->label;
+}
+
+/* "NAME in IMAGE" (the buffer is reused: print it before the next call) */
+static const char *kernel_name(void *p, size_t item)
+{
+    names_ctx *c = p;
+    static char buf[1024];
+    snprintf(buf, sizeof buf, "%s in %s", c->rec[c->kimage[item]].k[c->kindex[item]].name,
+             cudw_input_peek(c->in, c->kimage[item])->label);
+    return buf;
+}
+
+/* A set of identical copies: d[start .. start + count). */
+typedef struct group {
+    size_t start, count;
+    uint64_t wasted;          /* the bytes beyond the first copy */
+} group;
+
+static int by_wasted(const void *a, const void *b)
+{
+    const group *x = a, *y = b;
+    if (x->wasted != y->wasted)
+        return x->wasted > y->wasted ? -1 : 1;
+    return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Sort d by content and collect the sets of more than one copy, the most
+ * wasteful first (*out malloc'd; -1 when out of memory). */
+static long groups_of(dup *d, size_t n, group **out, uint64_t *wasted)
+{
+    size_t ng = 0;
+    *wasted = 0;
+    *out = NULL;
+    if (n)
+        qsort(d, n, sizeof *d, by_hash);
+    group *g = malloc((n / 2 + 1) * sizeof *g);
+    if (!g)
+        return -1;
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && same(&d[i], &d[j]))
+            j++;
+        if (j - i > 1) {
+            g[ng] = (group){i, j - i, (j - i - 1) * d[i].size};
+            *wasted += g[ng++].wasted;
+        }
+        i = j;
+    }
+    qsort(g, ng, sizeof *g, by_wasted);
+    *out = g;
+    return (long)ng;
+}
+
+static void dups_text(obuf *o, const char *what, const dup *d, const group *g, size_t ng, uint64_t wasted,
+                      const char *(*name)(void *, size_t), void *ctx)
+{
+    if (!ng) {
+        ob_printf(o, "duplicate %s: none\n", what);
+        return;
+    }
+    ob_printf(o, "duplicate %s: %zu set%s of identical bytes, ", what, ng, ng == 1 ? "" : "s");
+    ob_commas(o, wasted, 0);
+    ob_puts(o, " bytes in the extra copies\n");
+    for (size_t i = 0; i < ng && i < 10; i++) {
+        const dup *x = &d[g[i].start];
+        ob_printf(o, "  %zu x ", g[i].count);
+        ob_commas(o, x[0].size, 0);
+        ob_puts(o, " bytes: ");
+        ob_puts(o, name(ctx, x[0].item));
+        ob_puts(o, ", ");
+        ob_puts(o, name(ctx, x[1].item));
+        if (g[i].count > 2)
+            ob_printf(o, ", and %zu more", g[i].count - 2);
+        ob_putc(o, '\n');
+    }
+    if (ng > 10)
+        ob_printf(o, "  ... and %zu more sets (--json lists them all)\n", ng - 10);
+}
+
+static void dups_json(json *j, const char *key, const dup *d, const group *g, size_t ng,
+                      const char *(*name)(void *, size_t), void *ctx)
+{
+    json_arr(j, key);
+    for (size_t i = 0; i < ng; i++) {
+        const dup *x = &d[g[i].start];
+        json_obj(j, NULL);
+        json_u64(j, "bytes", x[0].size);
+        json_u64(j, "copies", g[i].count);
+        json_u64(j, "wasted", g[i].wasted);
+        json_arr(j, "where");
+        for (size_t m = 0; m < g[i].count; m++)
+            json_str(j, NULL, name(ctx, x[m].item));
+        json_end_arr(j);
+        json_end_obj(j);
+    }
+    json_end_arr(j);
+}
+
+/* ---- one file ---- */
+
+static int printed; /* JSON objects written */
+
+static int size_one(const char *path, const sopts *s, json *j)
+{
+    cudw_input *in = open_input(path);
+    if (!in)
+        return EXIT_BAD_INPUT;
+    size_t n = cudw_input_count(in), *idx = malloc((n ? n : 1) * sizeof *idx), k = 0;
+    irec *rec = calloc(n ? n : 1, sizeof *rec);
+    int rc = EXIT_OK;
+    if (!idx || !rec) {
+        eprintf("%s: %s: out of memory\n", progname, path);
+        free(idx);
+        free(rec);
+        cudw_input_close(in);
+        return EXIT_BAD_INPUT;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (image_selected(cudw_input_peek(in, i)))
+            idx[k++] = i;
+    if (sel_sm && n && !k) {
+        free(idx);
+        rc = select_images(in, path, 0, &idx, &k); /* its message */
+        free(idx);
+        free(rec);
+        cudw_input_close(in);
+        return rc ? rc : EXIT_BAD_INPUT;
+    }
+    if (!n)
+        eprintf("%s: %s: note: no CUDA device code (no fatbin container in any section)\n", progname, path);
+    sctx c = {{in, idx}, rec};
+    rc = jobs_run_cost(k, size_job, image_set_cost, &c);
+
+    /* the totals */
+    totals t = {0};
+    size_t nk = 0;
+    for (size_t q = 0; q < k; q++) {
+        const irec *r = &rec[idx[q]];
+        t.images++;
+        t.loaded += r->loaded;
+        t.compressed += r->compressed;
+        for (int c2 = 0; c2 < NROWS; c2++)
+            t.rows[c2] += r->rows[c2];
+        t.unpacked += r->unpacked;
+        t.stored += r->stored;
+        if (r->unpacked >= r->stored)
+            t.saved += r->unpacked - r->stored;
+        else
+            t.grown += r->stored - r->unpacked;
+        t.headers += r->header;
+        t.padding += r->padding;
+        nk += r->nk;
+    }
+    size_t ncont = cudw_input_container_count(in);
+    uint64_t *chead = calloc(ncont ? ncont : 1, sizeof *chead); /* each container's own header */
+    for (size_t q = 0; q < ncont && !sel_sm && chead; q++) {
+        const cudw_input_container *ct = cudw_input_container_get(in, q);
+        uint64_t entries = 0;
+        for (size_t m = ct->first_image; m < ct->first_image + ct->nimages; m++) {
+            const cudw_fatbin_entry *e = cudw_input_peek(in, m)->entry;
+            entries += e->header_size + e->payload_size;
+        }
+        t.containers += ct->size;
+        chead[q] = ct->size - entries;
+        t.container_headers += chead[q];
+    }
+    uint64_t in_file = t.unpacked - t.saved + t.grown + t.headers + t.padding + t.container_headers;
+    int type = cudw_input_type(in);
+
+    /* the rows of the table */
+    rowset rs = {0};
+    int oom = !chead;
+    if (!strcmp(s->by, "section")) {
+        for (int c2 = 0; c2 < NROWS; c2++) {
+            row *r = row_get(&rs, row_keys[c2]);
+            if (!r) {
+                oom = 1;
+                break;
+            }
+            r->bytes = t.rows[c2];
+        }
+    }
+    for (size_t q = 0; q < k && !oom && strcmp(s->by, "section"); q++) {
+        const cudw_input_image *im = cudw_input_peek(in, idx[q]);
+        const irec *r = &rec[idx[q]];
+        if (!strcmp(s->by, "kernel")) {
+            for (size_t m = 0; m < r->nk && !oom; m++) {
+                row *w = row_get(&rs, r->k[m].name);
+                if (!w) {
+                    oom = 1;
+                } else {
+                    w->bytes += r->k[m].size;
+                    w->count += w->last != idx[q] + 1;
+                    w->last = idx[q] + 1;
+                }
+            }
+            continue;
+        }
+        char key[96];
+        if (!strcmp(s->by, "sm")) {
+            const char *v = im->variant == 'a' ? "a" : im->variant == 'f' ? "f" : "";
+            if (im->kind == CUDW_FATBIN_PTX)
+                snprintf(key, sizeof key, "compute_%u%s (PTX)", im->sm, v);
+            else if (im->kind == CUDW_FATBIN_NVVM)
+                snprintf(key, sizeof key, "sm_%u%s (LTO IR)", im->sm, v);
+            else
+                snprintf(key, sizeof key, "sm_%u%s", im->sm, v);
+        } else if (im->container == (size_t)-1) {
+            snprintf(key, sizeof key, "%s", path);
+        } else {
+            const cudw_input_container *ct = cudw_input_container_get(in, im->container);
+            if (ct->section)
+                snprintf(key, sizeof key, "%s[%s#%u]", ct->owner, ct->section, ct->ordinal);
+            else
+                snprintf(key, sizeof key, "%s[%u]", ct->owner, ct->ordinal);
+        }
+        row *w = row_get(&rs, key);
+        if (!w) {
+            oom = 1;
+            continue;
+        }
+        w->bytes += r->unpacked;
+        w->stored += r->stored + r->header + r->padding;
+        w->count++;
+        if (!strcmp(s->by, "container") && im->container != (size_t)-1 && chead && !w->last) {
+            w->stored += chead[im->container]; /* a container row is the whole container */
+            w->last = 1;
+        }
+    }
+    if (!oom && strcmp(s->by, "section")) /* the classes keep their order */
+        qsort(rs.v, rs.n, sizeof *rs.v, by_row);
+
+    /* duplicates */
+    dup *di = malloc((k ? k : 1) * sizeof *di), *dk = malloc((nk ? nk : 1) * sizeof *dk);
+    size_t *kimage = malloc((nk ? nk : 1) * sizeof *kimage), *kindex = malloc((nk ? nk : 1) * sizeof *kindex);
+    size_t ndi = 0, ndk = 0;
+    long gi = 0, gk = 0;
+    group *grp_i = NULL, *grp_k = NULL;
+    uint64_t wi = 0, wk = 0;
+    if (!di || !dk || !kimage || !kindex)
+        oom = 1;
+    for (size_t q = 0; q < k && !oom; q++) {
+        const irec *r = &rec[idx[q]];
+        if (r->h.a || r->h.b)
+            di[ndi++] = (dup){r->h, r->stored, idx[q]};
+        for (size_t m = 0; m < r->nk; m++) {
+            if (!r->k[m].size)
+                continue;
+            kimage[ndk] = idx[q];
+            kindex[ndk] = m;
+            dk[ndk] = (dup){r->k[m].h, r->k[m].size, ndk};
+            ndk++;
+        }
+    }
+    if (!oom) {
+        gi = groups_of(di, ndi, &grp_i, &wi);
+        gk = groups_of(dk, ndk, &grp_k, &wk);
+        oom = gi < 0 || gk < 0;
+    }
+    names_ctx nc = {in, rec, kimage, kindex};
+
+    obuf *o = &out_stdout;
+    const char *tname = type == CUDW_INPUT_CUBIN ? "cubin" : type == CUDW_INPUT_FATBIN ? "fatbin"
+                        : type == CUDW_INPUT_ARCHIVE ? "archive" : "host ELF";
+    if (oom) {
+        eprintf("%s: %s: out of memory\n", progname, path);
+        rc = EXIT_BAD_INPUT;
+    } else if (rc != EXIT_OK) {
+        /* an image could not be read (said above): no totals that leave it out */
+    } else if (s->json) {
+        if (!printed++)
+            ob_putc(o, '['); /* the array opens with its first object */
+        json_obj(j, NULL);
+        json_str(j, "file", path);
+        json_str(j, "type", type == CUDW_INPUT_CUBIN ? "cubin" : type == CUDW_INPUT_FATBIN ? "fatbin"
+                            : type == CUDW_INPUT_ARCHIVE ? "archive" : "host");
+        json_u64(j, "images", t.images);
+        json_u64(j, "containers", sel_sm ? 0 : ncont);
+        json_obj(j, "unpacked");
+        for (int c2 = 0; c2 < NROWS; c2++)
+            json_u64(j, row_keys[c2], t.rows[c2]);
+        json_u64(j, "total", t.unpacked);
+        json_end_obj(j);
+        json_obj(j, "stored");
+        json_u64(j, "images", t.stored);
+        json_u64(j, "saved_by_compression", t.saved);
+        json_u64(j, "grown_by_compression", t.grown);
+        json_u64(j, "entry_headers", t.headers);
+        json_u64(j, "entry_padding", t.padding);
+        json_u64(j, "container_headers", t.container_headers);
+        json_u64(j, "total", in_file);
+        json_end_obj(j);
+        if (type != CUDW_INPUT_CUBIN && !sel_sm)
+            json_u64(j, "container_bytes", t.containers);
+        json_str(j, "by", s->by);
+        json_arr(j, "rows");
+        for (size_t q = 0; q < rs.n; q++) {
+            json_obj(j, NULL);
+            json_str(j, "name", rs.v[q].name);
+            json_u64(j, "bytes", rs.v[q].bytes);
+            if (strcmp(s->by, "section"))
+                json_u64(j, strcmp(s->by, "kernel") ? "images" : "copies", rs.v[q].count);
+            if (!strcmp(s->by, "sm") || !strcmp(s->by, "container"))
+                json_u64(j, "stored", rs.v[q].stored);
+            json_end_obj(j);
+        }
+        json_end_arr(j);
+        dups_json(j, "duplicate_images", di, grp_i, (size_t)gi, image_name, &nc);
+        json_u64(j, "duplicate_image_bytes", wi);
+        dups_json(j, "duplicate_kernels", dk, grp_k, (size_t)gk, kernel_name, &nc);
+        json_u64(j, "duplicate_kernel_bytes", wk);
+        json_end_obj(j);
+    } else {
+        ob_printf(o, "%s: %s, %zu image%s", path, tname, t.images, t.images == 1 ? "" : "s");
+        if (type != CUDW_INPUT_CUBIN)
+            ob_printf(o, " in %zu container%s", ncont, ncont == 1 ? "" : "s");
+        struct stat st;
+        if (type != CUDW_INPUT_CUBIN && stat(path, &st) == 0) {
+            ob_puts(o, " of a ");
+            ob_commas(o, (uint64_t)st.st_size, 0);
+            ob_puts(o, "-byte file");
+        }
+        ob_putc(o, '\n');
+        if (!strcmp(s->by, "section")) {
+            ob_printf(o, "\n%16s%7s  %s\n", "bytes", "%", "unpacked images");
+            for (int c2 = 0; c2 < NROWS; c2++)
+                if (t.rows[c2] || c2 < CUDW_SIZE_NCLASSES)
+                    line(o, t.rows[c2], t.unpacked, class_title(c2), 0);
+            line(o, t.unpacked, t.unpacked, type == CUDW_INPUT_CUBIN ? "the file" : "the images, unpacked", 0);
+            if (type != CUDW_INPUT_CUBIN) {
+                ob_printf(o, "\n%16s%7s  %s\n", "bytes", "", "stored in the file");
+                line(o, t.unpacked, 0, "the images, unpacked", 0);
+                char what[96];
+                snprintf(what, sizeof what, "saved by compression (%zu of %zu images compressed)", t.compressed,
+                         t.images);
+                line(o, t.saved, 0, what, 1);
+                if (t.grown)
+                    line(o, t.grown, 0, "added by compression (images it made larger)", 0);
+                line(o, t.headers, 0, "entry headers", 0);
+                line(o, t.padding, 0, "entry padding (payloads end at a multiple of 8)", 0);
+                if (!sel_sm)
+                    line(o, t.container_headers, 0, "container headers", 0);
+                line(o, in_file, 0, sel_sm ? "the selected entries" : "the containers", 0);
+            }
+        } else {
+            table_text(o, rs.v, rs.n, s, !strcmp(s->by, "kernel") ? t.rows[CUDW_SIZE_CODE] : t.unpacked);
+        }
+        ob_putc(o, '\n');
+        dups_text(o, "images", di, grp_i, (size_t)gi, wi, image_name, &nc);
+        dups_text(o, "kernels", dk, grp_k, (size_t)gk, wk, kernel_name, &nc);
+    }
+    rowset_free(&rs);
+    free(chead);
+    free(grp_i);
+    free(grp_k);
+    free(di);
+    free(dk);
+    free(kimage);
+    free(kindex);
+    for (size_t i = 0; i < n; i++) {
+        for (size_t m = 0; m < rec[i].nk; m++)
+            free(rec[i].k[m].name);
+        free(rec[i].k);
+    }
+    free(rec);
+    free(idx);
+    cudw_input_close(in);
+    return rc;
+}
+
+int cmd_size(int argc, char **argv)
+{
+    sopts s = {"section", 20, 0};
+    int nfiles = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--json"))
+            s.json = 1;
+        else if (!strcmp(a, "--by") || !strcmp(a, "--sort") || !strcmp(a, "-n")) {
+            if (++i >= argc) {
+                usage_error("size", "%s needs a value", a);
+                return EXIT_USAGE;
+            }
+            const char *v = argv[i];
+            char *end;
+            if (!strcmp(a, "--by")) {
+                if (strcmp(v, "section") && strcmp(v, "kernel") && strcmp(v, "sm") && strcmp(v, "container")) {
+                    usage_error("size", "--by takes section, kernel, sm or container, not '%s'", v);
+                    return EXIT_USAGE;
+                }
+                s.by = v;
+            } else if (!strcmp(a, "--sort")) {
+                if (strcmp(v, "size") && strcmp(v, "name")) {
+                    usage_error("size", "--sort takes size or name, not '%s'", v);
+                    return EXIT_USAGE;
+                }
+                sort_name = !strcmp(v, "name");
+            } else {
+                long nv = strtol(v, &end, 10);
+                if (*end || end == v || nv < 0 || nv > 1000000000) {
+                    usage_error("size", "-n takes a number, not '%s'", v);
+                    return EXIT_USAGE;
+                }
+                s.n = (int)nv;
+            }
+        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            ob_puts(&out_stdout, size_help);
+            return EXIT_OK;
+        } else if (a[0] == '-' && a[1]) {
+            usage_error("size", "unknown option '%s'", a);
+            return EXIT_USAGE;
+        } else
+            nfiles++;
+    }
+    if (!nfiles) {
+        usage_error("size", "no input file");
+        return EXIT_USAGE;
+    }
+    json j;
+    json_init(&j, &out_stdout);
+    if (s.json)
+        json_enter_arr(&j); /* "[" comes with the first object: a failure prints nothing */
+    int rc = EXIT_OK;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--by") || !strcmp(a, "--sort") || !strcmp(a, "-n")) {
+            i++;
+            continue;
+        }
+        if (a[0] == '-' && a[1])
+            continue;
+        if (size_one(a, &s, &j) != EXIT_OK)
+            rc = EXIT_BAD_INPUT;
+    }
+    if (s.json && printed)
+        ob_puts(&out_stdout, "]\n");
+    else if (s.json && rc == EXIT_OK)
+        ob_puts(&out_stdout, "[]\n");
+    return rc;
+}
