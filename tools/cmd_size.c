@@ -325,7 +325,7 @@ static void line(obuf *o, uint64_t v, uint64_t whole, const char *what, int minu
         d[k++] = (char)('0' + x % 10);
         x /= 10;
     } while (x);
-    if (minus)
+    if (minus && v)
         d[k++] = '-';
     while (k)
         t[n++] = d[--k];
@@ -715,7 +715,9 @@ static int size_one(const char *path, const sopts *s, json *j)
             ob_puts(o, "-byte file");
         }
         ob_putc(o, '\n');
-        if (!strcmp(s->by, "section")) {
+        if (!t.images) {
+            /* nothing to break down (the note said why) */
+        } else if (!strcmp(s->by, "section")) {
             ob_printf(o, "\n%16s%7s  %s\n", "bytes", "%", "unpacked images");
             for (int c2 = 0; c2 < NROWS; c2++)
                 if (t.rows[c2] || c2 < CUDW_SIZE_NCLASSES)
@@ -739,9 +741,11 @@ static int size_one(const char *path, const sopts *s, json *j)
         } else {
             table_text(o, rs.v, rs.n, s, !strcmp(s->by, "kernel") ? t.rows[CUDW_SIZE_CODE] : t.unpacked);
         }
-        ob_putc(o, '\n');
-        dups_text(o, "images", di, grp_i, (size_t)gi, wi, image_name, &nc);
-        dups_text(o, "kernels", dk, grp_k, (size_t)gk, wk, kernel_name, &nc);
+        if (t.images) {
+            ob_putc(o, '\n');
+            dups_text(o, "images", di, grp_i, (size_t)gi, wi, image_name, &nc);
+            dups_text(o, "kernels", dk, grp_k, (size_t)gk, wk, kernel_name, &nc);
+        }
     }
     rowset_free(&rs);
     free(chead);
