@@ -1309,6 +1309,26 @@ size_t cudw_strip_removed(const cudw_strip *s, size_t *bytes);
 int cudw_strip_write(const cudw_strip *s, cudw_write_fn fn, void *ctx);
 void cudw_strip_free(cudw_strip *s);
 
+/* Remap: source paths rewritten, as GCC's -fdebug-prefix-map would have
+ * written them.  Each path in the line tables (include directories and
+ * file names of .debug_line, .nv_debug_line_sass and their Mercury twins)
+ * and each compile unit's DW_AT_name and DW_AT_comp_dir that starts with
+ * from[i] gets to[i] instead (the first rule that matches).  Whatever
+ * points past a string that changed length is moved with it (unit and
+ * header lengths, DW_AT_stmt_list, DIE references, name-table offsets,
+ * relocation offsets and addends); a DW_FORM_strp path gets a new string
+ * at the end of .debug_str.  Every other byte of the file stays; a section
+ * that grew is written at the end of the file.  Errors on f. */
+typedef struct cudw_remap cudw_remap;
+
+int cudw_remap_run(cudw_file *f, const char *const *from, const char *const *to, size_t nrules,
+                   cudw_remap **out);
+uint64_t cudw_remap_size(const cudw_remap *r);
+/* Strings rewritten (0: the output is the input, byte for byte). */
+size_t cudw_remap_strings(const cudw_remap *r);
+int cudw_remap_write(const cudw_remap *r, cudw_write_fn fn, void *ctx);
+void cudw_remap_free(cudw_remap *r);
+
 /* ------------------------------------------------------------------ */
 /* Sizes: where an image's bytes go (cudwarf size)                     */
 /* ------------------------------------------------------------------ */

@@ -215,6 +215,13 @@ python3 tests/cli/containers.py "$build/cudwarf" tests/fixtures >"$log/ct.txt" 2
 count_lines "$log/ct.txt"
 tail -1 "$log/ct.txt"
 
+echo "== cudwarf remap: paths rewritten, lines/DIEs/verify/llvm --verify otherwise the input's; nvlink -g links the results"
+python3 tests/cli/remap.py "$build/cudwarf" "$build/tests/cubin_prep" tests/fixtures/*.cubin \
+    $(find build/gen -name '*.cubin' 2>/dev/null | sort) >"$log/rm.txt" 2>&1 || echo "FAIL remap.py: exit $?" >>"$log/rm.txt"
+count_lines "$log/rm.txt"
+grep '^skip' "$log/rm.txt"
+tail -1 "$log/rm.txt"
+
 echo "== cudwarf size: classes = readelf's section sizes; stored = the containers' bytes; duplicates"
 libs=; [ "$build" = build ] && libs=--libs
 python3 tests/cli/size.py "$build/cudwarf" tests/fixtures $libs $(find build/gen -name '*.cubin' 2>/dev/null | sort) \

@@ -96,6 +96,7 @@ int cmd_pubnames(int argc, char **argv);
 int cmd_link(int argc, char **argv);
 int cmd_strip(int argc, char **argv);
 int cmd_size(int argc, char **argv);
+int cmd_remap(int argc, char **argv);
 
 /* Streaming version: open a temporary file beside path (or standard
  * output for "-"), write (a cudw_write_fn), then commit (rename) or abort

@@ -26,6 +26,7 @@ static const struct command {
     {"pubnames", cmd_pubnames, "build .debug_pubnames/.debug_pubtypes from .debug_info"},
     {"link", cmd_link, "merge the debug sections of -dc objects as nvlink -g does"},
     {"strip", cmd_strip, "remove a cubin's debug sections (--keep-debug: into a companion)"},
+    {"remap", cmd_remap, "rewrite source path prefixes (-fdebug-prefix-map for cubins)"},
     {"list", cmd_list, "fatbin containers and entries of fatbins, executables, .so, .a"},
     {"extract", cmd_extract, "write the embedded cubins, PTX and LTO IR out, decompressed"},
     {"size", cmd_size, "where the device bytes go: code, data, debug, headers; duplicates"},

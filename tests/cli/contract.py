@@ -63,6 +63,7 @@ COMMANDS = {
     "extract": (["-o", OUT], fatbin, False, False),
     "link": (["-o", OUT], rdc, True, False),
     "strip": (["-o", OUT], cubin, True, False),
+    "remap": (["--prefix", "/=/elsewhere/", "-o", OUT], cubin, True, False),
     "line-encode": (["-o", OUT], rows, True, True),
 }
 TAIL = {"addr2line": ["_Z11tiny_kernelPii+0x10"]}

@@ -51,8 +51,11 @@ def examples(path):
 
 def missing(cmd):
     """A file the command reads that is not here."""
-    for tok in shlex.split(cmd.split("|")[0]):
-        if "/" in tok and not tok.startswith("-") and not any(c in tok for c in "*?"):
+    toks = shlex.split(cmd.split("|")[0])
+    for k, tok in enumerate(toks):
+        if k and toks[k - 1] == "-o":
+            continue  # what the command writes
+        if "/" in tok and not tok.startswith("-") and "=" not in tok and not any(c in tok for c in "*?"):
             p = tok if os.path.isabs(tok) else os.path.join(tmp, tok)
             if not os.path.exists(p):
                 return tok

@@ -248,7 +248,8 @@ static int exercise_sink(void *ctx, const void *p, size_t n)
 }
 
 /* The writers: name indexes built from .debug_info, the file stripped, its
- * keep-debug companion; each output must come out at the size announced. */
+ * paths remapped, its keep-debug companion; each output must come out at
+ * the size announced. */
 static inline int exercise_writers(cudw_file *f, exercise_cb cb)
 {
     int errors = 0;
@@ -274,6 +275,19 @@ static inline int exercise_writers(cudw_file *f, exercise_cb cb)
         if (cudw_strip_write(st, exercise_sink, &n) != CUDW_OK || n != cudw_strip_size(st))
             abort();
         cudw_strip_free(st);
+    } else {
+        cb(f, rc);
+        errors++;
+    }
+    /* every absolute path moved: the output comes out at the size announced */
+    static const char *const from[] = {"/"}, *const to[] = {"/remapped/"};
+    cudw_remap *rm;
+    rc = cudw_remap_run(f, from, to, 1, &rm);
+    if (rc == CUDW_OK) {
+        uint64_t n = 0;
+        if (cudw_remap_write(rm, exercise_sink, &n) != CUDW_OK || n != cudw_remap_size(rm))
+            abort();
+        cudw_remap_free(rm);
     } else {
         cb(f, rc);
         errors++;

@@ -1,0 +1,637 @@
+/* Rewriting the source paths of a cubin (cudwarf remap): GCC's
+ * -fdebug-prefix-map after the fact.
+ *
+ * Paths live in three places:
+ *   line tables   include_directories and file_names of every table of
+ *                 .debug_line, .nv_debug_line_sass and their Mercury twins
+ *   .debug_info   DW_AT_name and DW_AT_comp_dir of each compile unit, as
+ *                 DW_FORM_string (ptxas) or DW_FORM_strp
+ *   .debug_str    where a DW_FORM_strp points: the new string is appended,
+ *                 so no other offset into the section moves
+ *
+ * A string that changes length moves everything after it in its section.
+ * Each section's changes are kept as edits (at old offset pos, old_len
+ * bytes become new bytes) and the offset map they define,
+ *
+ *   new(x) = x + sum of (new_len - old_len) over edits ending at or before x
+ *
+ * is applied to everything that points into the section: unit and header
+ * lengths, DW_AT_stmt_list, DIE references (CU-relative and ref_addr),
+ * the .debug_pubnames/.debug_pubtypes/.debug_aranges unit offsets, and the
+ * offsets and section-symbol addends of every relocation.  Fixed-size
+ * fields are patched at their mapped place after the edits.
+ *
+ * Output: the input's bytes; a section whose bytes changed is written over
+ * its old place when it fits (the rest zeroed), else appended at the end
+ * of the file; relocation sections keep their size and place; the section
+ * header table is updated where it is.  Nothing else moves, so code,
+ * segments and every other section stay byte for byte.  Sections that
+ * share their bytes (Mercury twins, "aliased") share the rewrite. */
+#include "../internal.h"
+
+#include <stdlib.h>
+
+typedef struct edit {
+    uint64_t pos, old_len;
+    char *text;               /* the new bytes (a NUL-terminated string: new_len + 1) */
+    uint64_t new_len;
+} edit;
+
+typedef struct patch {
+    uint64_t pos;             /* old offset of a fixed-size field */
+    uint64_t value;
+    unsigned width;
+} patch;
+
+typedef struct sec_rw {
+    edit *e;
+    size_t ne, cape;
+    patch *p;
+    size_t np, capp;
+    wbuf append;              /* bytes added at the end (.debug_str) */
+    uint8_t *bytes;           /* materialized new contents */
+    uint64_t size;
+    uint64_t out_off;         /* where they go */
+    int changed;
+} sec_rw;
+
+struct cudw_remap {
+    cudw_file *f;
+    const char *const *from, *const *to;
+    size_t nrules;
+    unsigned *owner;          /* per section: the first section sharing its bytes */
+    sec_rw *rw;               /* per owner */
+    uint8_t **relbytes;       /* per relocation section: rewritten entries, or NULL */
+    uint64_t total;
+    size_t strings;           /* strings rewritten */
+};
+
+#define DW_FORM_string 0x08
+#define DW_FORM_strp 0x0e
+
+/* ---- edits and the offset map ---- */
+
+static int by_pos(const void *a, const void *b)
+{
+    const edit *x = a, *y = b;
+    return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+static uint64_t map_off(const sec_rw *w, uint64_t x)
+{
+    int64_t d = 0;
+    for (size_t i = 0; i < w->ne && w->e[i].pos + w->e[i].old_len <= x; i++) /* sorted by pos */
+        d += (int64_t)w->e[i].new_len - (int64_t)w->e[i].old_len;
+    return (uint64_t)((int64_t)x + d);
+}
+
+/* the change in length of the edits within [from, to) */
+static int64_t delta_in(const sec_rw *w, uint64_t from, uint64_t to)
+{
+    int64_t d = 0;
+    for (size_t i = 0; i < w->ne; i++)
+        if (w->e[i].pos >= from && w->e[i].pos < to)
+            d += (int64_t)w->e[i].new_len - (int64_t)w->e[i].old_len;
+    return d;
+}
+
+static int add_edit(sec_rw *w, uint64_t pos, uint64_t old_len, char *text)
+{
+    if (w->ne == w->cape) {
+        size_t c = w->cape ? 2 * w->cape : 16;
+        edit *n = realloc(w->e, c * sizeof *n);
+        if (!n)
+            return -1;
+        w->e = n;
+        w->cape = c;
+    }
+    w->e[w->ne++] = (edit){pos, old_len, text, strlen(text)};
+    w->changed = 1;
+    return 0;
+}
+
+static int add_patch(sec_rw *w, uint64_t pos, uint64_t value, unsigned width)
+{
+    if (w->np == w->capp) {
+        size_t c = w->capp ? 2 * w->capp : 16;
+        patch *n = realloc(w->p, c * sizeof *n);
+        if (!n)
+            return -1;
+        w->p = n;
+        w->capp = c;
+    }
+    w->p[w->np++] = (patch){pos, value, width};
+    w->changed = 1;
+    return 0;
+}
+
+/* The path with the first matching prefix replaced (malloc'd), or NULL. */
+static char *remap_path(const cudw_remap *r, const char *s)
+{
+    for (size_t i = 0; i < r->nrules; i++) {
+        size_t n = strlen(r->from[i]);
+        if (strncmp(s, r->from[i], n) != 0)
+            continue;
+        size_t m = strlen(r->to[i]), rest = strlen(s + n);
+        char *out = malloc(m + rest + 1);
+        if (out) {
+            memcpy(out, r->to[i], m);
+            memcpy(out + m, s + n, rest + 1);
+        }
+        return out ? out : (char *)-1;
+    }
+    return NULL;
+}
+
+/* Replace the NUL-terminated string at section offset pos of s, when a
+ * rule matches it and the result differs.  -1 when out of memory. */
+static int string_edit(cudw_remap *r, const cudw_section *s, uint64_t pos, sec_rw *w)
+{
+    const char *old = (const char *)s->data + pos;
+    char *nw = remap_path(r, old);
+    if (nw == (char *)-1)
+        return -1;
+    if (!nw)
+        return 0;
+    if (!strcmp(nw, old)) {
+        free(nw);
+        return 0;
+    }
+    r->strings++;
+    if (add_edit(w, pos, strlen(old), nw)) {
+        free(nw);
+        return -1;
+    }
+    return 0;
+}
+
+static uint64_t skip_uleb(const uint8_t *p, uint64_t at, uint64_t end)
+{
+    while (at < end && (p[at] & 0x80))
+        at++;
+    return at < end ? at + 1 : end;
+}
+
+/* ---- line tables ---- */
+
+static int remap_lines(cudw_remap *r, unsigned si)
+{
+    cudw_file *f = r->f;
+    const cudw_section *s = &f->secs[si];
+    sec_rw *w = &r->rw[r->owner[si]];
+    uint64_t cur = 0;
+    const cudw_line_table *t;
+    int rc;
+    while ((rc = cudw_line_table_next(f, s, &cur, &t)) == CUDW_OK) {
+        const uint8_t *d = s->data;
+        uint64_t hstart = t->offset + 10, hend = hstart + t->header_length;
+        uint64_t at = hstart + (t->version >= 4 ? 6 : 5) + (t->opcode_base ? t->opcode_base - 1u : 0);
+        size_t before = w->ne;
+        while (at < hend && d[at]) { /* include_directories */
+            if (string_edit(r, s, at, w))
+                return CUDW_E_NOMEM;
+            at += strlen((const char *)d + at) + 1;
+        }
+        at++;
+        while (at < hend && d[at]) { /* file_names: name, dir, mtime, size */
+            if (string_edit(r, s, at, w))
+                return CUDW_E_NOMEM;
+            at += strlen((const char *)d + at) + 1;
+            for (int k = 0; k < 3; k++)
+                at = skip_uleb(d, at, hend);
+        }
+        if (w->ne == before)
+            continue;
+        int64_t dl = 0;
+        for (size_t k = before; k < w->ne; k++)
+            dl += (int64_t)w->e[k].new_len - (int64_t)w->e[k].old_len;
+        if (add_patch(w, t->offset, (uint64_t)((int64_t)t->unit_length + dl), 4) ||
+            add_patch(w, t->offset + 6, (uint64_t)((int64_t)t->header_length + dl), 4))
+            return CUDW_E_NOMEM;
+    }
+    return rc == CUDW_DONE ? CUDW_OK : rc;
+}
+
+/* ---- .debug_info ---- */
+
+/* The section of kind with the Mercury flag of s (its twin family). */
+static unsigned family_section(cudw_file *f, const cudw_section *s, int kind)
+{
+    int merc = (s->flags & CUDW_SHF_MERCURY) != 0;
+    for (unsigned i = 1; i < f->nsecs; i++) {
+        cudw_secclass c;
+        if (cudw_classify_name(f->secs[i].name, f->secs[i].flags, &c) == CUDW_OK && c.kind == kind &&
+            c.mercury == merc)
+            return i;
+    }
+    return 0;
+}
+
+/* A DW_FORM_strp path that changes: the new string goes at the end of the
+ * unit's .debug_str, and of its Mercury twin when .debug_info's bytes are
+ * shared with the twin's (so the one offset is right in both). */
+static int append_string(cudw_remap *r, const cudw_section *info, unsigned stri, const char *nw, uint64_t field,
+                         sec_rw *w)
+{
+    cudw_file *f = r->f;
+    sec_rw *sw = &r->rw[r->owner[stri]];
+    uint64_t at = f->secs[stri].data_size + sw->append.n;
+    for (unsigned k = 1; k < f->nsecs; k++) { /* the twins reading the same .debug_info bytes */
+        cudw_secclass c;
+        if (k == info->index || r->owner[k] != r->owner[info->index] ||
+            cudw_classify_name(f->secs[k].name, f->secs[k].flags, &c) != CUDW_OK)
+            continue;
+        unsigned tk = family_section(f, &f->secs[k], CUDW_SEC_STR);
+        if (!tk || r->owner[tk] == r->owner[stri])
+            continue;
+        sec_rw *tw = &r->rw[r->owner[tk]];
+        if (f->secs[tk].data_size + tw->append.n != at)
+            return cudw_fail(f, CUDW_E_UNSUPPORTED, info, field, "DW_FORM_strp",
+                             "shared by %s and %s, whose string sections differ in size", info->name,
+                             f->secs[k].name);
+        wb_put(&tw->append, nw, strlen(nw) + 1);
+        tw->changed = 1;
+    }
+    wb_put(&sw->append, nw, strlen(nw) + 1);
+    sw->changed = 1;
+    r->strings++;
+    return sw->append.oom || add_patch(w, field, at, 4) ? CUDW_E_NOMEM : CUDW_OK;
+}
+
+/* One walk over the attributes of .debug_info section si (of each unit's
+ * root DIE only, with roots): unit_fn first for each unit, then attr_fn
+ * for each attribute; a non-zero return stops the walk with it. */
+typedef struct walk {
+    cudw_remap *r;
+    const cudw_section *s;
+    sec_rw *w;                /* the section's rewrite */
+    unsigned stri;            /* its .debug_str */
+    const sec_rw *lw;         /* its .debug_line's rewrite, or NULL */
+    uint64_t unew;            /* the unit's new offset */
+} walk;
+
+static int each_attr(walk *k, int roots, int (*unit_fn)(walk *, const cudw_unit *),
+                     int (*attr_fn)(walk *, const cudw_unit *, const cudw_attr *))
+{
+    uint64_t cur = 0;
+    cudw_unit u;
+    int rc;
+    while ((rc = cudw_unit_next(k->r->f, k->s, &cur, &u)) == CUDW_OK) {
+        if (unit_fn && (rc = unit_fn(k, &u)) != 0)
+            return rc;
+        cudw_die_iter it;
+        cudw_die d;
+        cudw_die_iter_init(&u, &it);
+        while ((rc = cudw_die_next(&it, &d)) == CUDW_OK) {
+            cudw_attr_iter ai;
+            cudw_attr a;
+            cudw_attr_iter_init(&d, &ai);
+            while ((rc = cudw_attr_next(&ai, &a)) == CUDW_OK)
+                if ((rc = attr_fn(k, &u, &a)) != 0)
+                    return rc;
+            if (rc < 0 || roots)
+                break;
+            cudw_die_iter_resume(&it, &ai);
+        }
+        if (rc < 0)
+            return rc;
+    }
+    return rc == CUDW_DONE ? CUDW_OK : rc;
+}
+
+/* A root DIE's DW_AT_name or DW_AT_comp_dir: inline, an edit; strp, a new
+ * string at the end of .debug_str and a patched offset. */
+static int root_string(walk *k, const cudw_unit *u, const cudw_attr *a)
+{
+    (void)u;
+    if ((a->name != 0x03 && a->name != 0x1b) || !a->str)
+        return 0;
+    if (a->form == DW_FORM_string)
+        return string_edit(k->r, k->s, a->offset, k->w) ? CUDW_E_NOMEM : 0;
+    if (a->form != DW_FORM_strp || !k->stri)
+        return 0;
+    char *nw = remap_path(k->r, a->str);
+    if (nw == (char *)-1)
+        return CUDW_E_NOMEM;
+    int rc = nw && strcmp(nw, a->str) ? append_string(k->r, k->s, k->stri, nw, a->offset, k->w) : 0;
+    free(nw);
+    return rc;
+}
+
+static int is_ref(uint32_t form) { return form >= 0x11 && form <= 0x15; }
+
+/* the unit's length, once the strings in it changed */
+static int unit_length(walk *k, const cudw_unit *u)
+{
+    k->unew = map_off(k->w, u->offset);
+    int64_t du = delta_in(k->w, u->offset, u->offset + 4 + u->length);
+    return du && add_patch(k->w, u->offset, (uint64_t)((int64_t)u->length + du), 4) ? CUDW_E_NOMEM : 0;
+}
+
+/* references within and across units, DW_AT_stmt_list of moved tables */
+static int moved_ref(walk *k, const cudw_unit *u, const cudw_attr *a)
+{
+    const uint8_t *raw = k->s->data + a->offset;
+    sec_rw *w = k->w;
+    if (w->ne && is_ref(a->form)) {
+        unsigned wd = a->form == 0x11 ? 1 : a->form == 0x12 ? 2 : a->form == 0x13 ? 4 : 8;
+        uint64_t v = a->form == 0x15 ? a->u : wd == 1 ? raw[0] : wd == 2 ? ld16(raw) : wd == 4 ? ld32(raw) : ld64(raw);
+        uint64_t nv = map_off(w, u->offset + v) - k->unew;
+        if (nv == v)
+            return 0;
+        if (a->form == 0x15 || (wd < 8 && nv >> (8 * wd)))
+            return cudw_fail(k->r->f, CUDW_E_UNSUPPORTED, k->s, a->offset, "DIE reference",
+                             "a %s reference that no longer fits its form",
+                             a->form == 0x15 ? "DW_FORM_ref_udata" : "short");
+        return add_patch(w, a->offset, nv, wd) ? CUDW_E_NOMEM : 0;
+    }
+    if (w->ne && a->form == 0x10) { /* ref_addr: a section offset */
+        unsigned wd = u->version <= 2 ? u->addr_size : 4;
+        uint64_t v = wd == 4 ? ld32(raw) : ld64(raw);
+        return v && map_off(w, v) != v && add_patch(w, a->offset, map_off(w, v), wd) ? CUDW_E_NOMEM : 0;
+    }
+    if (k->lw && k->lw->ne && a->name == 0x10 && (a->form == 0x06 || a->form == 0x17)) {
+        uint64_t v = ld32(raw); /* stmt_list (data4, sec_offset): stored (REL) or 0 (RELA) */
+        return v && map_off(k->lw, v) != v && add_patch(w, a->offset, map_off(k->lw, v), 4) ? CUDW_E_NOMEM : 0;
+    }
+    return 0;
+}
+
+static int remap_info(cudw_remap *r, unsigned si, int pass)
+{
+    cudw_file *f = r->f;
+    const cudw_section *s = &f->secs[si];
+    unsigned li = family_section(f, s, CUDW_SEC_LINE);
+    walk k = {r, s, &r->rw[r->owner[si]], family_section(f, s, CUDW_SEC_STR), li ? &r->rw[r->owner[li]] : NULL,
+              0};
+    if (pass == 1)
+        return each_attr(&k, 1, NULL, root_string);
+    if (!k.w->ne && !(k.lw && k.lw->ne))
+        return CUDW_OK;
+    return each_attr(&k, 0, unit_length, moved_ref);
+}
+
+/* .debug_pubnames/.debug_pubtypes (unit offset, unit size, DIE offsets
+ * within it) and .debug_aranges (unit offset) after .debug_info moved. */
+static int remap_name_tables(cudw_remap *r, unsigned si, int kind)
+{
+    cudw_file *f = r->f;
+    const cudw_section *s = &f->secs[si];
+    unsigned ii = family_section(f, s, CUDW_SEC_INFO);
+    if (!ii || !r->rw[r->owner[ii]].ne)
+        return CUDW_OK;
+    const sec_rw *iw = &r->rw[r->owner[ii]];
+    const cudw_section *info = &f->secs[ii];
+    sec_rw *w = &r->rw[r->owner[si]];
+    const uint8_t *d = s->data;
+    for (uint64_t at = 0; s->data && at + 14 <= s->data_size;) {
+        uint64_t len = ld32(d + at), end = at + 4 + len;
+        if (len < 10 || len > s->data_size - at - 4)
+            break; /* what the readers would reject; left as it is */
+        uint64_t cu = ld32(d + at + 6), ncu = map_off(iw, cu);
+        if (cu && ncu != cu && add_patch(w, at + 6, ncu, 4))
+            return CUDW_E_NOMEM;
+        if (kind != CUDW_SEC_ARANGES) {
+            uint64_t cu_len = ld32(d + at + 10);
+            if (cu + 4 <= info->data_size) {
+                uint64_t nl = (uint64_t)((int64_t)cu_len + delta_in(iw, cu, cu + cu_len));
+                if (nl != cu_len && add_patch(w, at + 10, nl, 4))
+                    return CUDW_E_NOMEM;
+            }
+            for (uint64_t p = at + 14; p + 4 <= end;) {
+                uint64_t off = ld32(d + p);
+                if (!off)
+                    break;
+                uint64_t no = map_off(iw, cu + off) - ncu;
+                if (no != off && add_patch(w, p, no, 4))
+                    return CUDW_E_NOMEM;
+                const uint8_t *nul = memchr(d + p + 4, 0, end - p - 4);
+                if (!nul)
+                    break;
+                p = (uint64_t)(nul - d) + 1;
+            }
+        }
+        at = end;
+    }
+    return CUDW_OK;
+}
+
+/* ---- relocations ---- */
+
+static int is_rel_type(uint32_t t) { return t == 9 || t == 4 || t == CUDW_SHT_MERC_RELA; }
+
+/* Entries of relocation section ri: offsets into a moved target mapped,
+ * addends against a moved section's symbol mapped; strp fields that now
+ * point at appended strings get those offsets. */
+static int remap_relocs(cudw_remap *r, unsigned ri)
+{
+    cudw_file *f = r->f;
+    const cudw_section *rs = &f->secs[ri];
+    unsigned ti = rs->info;
+    if (!rs->data || ti >= f->nsecs || !rs->entsize)
+        return CUDW_OK;
+    unsigned esz = rs->type == 9 ? 16 : 24;
+    const sec_rw *tw = &r->rw[r->owner[ti]];
+    uint8_t *nb = NULL;
+    for (uint64_t k = 0; k + esz <= rs->data_size; k += esz) {
+        const uint8_t *e = rs->data + k;
+        uint64_t off = ld64(e), info = ld64(e + 8);
+        int64_t add = esz == 24 ? (int64_t)ld64(e + 16) : 0;
+        uint64_t noff = tw->ne ? map_off(tw, off) : off;
+        int64_t nadd = add;
+        cudw_symbol sym = {0};
+        if (esz == 24 && cudw_symbol_get(f, rs->link, (uint32_t)(info >> 32), &sym) == CUDW_OK &&
+            sym.type == 3 /* STT_SECTION */ && sym.shndx && sym.shndx < f->nsecs) {
+            const sec_rw *sw = &r->rw[r->owner[sym.shndx]];
+            if (sw->ne && add >= 0)
+                nadd = (int64_t)map_off(sw, (uint64_t)add);
+        }
+        /* a patched strp (or other patched field) takes the patch's value */
+        for (size_t p = 0; p < tw->np && esz == 24; p++)
+            if (tw->p[p].pos == off && tw->p[p].width == 4) {
+                cudw_secclass c;
+                if (sym.shndx < f->nsecs &&
+                    cudw_classify_name(f->secs[sym.shndx].name, f->secs[sym.shndx].flags, &c) == CUDW_OK &&
+                    c.kind != CUDW_SEC_NONE)
+                    nadd = (int64_t)tw->p[p].value;
+            }
+        if (noff == off && nadd == add)
+            continue;
+        if (!nb) {
+            nb = malloc(rs->data_size);
+            if (!nb)
+                return CUDW_E_NOMEM;
+            memcpy(nb, rs->data, rs->data_size);
+        }
+        for (int b = 0; b < 8; b++) {
+            nb[k + (unsigned)b] = (uint8_t)(noff >> (8 * b));
+            if (esz == 24)
+                nb[k + 16 + (unsigned)b] = (uint8_t)((uint64_t)nadd >> (8 * b));
+        }
+    }
+    r->relbytes[ri] = nb;
+    return CUDW_OK;
+}
+
+/* ---- the new bytes and the layout ---- */
+
+static int materialize(cudw_remap *r, unsigned si)
+{
+    const cudw_section *s = &r->f->secs[si];
+    sec_rw *w = &r->rw[si];
+    if (!w->changed)
+        return CUDW_OK;
+    int64_t grow = 0;
+    for (size_t i = 0; i < w->ne; i++)
+        grow += (int64_t)w->e[i].new_len - (int64_t)w->e[i].old_len;
+    w->size = (uint64_t)((int64_t)s->data_size + grow) + w->append.n;
+    w->bytes = malloc(w->size ? w->size : 1);
+    if (!w->bytes)
+        return CUDW_E_NOMEM;
+    uint64_t from = 0, to = 0;
+    for (size_t i = 0; i < w->ne; i++) {
+        memcpy(w->bytes + to, s->data + from, w->e[i].pos - from);
+        to += w->e[i].pos - from;
+        memcpy(w->bytes + to, w->e[i].text, w->e[i].new_len);
+        to += w->e[i].new_len;
+        from = w->e[i].pos + w->e[i].old_len;
+    }
+    memcpy(w->bytes + to, s->data + from, s->data_size - from);
+    to += s->data_size - from;
+    if (w->append.n)
+        memcpy(w->bytes + to, w->append.p, w->append.n);
+    for (size_t i = 0; i < w->np; i++) {
+        uint64_t at = map_off(w, w->p[i].pos);
+        for (unsigned b = 0; b < w->p[i].width && at + b < w->size; b++)
+            w->bytes[at + b] = (uint8_t)(w->p[i].value >> (8 * b));
+    }
+    return CUDW_OK;
+}
+
+int cudw_remap_run(cudw_file *f, const char *const *from, const char *const *to, size_t nrules, cudw_remap **out)
+{
+    *out = NULL;
+    cudw_remap *r = calloc(1, sizeof *r);
+    unsigned n = f->nsecs;
+    if (r) {
+        r->f = f;
+        r->from = from;
+        r->to = to;
+        r->nrules = nrules;
+    }
+    if (!r || !(r->owner = calloc(n ? n : 1, sizeof *r->owner)) || !(r->rw = calloc(n ? n : 1, sizeof *r->rw)) ||
+        !(r->relbytes = calloc(n ? n : 1, sizeof *r->relbytes))) {
+        cudw_remap_free(r);
+        return cudw_fail(f, CUDW_E_NOMEM, NULL, 0, "remap", "out of memory");
+    }
+    for (unsigned i = 0; i < n; i++) { /* twins that share their bytes share the rewrite */
+        r->owner[i] = i;
+        for (unsigned j = 1; j < i && f->secs[i].data; j++)
+            if (f->secs[j].data == f->secs[i].data && f->secs[j].data_size == f->secs[i].data_size) {
+                r->owner[i] = r->owner[j];
+                break;
+            }
+    }
+    int rc = CUDW_OK;
+    for (int pass = 0; pass < 4 && rc == CUDW_OK; pass++) {
+        if (pass == 2) /* the strings are all found: the maps (map_off) want them in order */
+            for (unsigned i = 1; i < n; i++)
+                if (r->rw[i].ne)
+                    qsort(r->rw[i].e, r->rw[i].ne, sizeof *r->rw[i].e, by_pos);
+        for (unsigned i = 1; i < n && rc == CUDW_OK; i++) {
+            cudw_secclass c;
+            if (r->owner[i] != i || !f->secs[i].data ||
+                cudw_classify_name(f->secs[i].name, f->secs[i].flags, &c) != CUDW_OK)
+                continue;
+            if (pass == 0 && (c.kind == CUDW_SEC_LINE || c.kind == CUDW_SEC_NV_LINE_SASS))
+                rc = remap_lines(r, i);
+            else if ((pass == 1 || pass == 2) && c.kind == CUDW_SEC_INFO)
+                rc = remap_info(r, i, pass);
+            else if (pass == 3 && (c.kind == CUDW_SEC_PUBNAMES || c.kind == CUDW_SEC_PUBTYPES ||
+                                   c.kind == CUDW_SEC_ARANGES))
+                rc = remap_name_tables(r, i, c.kind);
+        }
+    }
+    for (unsigned i = 1; i < n && rc == CUDW_OK; i++)
+        if (is_rel_type(f->secs[i].type))
+            rc = remap_relocs(r, i);
+    for (unsigned i = 1; i < n && rc == CUDW_OK; i++)
+        if (r->owner[i] == i)
+            rc = materialize(r, i);
+    if (rc != CUDW_OK) {
+        cudw_remap_free(r);
+        return rc == CUDW_E_NOMEM ? cudw_fail(f, rc, NULL, 0, "remap", "out of memory") : rc;
+    }
+    /* layout: in place when it fits, else at the end */
+    uint64_t end = f->map_size;
+    for (unsigned i = 1; i < n; i++) {
+        sec_rw *w = &r->rw[i];
+        if (r->owner[i] != i || !w->changed)
+            continue;
+        if (w->size <= f->secs[i].data_size) {
+            w->out_off = f->secs[i].offset;
+        } else {
+            uint64_t a = f->secs[i].align && f->secs[i].align <= 0x10000 ? f->secs[i].align : 1;
+            w->out_off = (end + a - 1) / a * a;
+            end = w->out_off + w->size;
+        }
+    }
+    r->total = end;
+    *out = r;
+    return CUDW_OK;
+}
+
+uint64_t cudw_remap_size(const cudw_remap *r) { return r->total; }
+size_t cudw_remap_strings(const cudw_remap *r) { return r->strings; }
+
+int cudw_remap_write(const cudw_remap *r, cudw_write_fn fn, void *ctx)
+{
+    cudw_file *f = r->f;
+    uint8_t *out = malloc(r->total ? r->total : 1);
+    if (!out)
+        return CUDW_E_NOMEM;
+    memcpy(out, f->map, f->map_size);
+    memset(out + f->map_size, 0, r->total - f->map_size);
+    uint64_t shoff = ld64(f->map + 40);
+    for (unsigned i = 1; i < f->nsecs; i++) {
+        const sec_rw *w = &r->rw[r->owner[i]];
+        const cudw_section *s = &f->secs[i];
+        if (r->relbytes[i])
+            memcpy(out + s->offset, r->relbytes[i], s->data_size);
+        if (!w->changed)
+            continue;
+        if (r->owner[i] == i) {
+            if (w->out_off == s->offset)
+                memset(out + s->offset, 0, s->data_size); /* what the new bytes do not cover */
+            memcpy(out + w->out_off, w->bytes, w->size);
+        }
+        uint8_t *h = out + shoff + (uint64_t)i * 64;
+        for (int b = 0; b < 8; b++) {
+            h[24 + b] = (uint8_t)(w->out_off >> (8 * b));
+            h[32 + b] = (uint8_t)(w->size >> (8 * b));
+        }
+    }
+    int rc = fn(ctx, out, r->total) ? CUDW_E_IO : CUDW_OK;
+    free(out);
+    return rc;
+}
+
+void cudw_remap_free(cudw_remap *r)
+{
+    if (!r)
+        return;
+    for (unsigned i = 0; r->rw && i < r->f->nsecs; i++) {
+        for (size_t k = 0; k < r->rw[i].ne; k++)
+            free(r->rw[i].e[k].text);
+        free(r->rw[i].e);
+        free(r->rw[i].p);
+        free(r->rw[i].append.p);
+        free(r->rw[i].bytes);
+    }
+    for (unsigned i = 0; r->relbytes && i < r->f->nsecs; i++)
+        free(r->relbytes[i]);
+    free(r->relbytes);
+    free(r->rw);
+    free(r->owner);
+    free(r);
+}
