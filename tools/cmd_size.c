@@ -14,6 +14,7 @@
  * and the first two are reconciled line by line, so the totals add up. */
 #include "cli.h"
 #include "jobs.h"
+#include "size_sets.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -40,38 +41,6 @@ static const char size_help[] =
     "  --sm=N        only the images for sm_N (the containers' totals are then\n"
     "                those images' entries)\n"
     "  -j N          load N images at once (default: every core)\n";
-
-/* ---- hashing: two 64-bit lanes, 8 bytes at a time ---- */
-
-static uint64_t mix(uint64_t h)
-{
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdull;
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53ull;
-    return h ^ (h >> 33);
-}
-
-typedef struct hash128 {
-    uint64_t a, b;
-} hash128;
-
-static hash128 hash_bytes(const uint8_t *p, size_t n)
-{
-    uint64_t a = 0x9e3779b97f4a7c15ull ^ n, b = 0xc2b2ae3d27d4eb4full + n;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, p + i, 8);
-        a = (a ^ w) * 0x100000001b3ull;
-        a ^= a >> 29;
-        b = (b + w) * 0x9fb21c651e98df25ull;
-        b ^= b >> 31;
-    }
-    uint64_t w = 0;
-    memcpy(&w, p + i, n - i);
-    return (hash128){mix(a ^ w), mix(b + w + 0x27d4eb2f165667c5ull)};
-}
 
 /* ---- one image ---- */
 
@@ -118,7 +87,7 @@ static int size_job(void *p, size_t k)
             r->stored = img->size; /* the rest is padding */
         r->padding = e->payload_size > r->stored ? e->payload_size - r->stored : 0;
     }
-    int row = im->kind == CUDW_FATBIN_PTX ? ROW_PTX : im->kind == CUDW_FATBIN_NVVM ? ROW_NVVM : ROW_ENTRY_OTHER;
+    int slot = im->kind == CUDW_FATBIN_PTX ? ROW_PTX : im->kind == CUDW_FATBIN_NVVM ? ROW_NVVM : ROW_ENTRY_OTHER;
     if (img) {
         r->loaded = 1;
         r->unpacked = img->size;
@@ -147,11 +116,11 @@ static int size_job(void *p, size_t k)
                 r->k[r->nk++] = (kern){name, cs.size, cs.data ? hash_bytes(cs.data, cs.size) : (hash128){0, 0}};
             }
         } else {
-            r->rows[row] = img->size;
+            r->rows[slot] = img->size;
         }
     } else if (e) { /* not decoded: what the header says */
         r->unpacked = r->compressed ? e->decompressed_size : e->stored_size;
-        r->rows[row] = r->unpacked;
+        r->rows[slot] = r->unpacked;
         r->h = hash_bytes(e->payload, e->stored_size);
     }
     cudw_image_free(img);
@@ -159,106 +128,6 @@ static int size_job(void *p, size_t k)
 }
 
 /* ---- tables ---- */
-
-typedef struct row {
-    const char *name;         /* shown */
-    char *owned;              /* when name is built */
-    uint64_t bytes, stored, count;
-    size_t last;              /* 1 + the image counted last (a kernel has two sections on sm_100+) */
-} row;
-
-static int sort_name;
-
-static int by_row(const void *a, const void *b)
-{
-    const row *x = a, *y = b;
-    if (!sort_name && x->bytes != y->bytes)
-        return x->bytes > y->bytes ? -1 : 1;
-    return strcmp(x->name, y->name);
-}
-
-/* rows keyed by name: a small open-addressing table over an array */
-typedef struct rowset {
-    row *v;
-    size_t n, cap;
-    size_t *slot;             /* 1 + index */
-    size_t nslot;
-} rowset;
-
-static uint64_t str_hash(const char *s)
-{
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (; *s; s++)
-        h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
-    return h;
-}
-
-static row *row_get(rowset *rs, const char *name)
-{
-    if (2 * (rs->n + 1) > rs->nslot) {
-        size_t ns = rs->nslot ? 2 * rs->nslot : 256;
-        size_t *sl = calloc(ns, sizeof *sl);
-        if (!sl)
-            return NULL;
-        for (size_t i = 0; i < rs->n; i++) {
-            size_t k = str_hash(rs->v[i].name) & (ns - 1);
-            while (sl[k])
-                k = (k + 1) & (ns - 1);
-            sl[k] = i + 1;
-        }
-        free(rs->slot);
-        rs->slot = sl;
-        rs->nslot = ns;
-    }
-    size_t k = str_hash(name) & (rs->nslot - 1);
-    for (; rs->slot[k]; k = (k + 1) & (rs->nslot - 1))
-        if (!strcmp(rs->v[rs->slot[k] - 1].name, name))
-            return &rs->v[rs->slot[k] - 1];
-    if (rs->n == rs->cap) {
-        size_t c = rs->cap ? 2 * rs->cap : 64;
-        row *v = realloc(rs->v, c * sizeof *v);
-        if (!v)
-            return NULL;
-        rs->v = v;
-        rs->cap = c;
-    }
-    char *own = strdup(name);
-    if (!own)
-        return NULL;
-    rs->v[rs->n] = (row){own, own, 0, 0, 0, 0};
-    rs->slot[k] = ++rs->n;
-    return &rs->v[rs->n - 1];
-}
-
-static void rowset_free(rowset *rs)
-{
-    for (size_t i = 0; i < rs->n; i++)
-        free(rs->v[i].owned);
-    free(rs->v);
-    free(rs->slot);
-}
-
-/* ---- duplicates: groups of equal hashes ---- */
-
-typedef struct dup {
-    hash128 h;
-    uint64_t size;            /* of one copy */
-    size_t item;              /* image index, or kernel's (image, k) packed by the caller */
-} dup;
-
-static int by_hash(const void *a, const void *b)
-{
-    const dup *x = a, *y = b;
-    if (x->h.a != y->h.a)
-        return x->h.a < y->h.a ? -1 : 1;
-    if (x->h.b != y->h.b)
-        return x->h.b < y->h.b ? -1 : 1;
-    if (x->size != y->size)
-        return x->size < y->size ? -1 : 1;
-    return x->item < y->item ? -1 : x->item > y->item;
-}
-
-static int same(const dup *x, const dup *y) { return x->h.a == y->h.a && x->h.b == y->h.b && x->size == y->size; }
 
 /* ---- printing ---- */
 
@@ -285,23 +154,6 @@ static const char *const row_keys[NROWS] = {
     "code", "data", "debug", "nv_debug", "metadata", "symbols", "relocations", "other", "headers",
     "ptx", "lto_ir", "other_entries",
 };
-
-/* 1234567 -> "1,234,567" */
-static void ob_commas(obuf *o, uint64_t v, int width)
-{
-    char t[32];
-    int n = 0;
-    do {
-        if (n % 4 == 3)
-            t[n++] = ',';
-        t[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    for (int i = n; i < width; i++)
-        ob_putc(o, ' ');
-    while (n)
-        ob_putc(o, t[--n]);
-}
 
 static void ob_pct(obuf *o, uint64_t part, uint64_t whole)
 {
@@ -404,91 +256,7 @@ static const char *kernel_name(void *p, size_t item)
     return buf;
 }
 
-/* A set of identical copies: d[start .. start + count). */
-typedef struct group {
-    size_t start, count;
-    uint64_t wasted;          /* the bytes beyond the first copy */
-} group;
-
-static int by_wasted(const void *a, const void *b)
-{
-    const group *x = a, *y = b;
-    if (x->wasted != y->wasted)
-        return x->wasted > y->wasted ? -1 : 1;
-    return x->start < y->start ? -1 : x->start > y->start;
-}
-
-/* Sort d by content and collect the sets of more than one copy, the most
- * wasteful first (*out malloc'd; -1 when out of memory). */
-static long groups_of(dup *d, size_t n, group **out, uint64_t *wasted)
-{
-    size_t ng = 0;
-    *wasted = 0;
-    *out = NULL;
-    if (n)
-        qsort(d, n, sizeof *d, by_hash);
-    group *g = malloc((n / 2 + 1) * sizeof *g);
-    if (!g)
-        return -1;
-    for (size_t i = 0; i < n;) {
-        size_t j = i + 1;
-        while (j < n && same(&d[i], &d[j]))
-            j++;
-        if (j - i > 1) {
-            g[ng] = (group){i, j - i, (j - i - 1) * d[i].size};
-            *wasted += g[ng++].wasted;
-        }
-        i = j;
-    }
-    qsort(g, ng, sizeof *g, by_wasted);
-    *out = g;
-    return (long)ng;
-}
-
-static void dups_text(obuf *o, const char *what, const dup *d, const group *g, size_t ng, uint64_t wasted,
-                      const char *(*name)(void *, size_t), void *ctx)
-{
-    if (!ng) {
-        ob_printf(o, "duplicate %s: none\n", what);
-        return;
-    }
-    ob_printf(o, "duplicate %s: %zu set%s of identical bytes, ", what, ng, ng == 1 ? "" : "s");
-    ob_commas(o, wasted, 0);
-    ob_puts(o, " bytes in the extra copies\n");
-    for (size_t i = 0; i < ng && i < 10; i++) {
-        const dup *x = &d[g[i].start];
-        ob_printf(o, "  %zu x ", g[i].count);
-        ob_commas(o, x[0].size, 0);
-        ob_puts(o, " bytes: ");
-        ob_puts(o, name(ctx, x[0].item));
-        ob_puts(o, ", ");
-        ob_puts(o, name(ctx, x[1].item));
-        if (g[i].count > 2)
-            ob_printf(o, ", and %zu more", g[i].count - 2);
-        ob_putc(o, '\n');
-    }
-    if (ng > 10)
-        ob_printf(o, "  ... and %zu more sets (--json lists them all)\n", ng - 10);
-}
-
-static void dups_json(json *j, const char *key, const dup *d, const group *g, size_t ng,
-                      const char *(*name)(void *, size_t), void *ctx)
-{
-    json_arr(j, key);
-    for (size_t i = 0; i < ng; i++) {
-        const dup *x = &d[g[i].start];
-        json_obj(j, NULL);
-        json_u64(j, "bytes", x[0].size);
-        json_u64(j, "copies", g[i].count);
-        json_u64(j, "wasted", g[i].wasted);
-        json_arr(j, "where");
-        for (size_t m = 0; m < g[i].count; m++)
-            json_str(j, NULL, name(ctx, x[m].item));
-        json_end_arr(j);
-        json_end_obj(j);
-    }
-    json_end_arr(j);
-}
+static int sort_name; /* --sort=name */
 
 /* ---- one file ---- */
 
@@ -622,7 +390,7 @@ static int size_one(const char *path, const sopts *s, json *j)
         }
     }
     if (!oom && strcmp(s->by, "section")) /* the classes keep their order */
-        qsort(rs.v, rs.n, sizeof *rs.v, by_row);
+        rows_sort(&rs, sort_name);
 
     /* duplicates */
     dup *di = malloc((k ? k : 1) * sizeof *di), *dk = malloc((nk ? nk : 1) * sizeof *dk);

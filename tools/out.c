@@ -129,3 +129,20 @@ void ob_printf(obuf *o, const char *fmt, ...)
     out_raw(o, big, (size_t)n);
     free(big);
 }
+
+/* 1234567 -> "1,234,567" */
+void ob_commas(obuf *o, uint64_t v, int width)
+{
+    char t[32];
+    int n = 0;
+    do {
+        if (n % 4 == 3)
+            t[n++] = ',';
+        t[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    for (int i = n; i < width; i++)
+        ob_putc(o, ' ');
+    while (n)
+        ob_putc(o, t[--n]);
+}

@@ -36,6 +36,8 @@ void ob_write_slow(obuf *o, const void *p, size_t n);
 void ob_hex(obuf *o, uint64_t v);   /* lowercase, no prefix */
 void ob_hex_pad(obuf *o, uint64_t v, int width); /* at least width digits, zero-padded */
 void ob_sdec(obuf *o, int64_t v);
+/* Decimal with thousands separators ("1,234,567"), right-aligned to width. */
+void ob_commas(obuf *o, uint64_t v, int width);
 void ob_printf(obuf *o, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

@@ -27,44 +27,9 @@
  * header table is updated where it is.  Nothing else moves, so code,
  * segments and every other section stay byte for byte.  Sections that
  * share their bytes (Mercury twins, "aliased") share the rewrite. */
-#include "../internal.h"
+#include "remap.h"
 
 #include <stdlib.h>
-
-typedef struct edit {
-    uint64_t pos, old_len;
-    char *text;               /* the new bytes (a NUL-terminated string: new_len + 1) */
-    uint64_t new_len;
-} edit;
-
-typedef struct patch {
-    uint64_t pos;             /* old offset of a fixed-size field */
-    uint64_t value;
-    unsigned width;
-} patch;
-
-typedef struct sec_rw {
-    edit *e;
-    size_t ne, cape;
-    patch *p;
-    size_t np, capp;
-    wbuf append;              /* bytes added at the end (.debug_str) */
-    uint8_t *bytes;           /* materialized new contents */
-    uint64_t size;
-    uint64_t out_off;         /* where they go */
-    int changed;
-} sec_rw;
-
-struct cudw_remap {
-    cudw_file *f;
-    const char *const *from, *const *to;
-    size_t nrules;
-    unsigned *owner;          /* per section: the first section sharing its bytes */
-    sec_rw *rw;               /* per owner */
-    uint8_t **relbytes;       /* per relocation section: rewritten entries, or NULL */
-    uint64_t total;
-    size_t strings;           /* strings rewritten */
-};
 
 #define DW_FORM_string 0x08
 #define DW_FORM_strp 0x0e
@@ -77,7 +42,7 @@ static int by_pos(const void *a, const void *b)
     return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
-static uint64_t map_off(const sec_rw *w, uint64_t x)
+uint64_t remap_map_off(const sec_rw *w, uint64_t x)
 {
     int64_t d = 0;
     for (size_t i = 0; i < w->ne && w->e[i].pos + w->e[i].old_len <= x; i++) /* sorted by pos */
@@ -323,7 +288,7 @@ static int is_ref(uint32_t form) { return form >= 0x11 && form <= 0x15; }
 /* the unit's length, once the strings in it changed */
 static int unit_length(walk *k, const cudw_unit *u)
 {
-    k->unew = map_off(k->w, u->offset);
+    k->unew = remap_map_off(k->w, u->offset);
     int64_t du = delta_in(k->w, u->offset, u->offset + 4 + u->length);
     return du && add_patch(k->w, u->offset, (uint64_t)((int64_t)u->length + du), 4) ? CUDW_E_NOMEM : 0;
 }
@@ -336,7 +301,7 @@ static int moved_ref(walk *k, const cudw_unit *u, const cudw_attr *a)
     if (w->ne && is_ref(a->form)) {
         unsigned wd = a->form == 0x11 ? 1 : a->form == 0x12 ? 2 : a->form == 0x13 ? 4 : 8;
         uint64_t v = a->form == 0x15 ? a->u : wd == 1 ? raw[0] : wd == 2 ? ld16(raw) : wd == 4 ? ld32(raw) : ld64(raw);
-        uint64_t nv = map_off(w, u->offset + v) - k->unew;
+        uint64_t nv = remap_map_off(w, u->offset + v) - k->unew;
         if (nv == v)
             return 0;
         if (a->form == 0x15 || (wd < 8 && nv >> (8 * wd)))
@@ -348,11 +313,11 @@ static int moved_ref(walk *k, const cudw_unit *u, const cudw_attr *a)
     if (w->ne && a->form == 0x10) { /* ref_addr: a section offset */
         unsigned wd = u->version <= 2 ? u->addr_size : 4;
         uint64_t v = wd == 4 ? ld32(raw) : ld64(raw);
-        return v && map_off(w, v) != v && add_patch(w, a->offset, map_off(w, v), wd) ? CUDW_E_NOMEM : 0;
+        return v && remap_map_off(w, v) != v && add_patch(w, a->offset, remap_map_off(w, v), wd) ? CUDW_E_NOMEM : 0;
     }
     if (k->lw && k->lw->ne && a->name == 0x10 && (a->form == 0x06 || a->form == 0x17)) {
         uint64_t v = ld32(raw); /* stmt_list (data4, sec_offset): stored (REL) or 0 (RELA) */
-        return v && map_off(k->lw, v) != v && add_patch(w, a->offset, map_off(k->lw, v), 4) ? CUDW_E_NOMEM : 0;
+        return v && remap_map_off(k->lw, v) != v && add_patch(w, a->offset, remap_map_off(k->lw, v), 4) ? CUDW_E_NOMEM : 0;
     }
     return 0;
 }
@@ -388,7 +353,7 @@ static int remap_name_tables(cudw_remap *r, unsigned si, int kind)
         uint64_t len = ld32(d + at), end = at + 4 + len;
         if (len < 10 || len > s->data_size - at - 4)
             break; /* what the readers would reject; left as it is */
-        uint64_t cu = ld32(d + at + 6), ncu = map_off(iw, cu);
+        uint64_t cu = ld32(d + at + 6), ncu = remap_map_off(iw, cu);
         if (cu && ncu != cu && add_patch(w, at + 6, ncu, 4))
             return CUDW_E_NOMEM;
         if (kind != CUDW_SEC_ARANGES) {
@@ -402,7 +367,7 @@ static int remap_name_tables(cudw_remap *r, unsigned si, int kind)
                 uint64_t off = ld32(d + p);
                 if (!off)
                     break;
-                uint64_t no = map_off(iw, cu + off) - ncu;
+                uint64_t no = remap_map_off(iw, cu + off) - ncu;
                 if (no != off && add_patch(w, p, no, 4))
                     return CUDW_E_NOMEM;
                 const uint8_t *nul = memchr(d + p + 4, 0, end - p - 4);
@@ -412,98 +377,6 @@ static int remap_name_tables(cudw_remap *r, unsigned si, int kind)
             }
         }
         at = end;
-    }
-    return CUDW_OK;
-}
-
-/* ---- relocations ---- */
-
-static int is_rel_type(uint32_t t) { return t == 9 || t == 4 || t == CUDW_SHT_MERC_RELA; }
-
-/* Entries of relocation section ri: offsets into a moved target mapped,
- * addends against a moved section's symbol mapped; strp fields that now
- * point at appended strings get those offsets. */
-static int remap_relocs(cudw_remap *r, unsigned ri)
-{
-    cudw_file *f = r->f;
-    const cudw_section *rs = &f->secs[ri];
-    unsigned ti = rs->info;
-    if (!rs->data || ti >= f->nsecs || !rs->entsize)
-        return CUDW_OK;
-    unsigned esz = rs->type == 9 ? 16 : 24;
-    const sec_rw *tw = &r->rw[r->owner[ti]];
-    uint8_t *nb = NULL;
-    for (uint64_t k = 0; k + esz <= rs->data_size; k += esz) {
-        const uint8_t *e = rs->data + k;
-        uint64_t off = ld64(e), info = ld64(e + 8);
-        int64_t add = esz == 24 ? (int64_t)ld64(e + 16) : 0;
-        uint64_t noff = tw->ne ? map_off(tw, off) : off;
-        int64_t nadd = add;
-        cudw_symbol sym = {0};
-        if (esz == 24 && cudw_symbol_get(f, rs->link, (uint32_t)(info >> 32), &sym) == CUDW_OK &&
-            sym.type == 3 /* STT_SECTION */ && sym.shndx && sym.shndx < f->nsecs) {
-            const sec_rw *sw = &r->rw[r->owner[sym.shndx]];
-            if (sw->ne && add >= 0)
-                nadd = (int64_t)map_off(sw, (uint64_t)add);
-        }
-        /* a patched strp (or other patched field) takes the patch's value */
-        for (size_t p = 0; p < tw->np && esz == 24; p++)
-            if (tw->p[p].pos == off && tw->p[p].width == 4) {
-                cudw_secclass c;
-                if (sym.shndx < f->nsecs &&
-                    cudw_classify_name(f->secs[sym.shndx].name, f->secs[sym.shndx].flags, &c) == CUDW_OK &&
-                    c.kind != CUDW_SEC_NONE)
-                    nadd = (int64_t)tw->p[p].value;
-            }
-        if (noff == off && nadd == add)
-            continue;
-        if (!nb) {
-            nb = malloc(rs->data_size);
-            if (!nb)
-                return CUDW_E_NOMEM;
-            memcpy(nb, rs->data, rs->data_size);
-        }
-        for (int b = 0; b < 8; b++) {
-            nb[k + (unsigned)b] = (uint8_t)(noff >> (8 * b));
-            if (esz == 24)
-                nb[k + 16 + (unsigned)b] = (uint8_t)((uint64_t)nadd >> (8 * b));
-        }
-    }
-    r->relbytes[ri] = nb;
-    return CUDW_OK;
-}
-
-/* ---- the new bytes and the layout ---- */
-
-static int materialize(cudw_remap *r, unsigned si)
-{
-    const cudw_section *s = &r->f->secs[si];
-    sec_rw *w = &r->rw[si];
-    if (!w->changed)
-        return CUDW_OK;
-    int64_t grow = 0;
-    for (size_t i = 0; i < w->ne; i++)
-        grow += (int64_t)w->e[i].new_len - (int64_t)w->e[i].old_len;
-    w->size = (uint64_t)((int64_t)s->data_size + grow) + w->append.n;
-    w->bytes = malloc(w->size ? w->size : 1);
-    if (!w->bytes)
-        return CUDW_E_NOMEM;
-    uint64_t from = 0, to = 0;
-    for (size_t i = 0; i < w->ne; i++) {
-        memcpy(w->bytes + to, s->data + from, w->e[i].pos - from);
-        to += w->e[i].pos - from;
-        memcpy(w->bytes + to, w->e[i].text, w->e[i].new_len);
-        to += w->e[i].new_len;
-        from = w->e[i].pos + w->e[i].old_len;
-    }
-    memcpy(w->bytes + to, s->data + from, s->data_size - from);
-    to += s->data_size - from;
-    if (w->append.n)
-        memcpy(w->bytes + to, w->append.p, w->append.n);
-    for (size_t i = 0; i < w->np; i++) {
-        uint64_t at = map_off(w, w->p[i].pos);
-        for (unsigned b = 0; b < w->p[i].width && at + b < w->size; b++)
-            w->bytes[at + b] = (uint8_t)(w->p[i].value >> (8 * b));
     }
     return CUDW_OK;
 }
@@ -553,11 +426,11 @@ int cudw_remap_run(cudw_file *f, const char *const *from, const char *const *to,
         }
     }
     for (unsigned i = 1; i < n && rc == CUDW_OK; i++)
-        if (is_rel_type(f->secs[i].type))
+        if (remap_is_rel_type(f->secs[i].type))
             rc = remap_relocs(r, i);
     for (unsigned i = 1; i < n && rc == CUDW_OK; i++)
         if (r->owner[i] == i)
-            rc = materialize(r, i);
+            rc = remap_materialize(r, i);
     if (rc != CUDW_OK) {
         cudw_remap_free(r);
         return rc == CUDW_E_NOMEM ? cudw_fail(f, rc, NULL, 0, "remap", "out of memory") : rc;
@@ -581,57 +454,3 @@ int cudw_remap_run(cudw_file *f, const char *const *from, const char *const *to,
     return CUDW_OK;
 }
 
-uint64_t cudw_remap_size(const cudw_remap *r) { return r->total; }
-size_t cudw_remap_strings(const cudw_remap *r) { return r->strings; }
-
-int cudw_remap_write(const cudw_remap *r, cudw_write_fn fn, void *ctx)
-{
-    cudw_file *f = r->f;
-    uint8_t *out = malloc(r->total ? r->total : 1);
-    if (!out)
-        return CUDW_E_NOMEM;
-    memcpy(out, f->map, f->map_size);
-    memset(out + f->map_size, 0, r->total - f->map_size);
-    uint64_t shoff = ld64(f->map + 40);
-    for (unsigned i = 1; i < f->nsecs; i++) {
-        const sec_rw *w = &r->rw[r->owner[i]];
-        const cudw_section *s = &f->secs[i];
-        if (r->relbytes[i])
-            memcpy(out + s->offset, r->relbytes[i], s->data_size);
-        if (!w->changed)
-            continue;
-        if (r->owner[i] == i) {
-            if (w->out_off == s->offset)
-                memset(out + s->offset, 0, s->data_size); /* what the new bytes do not cover */
-            memcpy(out + w->out_off, w->bytes, w->size);
-        }
-        uint8_t *h = out + shoff + (uint64_t)i * 64;
-        for (int b = 0; b < 8; b++) {
-            h[24 + b] = (uint8_t)(w->out_off >> (8 * b));
-            h[32 + b] = (uint8_t)(w->size >> (8 * b));
-        }
-    }
-    int rc = fn(ctx, out, r->total) ? CUDW_E_IO : CUDW_OK;
-    free(out);
-    return rc;
-}
-
-void cudw_remap_free(cudw_remap *r)
-{
-    if (!r)
-        return;
-    for (unsigned i = 0; r->rw && i < r->f->nsecs; i++) {
-        for (size_t k = 0; k < r->rw[i].ne; k++)
-            free(r->rw[i].e[k].text);
-        free(r->rw[i].e);
-        free(r->rw[i].p);
-        free(r->rw[i].append.p);
-        free(r->rw[i].bytes);
-    }
-    for (unsigned i = 0; r->relbytes && i < r->f->nsecs; i++)
-        free(r->relbytes[i]);
-    free(r->relbytes);
-    free(r->rw);
-    free(r->owner);
-    free(r);
-}

@@ -1,0 +1,63 @@
+/* The sets cudwarf size adds up: rows keyed by name (a kernel, an SM, a
+ * container), and duplicates (equal bytes, by a 128-bit hash) grouped. */
+#ifndef CUDW_TOOLS_SIZE_SETS_H
+#define CUDW_TOOLS_SIZE_SETS_H
+
+#include "json.h"
+#include "out.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct hash128 {
+    uint64_t a, b;
+} hash128;
+
+hash128 hash_bytes(const uint8_t *p, size_t n);
+
+typedef struct row {
+    const char *name;         /* shown */
+    char *owned;              /* when name is built */
+    uint64_t bytes, stored, count;
+    size_t last;              /* 1 + the image counted last (a kernel has two sections on sm_100+) */
+} row;
+
+/* rows keyed by name: a small open-addressing table over an array */
+typedef struct rowset {
+    row *v;
+    size_t n, cap;
+    size_t *slot;             /* 1 + index */
+    size_t nslot;
+} rowset;
+
+/* The row named name, added (zero) when new; NULL when out of memory. */
+row *row_get(rowset *rs, const char *name);
+/* Largest first (then by name), or by name. */
+void rows_sort(rowset *rs, int by_name);
+void rowset_free(rowset *rs);
+
+/* One copy of something: its content's hash and size, and which it is. */
+typedef struct dup {
+    hash128 h;
+    uint64_t size;
+    size_t item;
+} dup;
+
+/* A set of identical copies: d[start .. start + count). */
+typedef struct group {
+    size_t start, count;
+    uint64_t wasted;          /* the bytes beyond the first copy */
+} group;
+
+int dup_same(const dup *x, const dup *y);
+/* Sort d by content and collect the sets of more than one copy, the most
+ * wasteful first (*out malloc'd); -1 when out of memory. */
+long groups_of(dup *d, size_t n, group **out, uint64_t *wasted);
+/* "duplicate WHAT: N sets ..." and the ten most wasteful; name(ctx, item)
+ * names a copy.  JSON: every set. */
+void dups_text(obuf *o, const char *what, const dup *d, const group *g, size_t ng, uint64_t wasted,
+               const char *(*name)(void *, size_t), void *ctx);
+void dups_json(json *j, const char *key, const dup *d, const group *g, size_t ng,
+               const char *(*name)(void *, size_t), void *ctx);
+
+#endif
