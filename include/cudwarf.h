@@ -1329,6 +1329,23 @@ size_t cudw_remap_strings(const cudw_remap *r);
 int cudw_remap_write(const cudw_remap *r, cudw_write_fn fn, void *ctx);
 void cudw_remap_free(cudw_remap *r);
 
+/* Rewriting the ELF images of any input: fn sees each ELF image (a cubin:
+ * the file) and either keeps it (CUDW_OK, *out NULL) or gives its new
+ * bytes (*out malloc'd, cudwarf frees it), or fails (a negative code, *err
+ * filled).  The result streams to wfn: a cubin replaced whole; in a fatbin
+ * file or host ELF each container with a changed image is packed again
+ * with the same compression (zstd, LZ4 at their highest levels) and put
+ * where the old one was.  A fatbin file's containers may grow; a host
+ * ELF's must fit in their old place (its code addresses them, an
+ * executable's segments hold them): CUDW_E_UNSUPPORTED otherwise (what
+ * wfn got so far is then to be thrown away); the bytes a smaller container
+ * frees become zeros.
+ * Archives: CUDW_E_UNSUPPORTED. */
+typedef int (*cudw_rewrite_fn)(void *ctx, const cudw_input_image *im, cudw_file *elf, uint8_t **out,
+                               size_t *out_size, cudw_error *err);
+int cudw_input_rewrite(cudw_input *in, cudw_rewrite_fn fn, void *ctx, cudw_write_fn wfn, void *wctx,
+                       cudw_error *err);
+
 /* ------------------------------------------------------------------ */
 /* Sizes: where an image's bytes go (cudwarf size)                     */
 /* ------------------------------------------------------------------ */

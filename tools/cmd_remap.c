@@ -1,13 +1,15 @@
-/* cudwarf remap: a cubin with its source paths rewritten (cudw_remap_run),
+/* cudwarf remap: the source paths of a cubin, or of every cubin in a
+ * fatbin or host ELF, rewritten (cudw_remap_run over cudw_input_rewrite),
  * what nvcc offers no -fdebug-prefix-map for. */
 #include "cli.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char help[] =
-    "usage: cudwarf remap --prefix OLD=NEW [--prefix OLD=NEW]... -o OUT [--stats] IN.cubin\n"
+    "usage: cudwarf remap --prefix OLD=NEW [--prefix OLD=NEW]... -o OUT [--stats] IN\n"
     "\n"
     "Rewrite the source paths of a cubin, as GCC's -fdebug-prefix-map does at\n"
     "compile time: every path that starts with OLD (include directories and\n"
@@ -18,11 +20,79 @@ static const char help[] =
     "references, name tables, relocations); everything else stays byte for\n"
     "byte, so the cubin loads, links (nvlink -g) and reads as before.\n"
     "\n"
+    "IN may also be a fatbin or a host ELF (executable, object, .so): each\n"
+    "container with a changed cubin is packed again, compression kept, in its\n"
+    "old place.  A host ELF's layout cannot move, so there a container must\n"
+    "not grow: a NEW no longer than OLD (or remapping the cubins before\n"
+    "linking) always fits.\n"
+    "\n"
     "  --prefix OLD=NEW   a rule (OLD may not be empty; NEW may)\n"
     "  -o OUT             the result, written whole or not at all\n"
     "  --stats            how many paths changed, and the sizes (stderr)\n"
     "\n"
     "Exit status: 0 success, 1 unreadable or malformed input (nothing written), 2 usage.\n";
+
+typedef struct rctx {
+    const char **from, **to;
+    size_t nrules;
+    size_t strings, images;   /* rewritten */
+    const char *failed;       /* the label of the image that failed */
+} rctx;
+
+typedef struct counted {
+    atomic_file *a;
+    uint64_t n;
+} counted;
+
+static int write_counted(void *p, const void *data, size_t n)
+{
+    counted *c = p;
+    c->n += n;
+    return atomic_write(c->a, data, n);
+}
+
+static int to_buffer(void *p, const void *data, size_t n)
+{
+    uint8_t **at = p;
+    memcpy(*at, data, n);
+    *at += n;
+    return 0;
+}
+
+/* cudw_input_rewrite's callback: the image remapped, or kept when no path
+ * changes. */
+static int remap_image(void *p, const cudw_input_image *im, cudw_file *elf, uint8_t **out, size_t *out_size,
+                       cudw_error *err)
+{
+    rctx *c = p;
+    cudw_remap *r;
+    *out = NULL;
+    if (cudw_remap_run(elf, c->from, c->to, c->nrules, &r) != CUDW_OK) {
+        *err = *cudw_last_error(elf);
+        c->failed = im->label;
+        return err->code;
+    }
+    int rc = CUDW_OK;
+    if (cudw_remap_strings(r)) {
+        uint64_t n = cudw_remap_size(r);
+        uint8_t *buf = malloc(n ? (size_t)n : 1), *at = buf;
+        if (!buf || cudw_remap_write(r, to_buffer, &at) != CUDW_OK) {
+            free(buf);
+            memset(err, 0, sizeof *err);
+            err->code = rc = CUDW_E_NOMEM;
+            err->what = "remap";
+            snprintf(err->detail, sizeof err->detail, "out of memory");
+            c->failed = im->label;
+        } else {
+            *out = buf;
+            *out_size = (size_t)n;
+            c->strings += cudw_remap_strings(r);
+            c->images++;
+        }
+    }
+    cudw_remap_free(r);
+    return rc;
+}
 
 int cmd_remap(int argc, char **argv)
 {
@@ -32,8 +102,7 @@ int cmd_remap(int argc, char **argv)
     const char **from = calloc((size_t)argc, sizeof *from), **to = calloc((size_t)argc, sizeof *to);
     char **owned = calloc((size_t)argc, sizeof *owned);
     int rc = EXIT_USAGE;
-    cudw_file *f = NULL;
-    cudw_remap *r = NULL;
+    cudw_input *in = NULL;
     atomic_file fo = {0};
     int open_o = 0;
     if (!from || !to || !owned) {
@@ -87,18 +156,11 @@ int cmd_remap(int argc, char **argv)
         goto done;
     }
     rc = EXIT_BAD_INPUT;
-    if (cudw_open(&f, in_path) != CUDW_OK) {
-        if (f && cudw_last_error(f)->code == CUDW_E_NOT_CUDA)
-            eprintf("%s: %s: a host ELF, not a cubin: remap takes a cubin (cudwarf extract writes the cubins "
-                    "a host ELF holds)\n", progname, in_path);
-        else if (f)
-            report(f, in_path);
-        else
-            eprintf("%s: %s: out of memory\n", progname, in_path);
+    in = open_input(in_path);
+    if (!in)
         goto done;
-    }
-    if (cudw_remap_run(f, from, to, nrules, &r) != CUDW_OK) {
-        report(f, in_path);
+    if (!cudw_input_count(in)) {
+        eprintf("%s: %s: no CUDA device code (no fatbin container in any section)\n", progname, in_path);
         goto done;
     }
     char e[512];
@@ -107,10 +169,17 @@ int cmd_remap(int argc, char **argv)
         goto done;
     }
     open_o = 1;
-    if (cudw_remap_write(r, atomic_write, &fo) != CUDW_OK && !fo.failed)
-        fo.failed = EIO;
-    if (fo.failed) {
-        eprintf("%s: remap: %s: %s\n", progname, out, strerror(fo.failed));
+    rctx c = {from, to, nrules, 0, 0, NULL};
+    counted w = {&fo, 0};
+    cudw_error err;
+    if (cudw_input_rewrite(in, remap_image, &c, write_counted, &w, &err) != CUDW_OK) {
+        if (fo.failed) {
+            eprintf("%s: remap: %s: %s\n", progname, out, strerror(fo.failed));
+        } else {
+            char b[512];
+            cudw_error_format(&err, b, sizeof b);
+            eprintf("%s: %s: %s\n", progname, c.failed ? c.failed : in_path, b);
+        }
         goto done;
     }
     open_o = 0;
@@ -118,16 +187,17 @@ int cmd_remap(int argc, char **argv)
         eprintf("%s: remap: %s\n", progname, e);
         goto done;
     }
-    if (stats)
-        eprintf("%s: %zu path%s rewritten; %llu -> %llu bytes\n", out, cudw_remap_strings(r),
-                cudw_remap_strings(r) == 1 ? "" : "s", (unsigned long long)cudw_header(f)->size,
-                (unsigned long long)cudw_remap_size(r));
+    if (stats) {
+        struct stat st;
+        eprintf("%s: %zu path%s rewritten in %zu image%s; %llu -> %llu bytes\n", out, c.strings,
+                c.strings == 1 ? "" : "s", c.images, c.images == 1 ? "" : "s",
+                stat(in_path, &st) ? 0ull : (unsigned long long)st.st_size, (unsigned long long)w.n);
+    }
     rc = EXIT_OK;
 done:
     if (open_o)
         atomic_abort(&fo);
-    cudw_remap_free(r);
-    cudw_close(f);
+    cudw_input_close(in);
     for (size_t k = 0; owned && k < nrules; k++)
         free(owned[k]);
     free(owned);

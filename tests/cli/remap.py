@@ -16,6 +16,11 @@ both ways:
   - every byte outside the debug and relocation sections is the input's;
   - a rule that matches nothing gives the input byte for byte.
 nvlink -g links remapped -dc objects, and its output carries the new paths.
+Fatbins (stored, LZ4, zstd) and host executables: every extracted cubin of
+the output is what remap makes of the original's, the containers and
+entries are the same (compression kept), an executable keeps its size and
+every byte outside its containers; a container that would have to grow in
+a host ELF is refused.
 
 usage: remap.py CUDWARF CUBIN_PREP CUBIN...
 """
@@ -209,6 +214,73 @@ if shutil.which("nvlink"):
         linked += 1
 if not linked:
     print("skip nvlink links of remapped objects: nvlink or the link3 objects (tests/gen.sh) not here")
+
+# --- containers: each image comes out as remap makes it of the bare cubin ---
+
+
+def extracted(path, d):
+    """{label tag: bytes} of the ELF images extract writes."""
+    os.makedirs(d)
+    cw("extract", "--elf", "-o", d, path)
+    return {f.split(".", 1)[1]: open(os.path.join(d, f), "rb").read() for f in sorted(os.listdir(d))}
+
+
+def container_case(name, path, rules, must_fit=True):
+    out = os.path.join(tmp, f"c{len(os.listdir(tmp))}_" + os.path.basename(path))
+    r = cw("remap", *sum((["--prefix", f"{a}={b}"] for a, b in rules), []), "-o", out, path)
+    if not must_fit:
+        T.check(f"{name}: a container that would grow is refused (exit 1, one line, no output file)",
+                r.returncode == 1 and len(r.stderr.strip().splitlines()) == 1 and "grow" in r.stderr
+                and not os.path.exists(out), r.stderr)
+        return
+    if not T.check(f"{name}: remap runs", r.returncode == 0, r.stderr):
+        return
+    tag = os.path.basename(path)
+    got = extracted(out, os.path.join(tmp, "x_" + tag))
+    orig = extracted(path, os.path.join(tmp, "o_" + tag))
+    want = {}
+    for k, data in orig.items():
+        src, dst = os.path.join(tmp, "src.cubin"), os.path.join(tmp, "dst.cubin")
+        open(src, "wb").write(data)
+        cw("remap", *sum((["--prefix", f"{a}={b}"] for a, b in rules), []), "-o", dst, src)
+        want[k] = open(dst, "rb").read()
+    changed = sum(want[k] != orig[k] for k in orig)
+    T.check(f"{name}: every extracted cubin = remap of the original's ({len(orig)} images, {changed} changed)",
+            orig and got == want and changed, f"{sorted(got)} vs {sorted(want)}")
+    lo, li = json.loads(cw("list", "--json", out).stdout)[0], json.loads(cw("list", "--json", path).stdout)[0]
+    kinds = lambda d: [(i["kind"], i["sm"], i["compression"], i["label"].replace(out, path)) for i in d["images"]]
+    T.check(f"{name}: the same containers and entries, compression kept", kinds(lo) == kinds(li))
+    if path.endswith(".exe") or "/app" in path:
+        a, b = open(path, "rb").read(), open(out, "rb").read()
+        spans = [(c["file_offset"], c["file_offset"] + c["size"]) for c in li["containers"]]
+        outside = all(a[i] == b[i] for i in range(len(a)) if not any(x <= i < y for x, y in spans))
+        T.check(f"{name}: same size, every byte outside the containers the input's",
+                len(a) == len(b) and outside)
+
+
+FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures")
+SHORT = [("/proc/self/cwd", "/p"), ("/usr/local/cuda", "/c")]
+container_case("fatbin (lz4)", os.path.join(FIX, "inline_G_speed.fatbin"), RULESETS[0])
+container_case("host executable (lineinfo, zstd and stored)", os.path.join(FIX, "hostapp_lineinfo.exe"), SHORT)
+container_case("host executable, a longer path", os.path.join(FIX, "hostapp_lineinfo.exe"),
+               [("/proc/self/cwd", "/a/much/longer/directory/than/before")], must_fit=False)
+if shutil.which("fatbinary"):
+    for mode, flags in (("stored", []), ("zstd", ["--compress-all"])):
+        fb = os.path.join(tmp, f"fb_{mode}.fatbin")
+        subprocess.run(["fatbinary", "-64", f"--create={fb}", *flags,
+                        f"--image3=kind=elf,sm=90,file={os.path.join(FIX, 'tiny_sm90_G.cubin')}",
+                        f"--image3=kind=elf,sm=75,file={os.path.join(FIX, 'calls_sm75_G.cubin')}"],
+                       check=True, capture_output=True)
+        container_case(f"fatbinary fatbin ({mode})", fb, RULESETS[0])
+SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "app.cu")
+if shutil.which("nvcc"):
+    app = os.path.join(tmp, "app")
+    r = subprocess.run(["nvcc", "-G", "-gencode", "arch=compute_90,code=sm_90", "-gencode",
+                        "arch=compute_75,code=sm_75", "-o", app, SRC], capture_output=True, text=True)
+    if T.check("nvcc -G builds a two-SM executable", r.returncode == 0, r.stderr[:300]):
+        container_case("nvcc -G executable (sm_75 + sm_90)", app, SHORT)
+else:
+    print("skip nvcc-built executable: nvcc not found")
 
 r = cw("remap", "-o", os.path.join(tmp, "x"), CUBINS[0] if CUBINS else "x")
 T.check("no --prefix: usage error (exit 2)", r.returncode == 2 and "--prefix" in r.stderr)
