@@ -216,7 +216,8 @@ count_lines "$log/ct.txt"
 tail -1 "$log/ct.txt"
 
 echo "== cudwarf remap: paths rewritten, lines/DIEs/verify/llvm --verify otherwise the input's; nvlink -g links the results"
-python3 tests/cli/remap.py "$build/cudwarf" "$build/tests/cubin_prep" tests/fixtures/*.cubin \
+libs=; [ "$build" = build ] && libs=--libs
+python3 tests/cli/remap.py "$build/cudwarf" "$build/tests/cubin_prep" $libs tests/fixtures/*.cubin \
     $(find build/gen -name '*.cubin' 2>/dev/null | sort) >"$log/rm.txt" 2>&1 || echo "FAIL remap.py: exit $?" >>"$log/rm.txt"
 count_lines "$log/rm.txt"
 grep '^skip' "$log/rm.txt"

@@ -89,56 +89,62 @@ static int pack_payload(const cudw_fatbin_entry *e, const uint8_t *img, size_t n
 }
 
 /* Container c of in packed again into out, its ELF images through fn;
- * *changed when an image changed (out is then the new container). */
+ * *changed when an image changed (out is then the new container, else
+ * untouched: an unchanged container costs no copy). */
 static int repack(cudw_input *in, size_t c, cudw_rewrite_fn fn, void *ctx, wbuf *out, int *changed,
                   cudw_error *err)
 {
     const cudw_input_container *con = cudw_input_container_get(in, c);
     *changed = 0;
-    wbuf entries = {0};
-    int rc = CUDW_OK;
-    for (size_t i = con->first_image; i < con->first_image + con->nimages && rc == CUDW_OK; i++) {
-        const cudw_input_image *im = cudw_input_peek(in, i);
-        const cudw_fatbin_entry *e = im->entry;
-        uint8_t *nw = NULL;
-        size_t nn = 0;
-        if (im->kind == CUDW_FATBIN_ELF) {
-            cudw_image *img;
-            if (cudw_input_load(in, i, &img) != CUDW_OK) {
-                if (img)
-                    *err = img->err;
-                else
-                    rw_fail(err, CUDW_E_NOMEM, e->offset, "fatbin entry", "out of memory");
-                cudw_image_free(img);
-                rc = err->code;
-                break;
-            }
-            rc = fn(ctx, im, img->elf, &nw, &nn, err);
+    uint8_t **nw = calloc(con->nimages ? con->nimages : 1, sizeof *nw);
+    size_t *nn = calloc(con->nimages ? con->nimages : 1, sizeof *nn);
+    int rc = nw && nn ? CUDW_OK : rw_fail(err, CUDW_E_NOMEM, con->section_offset, "fatbin container", "out of memory");
+    for (size_t k = 0; k < con->nimages && rc == CUDW_OK; k++) { /* the new images first */
+        const cudw_input_image *im = cudw_input_peek(in, con->first_image + k);
+        if (im->kind != CUDW_FATBIN_ELF)
+            continue;
+        cudw_image *img;
+        if (cudw_input_load(in, con->first_image + k, &img) != CUDW_OK) {
+            if (img)
+                *err = img->err;
+            else
+                rw_fail(err, CUDW_E_NOMEM, im->entry->offset, "fatbin entry", "out of memory");
             cudw_image_free(img);
+            rc = err->code;
+            break;
         }
-        if (rc == CUDW_OK && nw) {
-            *changed = 1;
-            size_t at = entries.n;
-            wb_put(&entries, e->header, e->header_size);
-            uint64_t stored = 0;
-            rc = pack_payload(e, nw, nn, &entries, &stored, err);
-            if (rc == CUDW_OK && !entries.oom) {
-                uint8_t *h = entries.p + at;
-                put64(h + 8, entries.n - at - e->header_size);  /* payload size */
-                if (e->flags & (CUDW_FATBIN_ZSTD | CUDW_FATBIN_LZ4)) {
-                    put32(h + 16, stored);                     /* compressed size */
-                    put64(h + 56, nn);                         /* decompressed size */
-                }
-            }
-        } else if (rc == CUDW_OK) { /* as it was */
+        rc = fn(ctx, im, img->elf, &nw[k], &nn[k], err);
+        cudw_image_free(img);
+        *changed |= nw[k] != NULL;
+    }
+    wbuf entries = {0};
+    for (size_t k = 0; k < con->nimages && rc == CUDW_OK && *changed; k++) {
+        const cudw_fatbin_entry *e = cudw_input_peek(in, con->first_image + k)->entry;
+        if (!nw[k]) { /* as it was */
             wb_put(&entries, e->header, e->header_size);
             wb_put(&entries, e->payload, (size_t)e->payload_size);
+            continue;
         }
-        free(nw);
+        size_t at = entries.n;
+        wb_put(&entries, e->header, e->header_size);
+        uint64_t stored = 0;
+        rc = pack_payload(e, nw[k], nn[k], &entries, &stored, err);
+        if (rc == CUDW_OK && !entries.oom) {
+            uint8_t *h = entries.p + at;
+            put64(h + 8, entries.n - at - e->header_size);  /* payload size */
+            if (e->flags & (CUDW_FATBIN_ZSTD | CUDW_FATBIN_LZ4)) {
+                put32(h + 16, stored);                     /* compressed size */
+                put64(h + 56, nn[k]);                      /* decompressed size */
+            }
+        }
     }
+    for (size_t k = 0; nw && k < con->nimages; k++)
+        free(nw[k]);
+    free(nw);
+    free(nn);
     if (rc == CUDW_OK && entries.oom)
         rc = rw_fail(err, CUDW_E_NOMEM, con->section_offset, "fatbin container", "out of memory");
-    if (rc == CUDW_OK) {
+    if (rc == CUDW_OK && *changed) {
         uint8_t h[16];
         put32(h, 0xBA55ED50u);
         h[4] = 1, h[5] = 0, h[6] = 16, h[7] = 0;
@@ -150,6 +156,22 @@ static int repack(cudw_input *in, size_t c, cudw_rewrite_fn fn, void *ctx, wbuf 
     }
     free(entries.p);
     return rc;
+}
+
+/* n bytes of the mapping at p to wfn, 4 MiB at a time, each piece's pages
+ * given back once written: a 500 MB library streams through in the memory
+ * of one piece. */
+static int stream(const cudw_input *in, const uint8_t *p, uint64_t n, cudw_write_fn wfn, void *wctx)
+{
+    while (n) {
+        size_t k = n < ((size_t)4 << 20) ? (size_t)n : (size_t)4 << 20;
+        if (wfn(wctx, p, k))
+            return CUDW_E_IO;
+        input_drop(in, p, k);
+        p += k;
+        n -= k;
+    }
+    return CUDW_OK;
 }
 
 int cudw_input_rewrite(cudw_input *in, cudw_rewrite_fn fn, void *ctx, cudw_write_fn wfn, void *wctx,
@@ -204,7 +226,7 @@ int cudw_input_rewrite(cudw_input *in, cudw_rewrite_fn fn, void *ctx, cudw_write
             } else if (con->file_offset < at) {
                 rc = rw_fail(err, CUDW_E_BAD_OFFSET, con->file_offset, "fatbin container", "overlaps another");
             } else {
-                if (wfn(wctx, map + at, (size_t)(con->file_offset - at)) || wfn(wctx, nb.p, nb.n))
+                if (stream(in, map + at, con->file_offset - at, wfn, wctx) || wfn(wctx, nb.p, nb.n))
                     rc = CUDW_E_IO;
                 at = con->file_offset + con->size;
                 for (uint64_t pad = host ? con->size - nb.n : 0; pad && rc == CUDW_OK;) {
@@ -218,8 +240,8 @@ int cudw_input_rewrite(cudw_input *in, cudw_rewrite_fn fn, void *ctx, cudw_write
         free(nb.p);
     }
     free(order);
-    if (rc == CUDW_OK && at < size && wfn(wctx, map + at, size - at))
-        rc = CUDW_E_IO;
+    if (rc == CUDW_OK && at < size)
+        rc = stream(in, map + at, size - at, wfn, wctx);
     if (rc == CUDW_E_IO && !err->code)
         rw_fail(err, CUDW_E_IO, at, "output", "write failed");
     return rc;
