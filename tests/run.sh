@@ -44,12 +44,6 @@ python3 tests/cli/contract.py "$build/cudwarf" tests/fixtures >"$log/ct2.txt" 2>
 count_lines "$log/ct2.txt"
 tail -1 "$log/ct2.txt"
 
-echo "== the README's and the man page's examples print what they show"
-python3 tests/cli/doc_examples.py "$build/cudwarf" >"$log/doc.txt" 2>&1 || echo "FAIL doc_examples.py: exit $?" >>"$log/doc.txt"
-count_lines "$log/doc.txt"
-grep '^skip' "$log/doc.txt"
-tail -1 "$log/doc.txt"
-
 echo "== the shared library exports the API only (cudw_*)"
 extra=$(nm -D --defined-only "$build/libcudwarf.so" | awk '$2 != "A" {print $3}' | grep -v '^cudw_' | head -5)
 if [ -z "$extra" ] && nm -D --defined-only "$build/libcudwarf.so" | grep -q ' T cudw_symbolize@'; then
@@ -124,6 +118,12 @@ else
         tail -1 "$log/fb.txt"
     fi
 fi
+
+echo "== the README's and the man page's examples print what they show (after tests/gen.sh: some use build/gen)"
+python3 tests/cli/doc_examples.py "$build/cudwarf" >"$log/doc.txt" 2>&1 || echo "FAIL doc_examples.py: exit $?" >>"$log/doc.txt"
+count_lines "$log/doc.txt"
+grep '^skip' "$log/doc.txt"
+tail -1 "$log/doc.txt"
 
 echo "== addr2line's inline stacks equal the chains in the rows"
 python3 tests/ref/check_addr2line.py "$build/cudwarf" tests/fixtures/*.cubin $(echo "${gen:-}" | grep lineinfo) >"$log/a2l.txt" 2>&1 ||

@@ -136,7 +136,7 @@ def outside_same(a, b):
 
 
 def llvm_verify(path):
-    rel = path + ".rel"
+    rel = os.path.join(tmp, os.path.basename(path) + ".rel")
     subprocess.run([PREP, "-r", "-e", "-x", path, rel], capture_output=True)
     r = subprocess.run(["llvm-dwarfdump", "--verify", rel], capture_output=True, text=True)
     return r.returncode == 0

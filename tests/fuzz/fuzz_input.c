@@ -1,14 +1,52 @@
 /* The input as a file users hand a tool (cubin, fatbin, host ELF, archive):
  * container discovery (the walk of .nv_fatbin/__nv_relfatbin, the magic
  * scan of every other section, the .nvFatBinSegment wrappers), labels,
- * every image loaded and released, each ELF through every parser and the
- * symbolizer over the whole input. */
+ * every image loaded and released, each ELF through every parser, the
+ * symbolizer over the whole input, and the whole input rewritten with
+ * every path remapped (containers packed again). */
 #define _GNU_SOURCE 1 /* memfd_create */
 #include "fuzz.h"
 
 #include <stdio.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+static int sink(void *ctx, const void *p, size_t n)
+{
+    (void)p;
+    *(uint64_t *)ctx += n;
+    return 0;
+}
+
+static int bump(void *p, const void *d, size_t n)
+{
+    uint8_t **at = p;
+    memcpy(*at, d, n);
+    *at += n;
+    return 0;
+}
+
+/* cudw_input_rewrite's callback: every absolute path moved */
+static int remap_all(void *ctx, const cudw_input_image *im, cudw_file *elf, uint8_t **out, size_t *n,
+                     cudw_error *err)
+{
+    (void)ctx;
+    static const char *const from[] = {"/"}, *const to[] = {"/fuzz/"};
+    cudw_remap *r;
+    if (cudw_remap_run(elf, from, to, 1, &r) != CUDW_OK) {
+        *err = *cudw_last_error(elf);
+        if (err->code >= 0 || !im->label)
+            abort();
+        return err->code;
+    }
+    *n = (size_t)cudw_remap_size(r);
+    *out = malloc(*n ? *n : 1);
+    uint8_t *at = *out;
+    if (!*out || cudw_remap_write(r, bump, &at) != CUDW_OK || (size_t)(at - *out) != *n)
+        abort();
+    cudw_remap_free(r);
+    return CUDW_OK;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -39,6 +77,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (!k->found_by || k->first_image + k->nimages > cudw_input_count(in))
                 abort();
         }
+        uint64_t written = 0;
+        cudw_error err;
+        if (cudw_input_rewrite(in, remap_all, NULL, sink, &written, &err) != CUDW_OK && err.code >= 0)
+            abort(); /* a failure says why */
     } else if (in && cudw_input_error(in)->code >= 0) {
         abort();
     }
