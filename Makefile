@@ -10,10 +10,12 @@ SOVERSION = 0
 PKG_CFLAGS := $(shell pkg-config --cflags libelf 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs libelf 2>/dev/null || echo -lelf) -lzstd -llz4 -liberty -lpthread
 
-WARN = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-missing-field-initializers
+WARN = -Wall -Wextra -Werror -Wformat=2 -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-missing-field-initializers
 OPT ?= -O2 -g
 SAN ?=
-CFLAGS_ALL = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) $(OPT) $(SAN) -fPIC \
+# -fvisibility=hidden: only what cudwarf.h declares is exported (its
+# visibility pragma); the archive's helpers are made local too (below)
+CFLAGS_ALL = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) $(OPT) $(SAN) -fPIC -fvisibility=hidden \
              -Iinclude -Isrc $(PKG_CFLAGS) $(CFLAGS)
 LDFLAGS_ALL = $(SAN) $(LDFLAGS)
 
@@ -33,9 +35,13 @@ $(BUILD)/%.o: %.c
 
 -include $(LIB_OBJ:.o=.d) $(TOOL_OBJ:.o=.d)
 
+# One relocatable object whose hidden symbols are local: a program that
+# links the archive statically may define its own arena_alloc or wb_put.
 $(BUILD)/libcudwarf.a: $(LIB_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(LD) -r -o $(BUILD)/libcudwarf.o $^
+	objcopy --localize-hidden $(BUILD)/libcudwarf.o
+	ar rcs $@ $(BUILD)/libcudwarf.o
 
 $(BUILD)/libcudwarf.so: $(LIB_OBJ) src/libcudwarf.map
 	$(CC) -shared -Wl,-soname,libcudwarf.so.$(SOVERSION) -Wl,--version-script=src/libcudwarf.map -Wl,-z,defs \

@@ -36,6 +36,12 @@
 extern "C" {
 #endif
 
+/* Everything declared here is the API and is exported; the library is
+ * built with -fvisibility=hidden, so nothing else is (Makefile). */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 #define CUDW_VERSION_STRING "0.1.0"
 
 /* ------------------------------------------------------------------ */
@@ -1414,6 +1420,10 @@ size_t cudw_register_name(uint64_t reg, char *buf, size_t n);
 
 /* 1 when reg is an ASCII-packed register name (PTX "%..." or SASS "R..."). */
 int cudw_register_is_packed(uint64_t reg);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -31,19 +31,34 @@ const char *cudw_status_name(int code)
     }
 }
 
+int err_vset(cudw_error *e, int code, const char *section, uint64_t off, const char *what, const char *fmt,
+             va_list ap)
+{
+    e->code = code;
+    e->offset = off;
+    e->what = what ? what : "";
+    snprintf(e->section, sizeof e->section, "%s", section ? section : "");
+    vsnprintf(e->detail, sizeof e->detail, fmt, ap);
+    return code;
+}
+
+int err_set(cudw_error *e, int code, const char *section, uint64_t off, const char *what, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    err_vset(e, code, section, off, what, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
 int cudw_fail(cudw_file *f, int code, const cudw_section *sec, uint64_t off,
               const char *what, const char *fmt, ...)
 {
     if (!f)
         return code;
-    cudw_error *e = &f->err;
-    e->code = code;
-    e->offset = off;
-    e->what = what ? what : "";
-    snprintf(e->section, sizeof e->section, "%s", sec && sec->name ? sec->name : "");
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(e->detail, sizeof e->detail, fmt, ap);
+    err_vset(&f->err, code, sec ? sec->name : NULL, off, what, fmt, ap);
     va_end(ap);
     return code;
 }

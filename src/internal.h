@@ -56,13 +56,23 @@ struct cudw_file {
 int file_open_any(cudw_file **out, const char *path);
 int file_open_mem_any(cudw_file **out, const void *data, size_t size, const char *name);
 
+/* The one place a cudw_error is filled in: every handle's failure path
+ * (file, fatbin, input, link, symbolizer, line encoder, verify findings)
+ * calls this.  section may be NULL ("" then: the file or blob itself);
+ * what is a static string; returns code. */
+#if defined(__GNUC__)
+#define CUDW_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define CUDW_PRINTF(f, a)
+#endif
+int err_vset(cudw_error *e, int code, const char *section, uint64_t off, const char *what, const char *fmt,
+             va_list ap) CUDW_PRINTF(6, 0);
+int err_set(cudw_error *e, int code, const char *section, uint64_t off, const char *what, const char *fmt, ...)
+    CUDW_PRINTF(6, 7);
+
 /* Record an error on the handle and return code.  what is a static string. */
 int cudw_fail(cudw_file *f, int code, const cudw_section *sec, uint64_t off,
-              const char *what, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 6, 7)))
-#endif
-    ;
+              const char *what, const char *fmt, ...) CUDW_PRINTF(6, 7);
 
 /* ---- little-endian loads; callers check bounds first ---- */
 static inline uint16_t ld16(const uint8_t *p) { return (uint16_t)(p[0] | (unsigned)p[1] << 8); }

@@ -25,18 +25,16 @@ static void report_error(vctx *v, int severity)
 }
 
 static void finding(vctx *v, int severity, int code, const cudw_section *s, uint64_t off, const char *what,
+                    const char *fmt, ...) CUDW_PRINTF(7, 8);
+static void finding(vctx *v, int severity, int code, const cudw_section *s, uint64_t off, const char *what,
                     const char *fmt, ...)
 {
     cudw_finding fd;
     memset(&fd, 0, sizeof fd);
     fd.severity = severity;
-    fd.where.code = code;
-    fd.where.offset = off;
-    fd.where.what = what;
-    snprintf(fd.where.section, sizeof fd.where.section, "%s", s ? s->name : "");
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(fd.where.detail, sizeof fd.where.detail, fmt, ap);
+    err_vset(&fd.where, code, s ? s->name : NULL, off, what, fmt, ap);
     va_end(ap);
     if (severity == CUDW_FINDING_ERROR)
         v->errors++;

@@ -44,11 +44,14 @@ python3 tests/cli/contract.py "$build/cudwarf" tests/fixtures >"$log/ct2.txt" 2>
 count_lines "$log/ct2.txt"
 tail -1 "$log/ct2.txt"
 
-echo "== the shared library exports the API only (cudw_*)"
+echo "== the library exports the API only (cudw_*): nm -D, and a program defining its internal names"
 extra=$(nm -D --defined-only "$build/libcudwarf.so" | awk '$2 != "A" {print $3}' | grep -v '^cudw_' | head -5)
 if [ -z "$extra" ] && nm -D --defined-only "$build/libcudwarf.so" | grep -q ' T cudw_symbolize@'; then
     echo "ok   nm -D: $(nm -D --defined-only "$build/libcudwarf.so" | grep -c ' T cudw_') cudw_ functions, nothing else"; pass=$((pass + 1))
 else echo "FAIL libcudwarf.so exports: $extra"; fail=$((fail + 1)); fi
+tests/tools/clash.sh "$build" "$log" >"$log/clash.txt" 2>&1 || echo "FAIL clash.sh: exit $?" >>"$log/clash.txt"
+count_lines "$log/clash.txt"
+grep "^ok" "$log/clash.txt"
 
 echo "== command line"
 python3 tests/cli/test_cli.py "$build/cudwarf" tests/fixtures >"$log/cli.txt" 2>&1 ||
@@ -126,7 +129,9 @@ grep '^skip' "$log/doc.txt"
 tail -1 "$log/doc.txt"
 
 echo "== addr2line's inline stacks equal the chains in the rows"
-python3 tests/ref/check_addr2line.py "$build/cudwarf" tests/fixtures/*.cubin $(echo "${gen:-}" | grep lineinfo) >"$log/a2l.txt" 2>&1 ||
+# zerobase_*: the rows name wrong functions (nvlink's zero .debug_str base); build/gen's copy of it is
+# checked with its link inputs at hand
+python3 tests/ref/check_addr2line.py "$build/cudwarf" $(ls tests/fixtures/*.cubin | grep -v /zerobase_) $(echo "${gen:-}" | grep lineinfo) >"$log/a2l.txt" 2>&1 ||
     echo "FAIL check_addr2line.py: exit $?" >>"$log/a2l.txt"
 count_lines "$log/a2l.txt"
 echo "$(grep -c '^ok' "$log/a2l.txt") files checked"

@@ -183,11 +183,18 @@ static void st_drop(cfa_state *s, uint64_t reg)
     }
 }
 
-static int fail_at(cudw_cfa_rows *r, const cudw_cfa_entry *e, uint64_t op_off, int code, const char *fmt,
-                   uint64_t v)
+static int fail_at(cudw_cfa_rows *r, const cudw_cfa_entry *e, uint64_t op_off, int code, const char *fmt, ...)
+    CUDW_PRINTF(5, 6);
+static int fail_at(cudw_cfa_rows *r, const cudw_cfa_entry *e, uint64_t op_off, int code, const char *fmt, ...)
 {
-    return cudw_fail(r->f, code, r->sec, e->instructions_offset + op_off, "call-frame instruction", fmt,
-                     (unsigned long long)v);
+    if (!r->f)
+        return code;
+    va_list ap;
+    va_start(ap, fmt);
+    err_vset(&r->f->err, code, r->sec ? r->sec->name : NULL, e->instructions_offset + op_off,
+             "call-frame instruction", fmt, ap);
+    va_end(ap);
+    return code;
 }
 
 /* st_norm, with the work it costs counted against the bound. */
@@ -196,7 +203,7 @@ static int norm(cudw_cfa_rows *r, const cudw_cfa_entry *e, uint64_t op_off, cfa_
     if (st_norm(s, &r->work))
         return CUDW_E_NOMEM;
     if (r->work > CFA_WORK_MAX)
-        return fail_at(r, e, op_off, CUDW_E_LIMIT, "more than %llu register rules reordered", CFA_WORK_MAX);
+        return fail_at(r, e, op_off, CUDW_E_LIMIT, "more than %u register rules reordered", CFA_WORK_MAX);
     return 0;
 }
 
@@ -214,7 +221,8 @@ static int apply(cudw_cfa_rows *r, const cudw_cfa_entry *e, const cudw_cfa_op *o
         return 0;
     case 0x01: /* set_loc */
         if (op->u < r->address)
-            return fail_at(r, e, op->offset, CUDW_E_BAD_OFFSET, "DW_CFA_set_loc 0x%llx moves backwards", op->u);
+            return fail_at(r, e, op->offset, CUDW_E_BAD_OFFSET, "DW_CFA_set_loc 0x%llx moves backwards",
+                           (unsigned long long)op->u);
         *advance = op->u - r->address;
         return 0;
     case 0x00: case 0x2e: /* nop, GNU_args_size */
@@ -262,20 +270,19 @@ static int apply(cudw_cfa_rows *r, const cudw_cfa_entry *e, const cudw_cfa_op *o
         break;
     case 0x0a: /* remember_state */
         if (r->depth == CFA_STACK_MAX)
-            return fail_at(r, e, op->offset, CUDW_E_LIMIT, "DW_CFA_remember_state nested deeper than %llu",
+            return fail_at(r, e, op->offset, CUDW_E_LIMIT, "DW_CFA_remember_state nested deeper than %d",
                            CFA_STACK_MAX);
         r->work += s->n;
         if (r->work > CFA_WORK_MAX)
-            return fail_at(r, e, op->offset, CUDW_E_LIMIT, "more than %llu register rules saved by "
+            return fail_at(r, e, op->offset, CUDW_E_LIMIT, "more than %u register rules saved by "
                            "DW_CFA_remember_state", CFA_WORK_MAX);
         return st_copy(&r->stack[r->depth++], s) ? CUDW_E_NOMEM : 0;
     case 0x0b: /* restore_state */
         if (!r->depth)
-            return fail_at(r, e, op->offset, CUDW_E_BAD_OFFSET, "DW_CFA_restore_state with %llu states saved",
-                           0);
+            return fail_at(r, e, op->offset, CUDW_E_BAD_OFFSET, "DW_CFA_restore_state with no state saved");
         r->work += r->stack[r->depth - 1].n;
         if (r->work > CFA_WORK_MAX)
-            return fail_at(r, e, op->offset, CUDW_E_LIMIT, "more than %llu register rules restored by "
+            return fail_at(r, e, op->offset, CUDW_E_LIMIT, "more than %u register rules restored by "
                            "DW_CFA_restore_state", CFA_WORK_MAX);
         return st_copy(s, &r->stack[--r->depth]) ? CUDW_E_NOMEM : 0;
     case 0x0c: /* def_cfa */
@@ -304,7 +311,8 @@ static int apply(cudw_cfa_rows *r, const cudw_cfa_entry *e, const cudw_cfa_op *o
         s->cfa_expr_len = op->block_len;
         return 0;
     default:
-        return fail_at(r, e, op->offset, CUDW_E_BAD_EXPR, "unknown call-frame instruction 0x%02llx", op->op);
+        return fail_at(r, e, op->offset, CUDW_E_BAD_EXPR, "unknown call-frame instruction 0x%02x",
+                           (unsigned)op->op);
     }
     return st_set(s, &rule) ? CUDW_E_NOMEM : 0;
 }

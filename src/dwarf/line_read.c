@@ -29,11 +29,7 @@ typedef struct line_impl {
     uint8_t short_std;  /* bit n: standard opcode n takes one ULEB (2, 4, 5) */
 } line_impl;
 
-static int hdr_fail(cudw_file *f, const cudw_section *s, uint64_t off, int code, const char *fmt, uint64_t a,
-                    uint64_t b)
-{
-    return cudw_fail(f, code, s, off, "line table header", fmt, (unsigned long long)a, (unsigned long long)b);
-}
+#define hdr_fail(f, s, off, code, ...) cudw_fail(f, code, s, off, "line table header", __VA_ARGS__)
 
 /* Walk the directory and file tables; with out arrays NULL only count. */
 static int tables(cudw_file *f, const cudw_section *s, uint64_t pos, uint64_t hend, const char **dirs,
@@ -43,10 +39,10 @@ static int tables(cudw_file *f, const cudw_section *s, uint64_t pos, uint64_t he
     size_t nd = 0, nf = 0;
     for (;;) {
         if (pos >= hend)
-            return hdr_fail(f, s, pos, CUDW_E_TRUNCATED, "include_directories run past the header end 0x%llx%.0llu", hend, 0);
+            return hdr_fail(f, s, pos, CUDW_E_TRUNCATED, "include_directories run past the header end 0x%llx", (unsigned long long)hend);
         const uint8_t *z = memchr(d + pos, 0, hend - pos);
         if (!z)
-            return hdr_fail(f, s, pos, CUDW_E_TRUNCATED, "directory name runs past the header end 0x%llx%.0llu", hend, 0);
+            return hdr_fail(f, s, pos, CUDW_E_TRUNCATED, "directory name runs past the header end 0x%llx", (unsigned long long)hend);
         if (z == d + pos) {
             pos++;
             break;
@@ -58,10 +54,10 @@ static int tables(cudw_file *f, const cudw_section *s, uint64_t pos, uint64_t he
     }
     for (;;) {
         if (pos >= hend)
-            return hdr_fail(f, s, pos, CUDW_E_TRUNCATED, "file_names run past the header end 0x%llx%.0llu", hend, 0);
+            return hdr_fail(f, s, pos, CUDW_E_TRUNCATED, "file_names run past the header end 0x%llx", (unsigned long long)hend);
         const uint8_t *z = memchr(d + pos, 0, hend - pos);
         if (!z)
-            return hdr_fail(f, s, pos, CUDW_E_TRUNCATED, "file name runs past the header end 0x%llx%.0llu", hend, 0);
+            return hdr_fail(f, s, pos, CUDW_E_TRUNCATED, "file name runs past the header end 0x%llx", (unsigned long long)hend);
         if (z == d + pos) {
             pos++;
             break;
@@ -140,7 +136,7 @@ static int parse(cudw_file *f, const cudw_section *s, uint64_t off, line_impl **
     const uint8_t *d = s->data;
     uint64_t left = s->data_size - off;
     if (left < 4)
-        return hdr_fail(f, s, off, CUDW_E_TRUNCATED, "%llu bytes left, a unit length needs 4%.0llu", left, 0);
+        return hdr_fail(f, s, off, CUDW_E_TRUNCATED, "%llu bytes left, a unit length needs 4", (unsigned long long)left);
     uint32_t len = ld32(d + off);
     if (len >= 0xfffffff0u)
         return cudw_fail(f, CUDW_E_UNSUPPORTED, s, off, "line table header",
@@ -148,20 +144,22 @@ static int parse(cudw_file *f, const cudw_section *s, uint64_t off, line_impl **
                                             : "reserved unit length 0x%x", len);
     if (len > left - 4)
         return hdr_fail(f, s, off, CUDW_E_TRUNCATED,
-                        "unit length 0x%llx runs past the end of the section (0x%llx bytes left)", len, left - 4);
+                        "unit length 0x%x runs past the end of the section (0x%llx bytes left)", len,
+                        (unsigned long long)(left - 4));
     uint64_t end = off + 4 + len;
     if (len < 2 + 4)
-        return hdr_fail(f, s, off, CUDW_E_TRUNCATED, "unit length %llu is too short for a header%.0llu", len, 0);
+        return hdr_fail(f, s, off, CUDW_E_TRUNCATED, "unit length %u is too short for a header", len);
     uint16_t version = ld16(d + off + 4);
     if (version < 2 || version > 4)
-        return hdr_fail(f, s, off + 4, CUDW_E_UNSUPPORTED, "DWARF version %llu (2, 3 and 4 are supported)%.0llu",
-                        version, 0);
+        return hdr_fail(f, s, off + 4, CUDW_E_UNSUPPORTED, "DWARF version %u (2, 3 and 4 are supported)",
+                        (unsigned)version);
     uint32_t hlen = ld32(d + off + 6);
     uint64_t hstart = off + 10, hend = hstart + hlen;
     unsigned fixed = version >= 4 ? 6 : 5;
     if (hlen > end - hstart || hlen < fixed)
         return hdr_fail(f, s, off + 6, CUDW_E_TRUNCATED,
-                        "header_length 0x%llx does not fit the unit (0x%llx bytes after it)", hlen, end - hstart);
+                        "header_length 0x%x does not fit the unit (0x%llx bytes after it)", hlen,
+                        (unsigned long long)(end - hstart));
     const uint8_t *h = d + hstart;
     line_impl *t = arena_alloc(&f->arena, sizeof *t);
     if (!t)
@@ -183,14 +181,14 @@ static int parse(cudw_file *f, const cudw_section *s, uint64_t off, line_impl **
     p->opcode_base = h[3];
     if (p->line_range == 0)
         return hdr_fail(f, s, hstart + (version >= 4 ? 4 : 3), CUDW_E_BAD_OFFSET,
-                        "line_range is 0%.0llu%.0llu", 0, 0);
+                        "line_range is 0");
     if (p->opcode_base == 0)
         return hdr_fail(f, s, hstart + (version >= 4 ? 5 : 4), CUDW_E_BAD_OFFSET,
-                        "opcode_base is 0%.0llu%.0llu", 0, 0);
+                        "opcode_base is 0");
     uint64_t pos = hstart + fixed - 1 + 1; /* past opcode_base */
     if ((uint64_t)(p->opcode_base - 1) > hend - pos)
-        return hdr_fail(f, s, pos, CUDW_E_TRUNCATED, "standard_opcode_lengths (%llu bytes) run past the header end 0x%llx",
-                        p->opcode_base - 1u, hend);
+        return hdr_fail(f, s, pos, CUDW_E_TRUNCATED, "standard_opcode_lengths (%u bytes) run past the header end 0x%llx",
+                        p->opcode_base - 1u, (unsigned long long)hend);
     p->std_opcode_lengths = d + pos;
     pos += p->opcode_base - 1u;
     size_t nd, nf;

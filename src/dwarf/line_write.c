@@ -42,15 +42,12 @@ cudw_line_params cudw_line_params_nvidia(void)
                               .line_range = 14, .opcode_base = 10, .line_base = -5};
 }
 
+static int fail(cudw_line_out *out, int code, uint64_t at, const char *fmt, ...) CUDW_PRINTF(4, 5);
 static int fail(cudw_line_out *out, int code, uint64_t at, const char *fmt, ...)
 {
-    out->err.code = code;
-    out->err.offset = at;
-    out->err.what = "line row";
-    snprintf(out->err.section, sizeof out->err.section, "%s", "<rows>");
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(out->err.detail, sizeof out->err.detail, fmt, ap);
+    err_vset(&out->err, code, "<rows>", at, "line row", fmt, ap);
     va_end(ap);
     return code;
 }

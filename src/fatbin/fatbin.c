@@ -36,18 +36,14 @@ struct cudw_fatbin {
     cudw_error err;
 };
 
-static int set_err(cudw_error *err, int code, uint64_t off, const char *what, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
+static int set_verr(cudw_error *err, int code, uint64_t off, const char *what, const char *fmt, va_list ap)
+    CUDW_PRINTF(5, 0);
 static int set_verr(cudw_error *err, int code, uint64_t off, const char *what, const char *fmt, va_list ap)
 {
-    err->code = code;
-    err->offset = off;
-    err->what = what;
-    snprintf(err->section, sizeof err->section, "%s", "fatbin");
-    vsnprintf(err->detail, sizeof err->detail, fmt, ap);
-    return code;
+    return err_vset(err, code, "fatbin", off, what, fmt, ap);
 }
 
+static int set_err(cudw_error *err, int code, uint64_t off, const char *what, const char *fmt, ...) CUDW_PRINTF(5, 6);
 static int set_err(cudw_error *err, int code, uint64_t off, const char *what, const char *fmt, ...)
 {
     va_list ap;
@@ -58,7 +54,7 @@ static int set_err(cudw_error *err, int code, uint64_t off, const char *what, co
 }
 
 static int fb_fail(cudw_fatbin *fb, int code, uint64_t off, const char *what, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
+    CUDW_PRINTF(5, 6);
 static int fb_fail(cudw_fatbin *fb, int code, uint64_t off, const char *what, const char *fmt, ...)
 {
     va_list ap;

@@ -15,13 +15,9 @@
 
 int input_fail(cudw_input *in, int code, const char *section, uint64_t off, const char *what, const char *fmt, ...)
 {
-    in->err.code = code;
-    in->err.offset = off;
-    in->err.what = what;
-    snprintf(in->err.section, sizeof in->err.section, "%s", section ? section : "");
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(in->err.detail, sizeof in->err.detail, fmt, ap);
+    err_vset(&in->err, code, section, off, what, fmt, ap);
     va_end(ap);
     return code;
 }

@@ -47,11 +47,7 @@ struct cudw_input {
     cudw_error err;
 };
 
-int input_fail(cudw_input *in, int code, const char *section, uint64_t off, const char *what, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 6, 7)))
-#endif
-    ;
+int input_fail(cudw_input *in, int code, const char *section, uint64_t off, const char *what, const char *fmt, ...) CUDW_PRINTF(6, 7);
 char *input_strdup(cudw_input *in, const char *s);
 
 /* Append a container: the part [off, off + size) of fb, entries

@@ -26,12 +26,7 @@
 static int rw_fail(cudw_error *err, int code, uint64_t off, const char *what, const char *detail)
 {
     memset(err, 0, sizeof *err);
-    err->code = code;
-    err->offset = off;
-    err->what = what;
-    snprintf(err->section, sizeof err->section, "%s", "fatbin");
-    snprintf(err->detail, sizeof err->detail, "%s", detail);
-    return code;
+    return err_set(err, code, "fatbin", off, what, "%s", detail);
 }
 
 static void put32(uint8_t *p, uint64_t v)

@@ -27,13 +27,9 @@
 int link_fail(cudw_link *L, int input, int code, const cudw_section *sec, uint64_t off, const char *what,
               const char *fmt, ...)
 {
-    L->err.code = code;
-    L->err.offset = off;
-    L->err.what = what;
-    snprintf(L->err.section, sizeof L->err.section, "%s", sec ? sec->name : "");
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(L->err.detail, sizeof L->err.detail, fmt, ap);
+    err_vset(&L->err, code, sec ? sec->name : NULL, off, what, fmt, ap);
     va_end(ap);
     L->err_input = input;
     return code;

@@ -109,18 +109,10 @@ struct cudw_link {
 };
 
 int link_fail(cudw_link *L, int input, int code, const cudw_section *sec, uint64_t off, const char *what,
-              const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 7, 8)))
-#endif
-    ;
+              const char *fmt, ...) CUDW_PRINTF(7, 8);
 /* Copy the input handle's error into L. */
 int link_fail_from(cudw_link *L, int input, int rc);
-int link_note(cudw_link *L, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
+int link_note(cudw_link *L, const char *fmt, ...) CUDW_PRINTF(2, 3);
 
 int link_osec_find(cudw_link *L, const char *name);
 int link_osec_add(cudw_link *L, const char *name, uint32_t type, uint64_t flags, uint64_t align);

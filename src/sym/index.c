@@ -17,14 +17,9 @@
 
 int sym_fail(sym_image *img, int code, const cudw_section *sec, uint64_t off, const char *what, const char *fmt, ...)
 {
-    cudw_error *e = &img->err;
-    e->code = code;
-    e->offset = off;
-    e->what = what;
-    snprintf(e->section, sizeof e->section, "%s", sec ? sec->name : "");
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(e->detail, sizeof e->detail, fmt, ap);
+    err_vset(&img->err, code, sec ? sec->name : NULL, off, what, fmt, ap);
     va_end(ap);
     return code;
 }

@@ -128,10 +128,6 @@ static inline uint64_t sym_hash(const char *s, size_t n)
     return h ^ (h >> 29);
 }
 
-int sym_fail(sym_image *img, int code, const cudw_section *sec, uint64_t off, const char *what, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 6, 7)))
-#endif
-    ;
+int sym_fail(sym_image *img, int code, const cudw_section *sec, uint64_t off, const char *what, const char *fmt, ...) CUDW_PRINTF(6, 7);
 
 #endif

@@ -36,20 +36,12 @@ struct cudw_symbolizer {
     cudw_error err;
 };
 
-static int s_fail(cudw_symbolizer *s, int code, const char *what, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
+static int s_fail(cudw_symbolizer *s, int code, const char *what, const char *fmt, ...) CUDW_PRINTF(4, 5);
 static int s_fail(cudw_symbolizer *s, int code, const char *what, const char *fmt, ...)
 {
-    s->err.code = code;
-    s->err.offset = 0;
-    s->err.what = what;
-    s->err.section[0] = 0;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(s->err.detail, sizeof s->err.detail, fmt, ap);
+    err_vset(&s->err, code, NULL, 0, what, fmt, ap);
     va_end(ap);
     return code;
 }
