@@ -139,6 +139,8 @@ install: all
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1 \
 	    $(DESTDIR)$(PYDIR)/cudwarf $(DESTDIR)$(DOCDIR)
 	install -m 644 include/cudwarf.h $(DESTDIR)$(PREFIX)/include/
+	install -d $(DESTDIR)$(PREFIX)/include/cudwarf
+	install -m 644 include/cudwarf/dwarf.h $(DESTDIR)$(PREFIX)/include/cudwarf/
 	install -m 644 $(BUILD)/libcudwarf.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(BUILD)/libcudwarf.so $(DESTDIR)$(PREFIX)/lib/libcudwarf.so.$(VERSION)
 	ln -sf libcudwarf.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libcudwarf.so.$(SOVERSION)
@@ -155,7 +157,7 @@ uninstall:
 	    $(DESTDIR)$(PREFIX)/lib/libcudwarf.so $(DESTDIR)$(PREFIX)/lib/libcudwarf.so.$(SOVERSION) \
 	    $(DESTDIR)$(PREFIX)/lib/libcudwarf.so.$(VERSION) $(DESTDIR)$(PREFIX)/bin/cudwarf \
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/cudwarf.pc $(DESTDIR)$(PREFIX)/share/man/man1/cudwarf.1
-	rm -rf $(DESTDIR)$(PYDIR)/cudwarf $(DESTDIR)$(DOCDIR)
+	rm -rf $(DESTDIR)$(PYDIR)/cudwarf $(DESTDIR)$(DOCDIR) $(DESTDIR)$(PREFIX)/include/cudwarf
 
 clean:
 	rm -rf build build-asan build-fuzz

@@ -26,7 +26,7 @@ int main(int argc, char **argv)
         cudw_die_iter_init(&u, &it);
         while ((rc = cudw_die_next(&it, &d)) == CUDW_OK) {
             const char *name;
-            if (d.tag == 0x2e && cudw_die_name(&d, &name) == CUDW_OK)   /* DW_TAG_subprogram */
+            if (d.tag == CUDW_DW_TAG_subprogram && cudw_die_name(&d, &name) == CUDW_OK)
                 printf("0x%llx %s\n", (unsigned long long)d.offset, name);
         }
         if (rc < 0)

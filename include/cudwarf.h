@@ -32,6 +32,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cudwarf/dwarf.h" /* CUDW_DW_TAG_subprogram, CUDW_R_CUDA_64, ...: the formats' numbers by name */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -409,11 +411,17 @@ int cudw_form_read(const cudw_unit *u, uint32_t form, uint64_t *pos, cudw_attr *
 /* Line tables: .debug_line, .nv_debug_line_sass, their .nv.merc. twins */
 /* ------------------------------------------------------------------ */
 
-/* NVIDIA's extended opcodes (FINDINGS 4.3, 4.4; elfutils names the first
- * two DW_LNE_NVIDIA_inlined_call and DW_LNE_NVIDIA_set_function_name). */
-#define CUDW_LNE_INLINED_CALL 0x90    /* ULEB context, ULEB function-name offset */
-#define CUDW_LNE_SET_FUNCTION 0x91    /* ULEB function-name offset */
-#define CUDW_LNE_MERC_ENTRY 0x92      /* u8 flag: 1 before a function's entry row, 0 after (Mercury only) */
+/* NVIDIA's extended opcodes (docs/lines.md; elfutils names the first two
+ * DW_LNE_NVIDIA_inlined_call and DW_LNE_NVIDIA_set_function_name), the
+ * short names of CUDW_DW_LNE_NVIDIA_* in cudwarf/dwarf.h. */
+#define CUDW_LNE_INLINED_CALL CUDW_DW_LNE_NVIDIA_inlined_call   /* ULEB context, ULEB function-name offset */
+#define CUDW_LNE_SET_FUNCTION CUDW_DW_LNE_NVIDIA_set_function_name /* ULEB function-name offset */
+#define CUDW_LNE_MERC_ENTRY CUDW_DW_LNE_NVIDIA_0x92 /* u8 flag: 1 before a function's entry row, 0 after (Mercury only) */
+
+/* "DW_LNS_copy", "DW_LNE_end_sequence", "DW_LNE_NVIDIA_inlined_call", ...:
+ * the name of a standard (extended = 0) or extended (extended = 1)
+ * line-program opcode; NULL when it has none (a special opcode). */
+const char *cudw_line_op_name(uint8_t op, int extended);
 
 typedef struct cudw_line_file {
     const char *name;     /* as stored */

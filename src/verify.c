@@ -122,7 +122,7 @@ static void verify_info(vctx *v, const cudw_section *s)
             cudw_attr a;
             cudw_attr_iter_init(&d, &ai);
             while ((rc = cudw_attr_next(&ai, &a)) == CUDW_OK) {
-                if (a.vclass == CUDW_V_REF && a.form != 0x10) {
+                if (a.vclass == CUDW_V_REF && a.form != CUDW_DW_FORM_ref_addr) {
                     if (a.u < u.die_offset || a.u >= u.end)
                         finding(v, CUDW_FINDING_ERROR, CUDW_E_BAD_OFFSET, s, a.offset, "reference",
                                 "%s points at 0x%llx, outside its unit [0x%llx, 0x%llx)",
@@ -132,7 +132,7 @@ static void verify_info(vctx *v, const cudw_section *s)
                         finding(v, CUDW_FINDING_ERROR, CUDW_E_BAD_OFFSET, s, a.offset, "reference",
                                 "%s points at 0x%llx, which is not the start of a DIE",
                                 cudw_at_name(a.name) ? cudw_at_name(a.name) : "attribute", (unsigned long long)a.u);
-                    if (a.name == 0x01 && d.depth < CUDW_MAX_DIE_DEPTH)
+                    if (a.name == CUDW_DW_AT_sibling && d.depth < CUDW_MAX_DIE_DEPTH)
                         want_sibling[d.depth] = a.u;
                 }
                 if (a.vclass == CUDW_V_BLOCK && cudw_attr_is_expr(a.name)) {
@@ -146,7 +146,8 @@ static void verify_info(vctx *v, const cudw_section *s)
                                 "malformed DW_OP at byte %llu of %s", (unsigned long long)pos,
                                 cudw_at_name(a.name) ? cudw_at_name(a.name) : "the attribute");
                 }
-                if ((a.name == 0x02 || a.name == 0x40) && (a.form == 0x06 || a.form == 0x17)) {
+                if ((a.name == CUDW_DW_AT_location || a.name == CUDW_DW_AT_frame_base) &&
+                    (a.form == CUDW_DW_FORM_data4 || a.form == CUDW_DW_FORM_sec_offset)) {
                     if (!loc)
                         finding(v, CUDW_FINDING_ERROR, CUDW_E_NOT_FOUND, s, a.offset, "location list",
                                 "location list offset 0x%llx but no .debug_loc", (unsigned long long)a.u);
@@ -345,7 +346,8 @@ static void verify_relocs(vctx *v, unsigned target)
         return;
     }
     for (size_t i = 0; i < n; i++) {
-        if (r[i].width || r[i].type == 73 || r[i].type == 0x1000e || r[i].type == 0)
+        if (r[i].width || r[i].type == CUDW_R_CUDA_UNUSED_CLEAR64 ||
+            r[i].type == CUDW_R_MERCURY_UNUSED_CLEAR64 || r[i].type == CUDW_R_CUDA_NONE)
             continue;
         const cudw_section *rs = cudw_section_get(v->f, r[i].reloc_section);
         finding(v, CUDW_FINDING_ERROR, CUDW_E_BAD_RELOC, rs, 0, "relocation",

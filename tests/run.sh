@@ -269,6 +269,16 @@ python3 tests/ref/check_sass_ptx.py "$build/cudwarf" tests/fixtures/*.cubin ${ge
 count_lines "$log/sp.txt"
 echo "$(grep -c '^ok' "$log/sp.txt") views checked"
 
+echo "== include/cudwarf/dwarf.h: every constant = the library's name for its value"
+if [ "$build" != build ]; then
+    echo "skipped: ctypes loads the library into an uninstrumented Python; the normal build's run tests it"
+else
+    python3 tests/tools/check_constants.py "$PWD/$build/libcudwarf.so" include/cudwarf/dwarf.h >"$log/const.txt" 2>&1 ||
+        echo "FAIL check_constants.py: exit $?" >>"$log/const.txt"
+    count_lines "$log/const.txt"
+    tail -1 "$log/const.txt"
+fi
+
 echo "== the Python package (python/cudwarf) against the command line"
 if [ "$build" != build ]; then
     echo "skipped: ctypes loads the library into an uninstrumented Python; the normal build's run tests it"

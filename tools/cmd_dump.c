@@ -107,11 +107,11 @@ static int walk_info(cudw_file *f, const cudw_section *s)
 static const char *enum_text(uint32_t at, uint64_t v)
 {
     switch (at) {
-    case 0x13: return cudw_lang_name(v);
-    case 0x3e: return cudw_ate_name(v);
-    case 0x20: return cudw_inline_name(v);
-    case 0x32: return cudw_access_name(v);
-    case 0x33: return cudw_address_class_name(v);
+    case CUDW_DW_AT_language: return cudw_lang_name(v);
+    case CUDW_DW_AT_encoding: return cudw_ate_name(v);
+    case CUDW_DW_AT_inline: return cudw_inline_name(v);
+    case CUDW_DW_AT_accessibility: return cudw_access_name(v);
+    case CUDW_DW_AT_address_class: return cudw_address_class_name(v);
     default: return NULL;
     }
 }
@@ -122,7 +122,7 @@ static void value_text(cudw_file *f, const cudw_unit *u, const cudw_attr *a, obu
 {
     switch (a->vclass) {
     case CUDW_V_STRING:
-        if (a->form == 0x0e) {
+        if (a->form == CUDW_DW_FORM_strp) {
             ob_puts(out, "(indirect string, offset: 0x");
             ob_hex(out, a->u);
             ob_puts(out, "): ");
@@ -160,7 +160,7 @@ static void value_text(cudw_file *f, const cudw_unit *u, const cudw_attr *a, obu
     }
     default: {
         const char *e = enum_text(a->name, a->u);
-        if (a->form == 0x0f) {
+        if (a->form == CUDW_DW_FORM_udata) {
             ob_dec(out, a->u);
         } else {
             ob_puts(out, "0x");
@@ -185,7 +185,7 @@ static void value_json(cudw_file *f, const cudw_unit *u, const cudw_attr *a, jso
     switch (a->vclass) {
     case CUDW_V_STRING:
         json_str(j, "value", a->str);
-        if (a->form == 0x0e)
+        if (a->form == CUDW_DW_FORM_strp)
             json_u64(j, "str_offset", a->u);
         break;
     case CUDW_V_SIGNED:

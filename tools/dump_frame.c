@@ -309,7 +309,10 @@ void frame_text(cudw_file *f, const cudw_section *s, obuf *o)
             ob_puts(o, cn ? cn : "DW_CFA_unknown");
             ob_putc(o, ':');
             switch (op.op) {
-            case 0x40: case 0x02: case 0x03: case 0x04:
+            case CUDW_DW_CFA_advance_loc:
+            case CUDW_DW_CFA_advance_loc1:
+            case CUDW_DW_CFA_advance_loc2:
+            case CUDW_DW_CFA_advance_loc4:
                 loc += op.u * code_align;
                 ob_putc(o, ' ');
                 ob_dec(o, op.u * code_align);
@@ -317,55 +320,59 @@ void frame_text(cudw_file *f, const cudw_section *s, obuf *o)
                 ob_hex(o, loc);
                 ob_putc(o, ')');
                 break;
-            case 0x01:
+            case CUDW_DW_CFA_set_loc:
                 loc = op.u;
                 ob_puts(o, " 0x");
                 ob_hex(o, op.u);
                 break;
-            case 0x80: case 0x05: case 0x14:
+            case CUDW_DW_CFA_offset: case CUDW_DW_CFA_offset_extended: case CUDW_DW_CFA_val_offset:
                 ob_putc(o, ' ');
                 reg_text(op.reg, o);
                 ob_putc(o, ' ');
                 ob_sdec(o, mulw((int64_t)op.u, data_align));
                 break;
-            case 0x11: case 0x15:
+            case CUDW_DW_CFA_offset_extended_sf: case CUDW_DW_CFA_val_offset_sf:
                 ob_putc(o, ' ');
                 reg_text(op.reg, o);
                 ob_putc(o, ' ');
                 ob_sdec(o, mulw(op.s, data_align));
                 break;
-            case 0xc0: case 0x06: case 0x07: case 0x08: case 0x0d:
+            case CUDW_DW_CFA_restore:
+            case CUDW_DW_CFA_restore_extended:
+            case CUDW_DW_CFA_undefined:
+            case CUDW_DW_CFA_same_value:
+            case CUDW_DW_CFA_def_cfa_register:
                 ob_putc(o, ' ');
                 reg_text(op.reg, o);
                 break;
-            case 0x09:
+            case CUDW_DW_CFA_register:
                 ob_putc(o, ' ');
                 reg_text(op.reg, o);
                 ob_putc(o, ' ');
                 reg_text(op.u, o);
                 break;
-            case 0x0c:
+            case CUDW_DW_CFA_def_cfa:
                 ob_putc(o, ' ');
                 reg_text(op.reg, o);
                 ob_puts(o, " +");
                 ob_dec(o, op.u);
                 break;
-            case 0x12:
+            case CUDW_DW_CFA_def_cfa_sf:
                 ob_putc(o, ' ');
                 reg_text(op.reg, o);
                 ob_putc(o, ' ');
                 ob_sdec(o, mulw(op.s, data_align));
                 break;
-            case 0x0e: case 0x2e:
+            case CUDW_DW_CFA_def_cfa_offset: case CUDW_DW_CFA_GNU_args_size:
                 ob_putc(o, ' ');
                 ob_dec(o, op.u);
                 break;
-            case 0x13:
+            case CUDW_DW_CFA_def_cfa_offset_sf:
                 ob_putc(o, ' ');
                 ob_sdec(o, mulw(op.s, data_align));
                 break;
-            case 0x0f: case 0x10: case 0x16:
-                if (op.op != 0x0f) {
+            case CUDW_DW_CFA_def_cfa_expression: case CUDW_DW_CFA_expression: case CUDW_DW_CFA_val_expression:
+                if (op.op != CUDW_DW_CFA_def_cfa_expression) {
                     ob_putc(o, ' ');
                     reg_text(op.reg, o);
                 }
@@ -443,34 +450,44 @@ void frame_json(cudw_file *f, const cudw_section *s, json *j)
             json_obj(j, NULL);
             json_u64(j, "offset", op.offset);
             json_str(j, "op", cudw_cfa_name(op.op));
-            int has_reg = op.op == 0x80 || op.op == 0xc0 || (op.op >= 0x05 && op.op <= 0x09) || op.op == 0x0c ||
-                          op.op == 0x0d || op.op == 0x10 || op.op == 0x11 || op.op == 0x12 || op.op == 0x14 ||
-                          op.op == 0x15 || op.op == 0x16 || op.op == 0x2f;
+            int has_reg = op.op == CUDW_DW_CFA_offset || op.op == CUDW_DW_CFA_restore ||
+                          (op.op >= CUDW_DW_CFA_offset_extended && op.op <= CUDW_DW_CFA_register) ||
+                          op.op == CUDW_DW_CFA_def_cfa || op.op == CUDW_DW_CFA_def_cfa_register ||
+                          op.op == CUDW_DW_CFA_expression || op.op == CUDW_DW_CFA_offset_extended_sf ||
+                          op.op == CUDW_DW_CFA_def_cfa_sf || op.op == CUDW_DW_CFA_val_offset ||
+                          op.op == CUDW_DW_CFA_val_offset_sf || op.op == CUDW_DW_CFA_val_expression ||
+                          op.op == CUDW_DW_CFA_GNU_negative_offset_extended;
             if (has_reg) {
                 json_u64(j, "reg", op.reg);
                 cudw_register_name(op.reg, rn, sizeof rn);
                 json_str(j, "register", rn);
             }
             switch (op.op) {
-            case 0x40: case 0x02: case 0x03: case 0x04:
+            case CUDW_DW_CFA_advance_loc:
+            case CUDW_DW_CFA_advance_loc1:
+            case CUDW_DW_CFA_advance_loc2:
+            case CUDW_DW_CFA_advance_loc4:
                 json_u64(j, "delta", op.u * code_align);
                 break;
-            case 0x80: case 0x05: case 0x14:
+            case CUDW_DW_CFA_offset: case CUDW_DW_CFA_offset_extended: case CUDW_DW_CFA_val_offset:
                 json_i64(j, "offset_value", mulw((int64_t)op.u, data_align));
                 break;
-            case 0x11: case 0x12: case 0x13: case 0x15:
+            case CUDW_DW_CFA_offset_extended_sf:
+            case CUDW_DW_CFA_def_cfa_sf:
+            case CUDW_DW_CFA_def_cfa_offset_sf:
+            case CUDW_DW_CFA_val_offset_sf:
                 json_i64(j, "offset_value", mulw(op.s, data_align));
                 break;
-            case 0x0c: case 0x0e:
+            case CUDW_DW_CFA_def_cfa: case CUDW_DW_CFA_def_cfa_offset:
                 json_u64(j, "offset_value", op.u);
                 break;
-            case 0x09:
+            case CUDW_DW_CFA_register:
                 json_u64(j, "reg2", op.u);
                 break;
-            case 0x01:
+            case CUDW_DW_CFA_set_loc:
                 json_u64(j, "address", op.u);
                 break;
-            case 0x0f: case 0x10: case 0x16:
+            case CUDW_DW_CFA_def_cfa_expression: case CUDW_DW_CFA_expression: case CUDW_DW_CFA_val_expression:
                 json_hex(j, "block", op.block, op.block_len);
                 expr_json(f, NULL, 0, op.block, op.block_len, 8, j);
                 break;

@@ -4,29 +4,8 @@
 
 #include <string.h>
 
-static const char *std_name(uint8_t op)
-{
-    static const char *const n[] = {NULL, "DW_LNS_copy", "DW_LNS_advance_pc", "DW_LNS_advance_line",
-                                    "DW_LNS_set_file", "DW_LNS_set_column", "DW_LNS_negate_stmt",
-                                    "DW_LNS_set_basic_block", "DW_LNS_const_add_pc",
-                                    "DW_LNS_fixed_advance_pc", "DW_LNS_set_prologue_end",
-                                    "DW_LNS_set_epilogue_begin", "DW_LNS_set_isa"};
-    return op < sizeof n / sizeof n[0] ? n[op] : NULL;
-}
-
-static const char *ext_name(uint8_t op)
-{
-    switch (op) {
-    case 1: return "DW_LNE_end_sequence";
-    case 2: return "DW_LNE_set_address";
-    case 3: return "DW_LNE_define_file";
-    case 4: return "DW_LNE_set_discriminator";
-    case CUDW_LNE_INLINED_CALL: return "DW_LNE_NVIDIA_inlined_call";
-    case CUDW_LNE_SET_FUNCTION: return "DW_LNE_NVIDIA_set_function_name";
-    case CUDW_LNE_MERC_ENTRY: return "DW_LNE_NVIDIA_0x92";
-    default: return NULL;
-    }
-}
+static const char *std_name(uint8_t op) { return cudw_line_op_name(op, 0); }
+static const char *ext_name(uint8_t op) { return cudw_line_op_name(op, 1); }
 
 static const char *fname(const cudw_line_table *t, uint64_t off)
 {

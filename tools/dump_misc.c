@@ -146,19 +146,19 @@ void misc_text(cudw_file *f, const cudw_section *s, int kind, obuf *o)
             start = m.type == 0;
             if (m.type == 0)
                 continue;
-            if (m.type == 0x04 && depth)
+            if (m.type == CUDW_DW_MACINFO_end_file && depth)
                 depth--;
             for (int k = 0; k < depth; k++)
                 ob_puts(o, "  ");
             ob_puts(o, cudw_macinfo_name(m.type));
-            if (m.type == 0x01 || m.type == 0x02)
+            if (m.type == CUDW_DW_MACINFO_define || m.type == CUDW_DW_MACINFO_undef)
                 ob_printf(o, " - lineno: %llu macro: %s", (unsigned long long)m.line, m.string);
-            else if (m.type == 0x03)
+            else if (m.type == CUDW_DW_MACINFO_start_file)
                 ob_printf(o, " - lineno: %llu filenum: %llu", (unsigned long long)m.line, (unsigned long long)m.file);
-            else if (m.type == 0xff)
+            else if (m.type == CUDW_DW_MACINFO_vendor_ext)
                 ob_printf(o, " - constant: %llu string: %s", (unsigned long long)m.constant, m.string);
             ob_putc(o, '\n');
-            if (m.type == 0x03)
+            if (m.type == CUDW_DW_MACINFO_start_file)
                 depth++;
         }
     } else if (kind == CUDW_SEC_STR) {
@@ -284,11 +284,12 @@ void misc_json(cudw_file *f, const cudw_section *s, int kind, json *j)
             json_obj(j, NULL);
             json_u64(j, "offset", m.offset);
             json_str(j, "type", m.type ? cudw_macinfo_name(m.type) : "end");
-            if (m.type == 0x01 || m.type == 0x02 || m.type == 0x03)
+            if (m.type == CUDW_DW_MACINFO_define || m.type == CUDW_DW_MACINFO_undef ||
+                m.type == CUDW_DW_MACINFO_start_file)
                 json_u64(j, "line", m.line);
-            if (m.type == 0x03)
+            if (m.type == CUDW_DW_MACINFO_start_file)
                 json_u64(j, "file", m.file);
-            if (m.type == 0xff)
+            if (m.type == CUDW_DW_MACINFO_vendor_ext)
                 json_u64(j, "constant", m.constant);
             if (m.string)
                 json_str(j, "string", m.string);

@@ -27,7 +27,7 @@ static int reg_operand(uint8_t op, uint64_t *reg, const cudw_op *o)
 {
     if (op >= 0x50 && op <= 0x6f) { *reg = op - 0x50u; return 1; }
     if (op >= 0x70 && op <= 0x8f) { *reg = op - 0x70u; return 1; }
-    if (op == 0x90 || op == 0x92) { *reg = o->arg[0]; return 1; }
+    if (op == CUDW_DW_OP_regx || op == CUDW_DW_OP_bregx) { *reg = o->arg[0]; return 1; }
     return 0;
 }
 
@@ -37,11 +37,11 @@ static const char *space_access(const uint8_t *e, uint64_t len, uint64_t pos, ui
 {
     cudw_op a, b, c;
     uint64_t p = pos;
-    if (cudw_op_next(e, len, asz, &p, &a) || a.op != 0x10)
+    if (cudw_op_next(e, len, asz, &p, &a) || a.op != CUDW_DW_OP_constu)
         return NULL;
-    if (cudw_op_next(e, len, asz, &p, &b) || b.op != 0x16)
+    if (cudw_op_next(e, len, asz, &p, &b) || b.op != CUDW_DW_OP_swap)
         return NULL;
-    if (cudw_op_next(e, len, asz, &p, &c) || c.op != 0x18)
+    if (cudw_op_next(e, len, asz, &p, &c) || c.op != CUDW_DW_OP_xderef)
         return NULL;
     *as = a.arg[0];
     return cudw_address_class_name(a.arg[0]);
@@ -60,7 +60,7 @@ void expr_text(cudw_file *f, const cudw_section *sec, uint64_t base, const uint8
         uint64_t reg, as;
         char rn[300];
         ob_puts(out, name);
-        if (o.op == 0x03) {
+        if (o.op == CUDW_DW_OP_addr) {
             const cudw_reloc *r = sec ? cudw_reloc_at(f, sec->index, base + o.offset + 1) : NULL;
             ob_puts(out, ": 0x");
             ob_hex(out, r && r->width ? r->value : o.arg[0]);
@@ -82,12 +82,12 @@ void expr_text(cudw_file *f, const cudw_section *sec, uint64_t base, const uint8
             } else {
                 ob_puts(out, ": ");
                 ob_puts(out, rn);
-                if (o.op == 0x92) {
+                if (o.op == CUDW_DW_OP_bregx) {
                     ob_putc(out, ' ');
                     ob_sdec(out, (int64_t)o.arg[1]);
                 }
             }
-        } else if (o.op == 0x10 && space_access(e, len, o.offset, addr_size, &as)) {
+        } else if (o.op == CUDW_DW_OP_constu && space_access(e, len, o.offset, addr_size, &as)) {
             ob_puts(out, ": ");
             ob_dec(out, as);
             ob_puts(out, " (");
@@ -127,7 +127,7 @@ void expr_json(cudw_file *f, const cudw_section *sec, uint64_t base, const uint8
         else
             json_null(j, "op");
         const cudw_reloc *r = NULL;
-        if (o.op == 0x03 && sec) {
+        if (o.op == CUDW_DW_OP_addr && sec) {
             r = cudw_reloc_at(f, sec->index, base + o.offset + 1);
             if (r && !r->width)
                 r = NULL;
@@ -152,7 +152,7 @@ void expr_json(cudw_file *f, const cudw_section *sec, uint64_t base, const uint8
             cudw_register_name(reg, rn, sizeof rn);
             json_str(j, "register", rn);
         }
-        if (o.op == 0x10 && space_access(e, len, o.offset, addr_size, &as))
+        if (o.op == CUDW_DW_OP_constu && space_access(e, len, o.offset, addr_size, &as))
             json_str(j, "address_space", cudw_address_class_name(as));
         json_end_obj(j);
     }

@@ -20,11 +20,11 @@ typedef struct cudw_abbrev_table_impl {
 static int fixed_form_size(uint32_t form)
 {
     switch (form) {
-    case 0x0b: case 0x0c: case 0x11: return 1;   /* data1 flag ref1 */
-    case 0x05: case 0x12: return 2;               /* data2 ref2 */
-    case 0x06: case 0x13: case 0x0e: case 0x17: return 4; /* data4 ref4 strp sec_offset */
-    case 0x07: case 0x14: case 0x20: return 8;    /* data8 ref8 ref_sig8 */
-    case 0x19: return 0;                          /* flag_present */
+    case CUDW_DW_FORM_data1: case CUDW_DW_FORM_flag: case CUDW_DW_FORM_ref1: return 1;
+    case CUDW_DW_FORM_data2: case CUDW_DW_FORM_ref2: return 2;
+    case CUDW_DW_FORM_data4: case CUDW_DW_FORM_ref4: case CUDW_DW_FORM_strp: case CUDW_DW_FORM_sec_offset: return 4;
+    case CUDW_DW_FORM_data8: case CUDW_DW_FORM_ref8: case CUDW_DW_FORM_ref_sig8: return 8;
+    case CUDW_DW_FORM_flag_present: return 0;
     default: return -1;
     }
 }
@@ -86,9 +86,9 @@ static int scan(cudw_file *f, const cudw_section *s, uint64_t start, cudw_abbrev
                 specs[ns + n].form = (uint32_t)form;
             }
             n++;
-            if (form == 0x01)
+            if (form == CUDW_DW_FORM_addr)
                 naddr++;
-            else if (form == 0x10)
+            else if (form == CUDW_DW_FORM_ref_addr)
                 nref++;
             else if (fixed >= 0) {
                 int sz = fixed_form_size((uint32_t)form);

@@ -216,38 +216,42 @@ static int apply(cudw_cfa_rows *r, const cudw_cfa_entry *e, const cudw_cfa_op *o
     int rc;
     *advance = UINT64_MAX;
     switch (op->op) {
-    case 0x40: case 0x02: case 0x03: case 0x04: /* advance_loc[1,2,4] */
+    case CUDW_DW_CFA_advance_loc:
+    case CUDW_DW_CFA_advance_loc1:
+    case CUDW_DW_CFA_advance_loc2:
+    case CUDW_DW_CFA_advance_loc4: /* advance_loc[1,2,4] */
         *advance = (uint64_t)mul_wrap((int64_t)op->u, (int64_t)r->code_align);
         return 0;
-    case 0x01: /* set_loc */
+    case CUDW_DW_CFA_set_loc:
         if (op->u < r->address)
             return fail_at(r, e, op->offset, CUDW_E_BAD_OFFSET, "DW_CFA_set_loc 0x%llx moves backwards",
                            (unsigned long long)op->u);
         *advance = op->u - r->address;
         return 0;
-    case 0x00: case 0x2e: /* nop, GNU_args_size */
+    case CUDW_DW_CFA_nop: case CUDW_DW_CFA_GNU_args_size:
         return 0;
-    case 0x80: case 0x05: /* offset, offset_extended: value at CFA + N*data_align */
+    case CUDW_DW_CFA_offset:
+    case CUDW_DW_CFA_offset_extended: /* offset, offset_extended: value at CFA + N*data_align */
         rule.kind = CUDW_RULE_OFFSET;
         rule.offset = mul_wrap((int64_t)op->u, r->data_align);
         break;
-    case 0x11: /* offset_extended_sf */
+    case CUDW_DW_CFA_offset_extended_sf:
         rule.kind = CUDW_RULE_OFFSET;
         rule.offset = mul_wrap(op->s, r->data_align);
         break;
-    case 0x2f: /* GNU_negative_offset_extended */
+    case CUDW_DW_CFA_GNU_negative_offset_extended:
         rule.kind = CUDW_RULE_OFFSET;
         rule.offset = mul_wrap(-(int64_t)op->u, r->data_align);
         break;
-    case 0x14: /* val_offset */
+    case CUDW_DW_CFA_val_offset:
         rule.kind = CUDW_RULE_VAL_OFFSET;
         rule.offset = mul_wrap((int64_t)op->u, r->data_align);
         break;
-    case 0x15: /* val_offset_sf */
+    case CUDW_DW_CFA_val_offset_sf:
         rule.kind = CUDW_RULE_VAL_OFFSET;
         rule.offset = mul_wrap(op->s, r->data_align);
         break;
-    case 0xc0: case 0x06: { /* restore, restore_extended: the CIE's rule */
+    case CUDW_DW_CFA_restore: case CUDW_DW_CFA_restore_extended: { /* restore, restore_extended: the CIE's rule */
         int found;
         size_t at = st_find(&r->init, op->reg, &found);
         if (found)
@@ -257,18 +261,18 @@ static int apply(cudw_cfa_rows *r, const cudw_cfa_entry *e, const cudw_cfa_op *o
         st_drop(s, op->reg);
         return 0;
     }
-    case 0x07: rule.kind = CUDW_RULE_UNDEFINED; break;
-    case 0x08: rule.kind = CUDW_RULE_SAME; break;
-    case 0x09:
+    case CUDW_DW_CFA_undefined: rule.kind = CUDW_RULE_UNDEFINED; break;
+    case CUDW_DW_CFA_same_value: rule.kind = CUDW_RULE_SAME; break;
+    case CUDW_DW_CFA_register:
         rule.kind = CUDW_RULE_REGISTER;
         rule.reg2 = op->u;
         break;
-    case 0x10: case 0x16:
-        rule.kind = op->op == 0x10 ? CUDW_RULE_EXPRESSION : CUDW_RULE_VAL_EXPRESSION;
+    case CUDW_DW_CFA_expression: case CUDW_DW_CFA_val_expression:
+        rule.kind = op->op == CUDW_DW_CFA_expression ? CUDW_RULE_EXPRESSION : CUDW_RULE_VAL_EXPRESSION;
         rule.expr = op->block;
         rule.expr_len = op->block_len;
         break;
-    case 0x0a: /* remember_state */
+    case CUDW_DW_CFA_remember_state:
         if (r->depth == CFA_STACK_MAX)
             return fail_at(r, e, op->offset, CUDW_E_LIMIT, "DW_CFA_remember_state nested deeper than %d",
                            CFA_STACK_MAX);
@@ -277,7 +281,7 @@ static int apply(cudw_cfa_rows *r, const cudw_cfa_entry *e, const cudw_cfa_op *o
             return fail_at(r, e, op->offset, CUDW_E_LIMIT, "more than %u register rules saved by "
                            "DW_CFA_remember_state", CFA_WORK_MAX);
         return st_copy(&r->stack[r->depth++], s) ? CUDW_E_NOMEM : 0;
-    case 0x0b: /* restore_state */
+    case CUDW_DW_CFA_restore_state:
         if (!r->depth)
             return fail_at(r, e, op->offset, CUDW_E_BAD_OFFSET, "DW_CFA_restore_state with no state saved");
         r->work += r->stack[r->depth - 1].n;
@@ -285,27 +289,27 @@ static int apply(cudw_cfa_rows *r, const cudw_cfa_entry *e, const cudw_cfa_op *o
             return fail_at(r, e, op->offset, CUDW_E_LIMIT, "more than %u register rules restored by "
                            "DW_CFA_restore_state", CFA_WORK_MAX);
         return st_copy(s, &r->stack[--r->depth]) ? CUDW_E_NOMEM : 0;
-    case 0x0c: /* def_cfa */
+    case CUDW_DW_CFA_def_cfa:
         s->cfa_is_expr = 0;
         s->cfa_reg = op->reg;
         s->cfa_offset = (int64_t)op->u;
         return 0;
-    case 0x12: /* def_cfa_sf */
+    case CUDW_DW_CFA_def_cfa_sf:
         s->cfa_is_expr = 0;
         s->cfa_reg = op->reg;
         s->cfa_offset = mul_wrap(op->s, r->data_align);
         return 0;
-    case 0x0d: /* def_cfa_register */
+    case CUDW_DW_CFA_def_cfa_register:
         s->cfa_is_expr = 0;
         s->cfa_reg = op->reg;
         return 0;
-    case 0x0e: /* def_cfa_offset */
+    case CUDW_DW_CFA_def_cfa_offset:
         s->cfa_offset = (int64_t)op->u;
         return 0;
-    case 0x13: /* def_cfa_offset_sf */
+    case CUDW_DW_CFA_def_cfa_offset_sf:
         s->cfa_offset = mul_wrap(op->s, r->data_align);
         return 0;
-    case 0x0f: /* def_cfa_expression */
+    case CUDW_DW_CFA_def_cfa_expression:
         s->cfa_is_expr = 1;
         s->cfa_expr = op->block;
         s->cfa_expr_len = op->block_len;

@@ -279,9 +279,9 @@ const char *cudw_cfa_name(uint8_t op)
         return op >= 0xc0 ? "DW_CFA_restore" : op >= 0x80 ? "DW_CFA_offset" : "DW_CFA_advance_loc";
     if (op < sizeof n / sizeof n[0])
         return n[op];
-    if (op == 0x2e)
+    if (op == CUDW_DW_CFA_GNU_args_size)
         return "DW_CFA_GNU_args_size";
-    if (op == 0x2f)
+    if (op == CUDW_DW_CFA_GNU_negative_offset_extended)
         return "DW_CFA_GNU_negative_offset_extended";
     return NULL;
 }
@@ -299,53 +299,63 @@ int cudw_cfa_op_next(const uint8_t *prog, uint64_t len, uint8_t asz, uint64_t *p
     o->op = op;
     if (op >= 0x40) {
         o->op = op & 0xc0;
-        if (o->op == 0x40)
+        if (o->op == CUDW_DW_CFA_advance_loc)
             o->u = op & 0x3f;
         else {
             o->reg = op & 0x3f;
-            if (o->op == 0x80)
+            if (o->op == CUDW_DW_CFA_offset)
                 rc = uleb_read(&p, end, &o->u);
         }
     } else {
         switch (op) {
-        case 0x00: case 0x0a: case 0x0b: break;
-        case 0x01:
+        case CUDW_DW_CFA_nop: case CUDW_DW_CFA_remember_state: case CUDW_DW_CFA_restore_state: break;
+        case CUDW_DW_CFA_set_loc:
             if ((uint64_t)(end - p) < asz)
                 return CUDW_E_TRUNCATED;
             o->u = asz == 4 ? ld32(p) : ld64(p);
             p += asz;
             break;
-        case 0x02: case 0x03: case 0x04: {
-            unsigned n = op == 0x02 ? 1 : op == 0x03 ? 2 : 4;
+        case CUDW_DW_CFA_advance_loc1: case CUDW_DW_CFA_advance_loc2: case CUDW_DW_CFA_advance_loc4: {
+            unsigned n = op == CUDW_DW_CFA_advance_loc1 ? 1 : op == CUDW_DW_CFA_advance_loc2 ? 2 : 4;
             if ((unsigned)(end - p) < n)
                 return CUDW_E_TRUNCATED;
             o->u = n == 1 ? p[0] : n == 2 ? ld16(p) : ld32(p);
             p += n;
             break;
         }
-        case 0x05: case 0x09: case 0x0c: case 0x14: /* reg, ULEB */
+        case CUDW_DW_CFA_offset_extended:
+        case CUDW_DW_CFA_register:
+        case CUDW_DW_CFA_def_cfa:
+        case CUDW_DW_CFA_val_offset: /* reg, ULEB */
             if (!(rc = uleb_read(&p, end, &o->reg)))
                 rc = uleb_read(&p, end, &o->u);
             break;
-        case 0x06: case 0x07: case 0x08: case 0x0d: /* reg */
+        case CUDW_DW_CFA_restore_extended:
+        case CUDW_DW_CFA_undefined:
+        case CUDW_DW_CFA_same_value:
+        case CUDW_DW_CFA_def_cfa_register: /* reg */
             rc = uleb_read(&p, end, &o->reg);
             break;
-        case 0x0e: case 0x2e: /* ULEB */
+        case CUDW_DW_CFA_def_cfa_offset: case CUDW_DW_CFA_GNU_args_size: /* ULEB */
             rc = uleb_read(&p, end, &o->u);
             break;
-        case 0x11: case 0x12: case 0x15: /* reg, SLEB */
+        case CUDW_DW_CFA_offset_extended_sf:
+        case CUDW_DW_CFA_def_cfa_sf:
+        case CUDW_DW_CFA_val_offset_sf: /* reg, SLEB */
             if (!(rc = uleb_read(&p, end, &o->reg)))
                 rc = sleb_read(&p, end, &o->s);
             break;
-        case 0x13: /* SLEB */
+        case CUDW_DW_CFA_def_cfa_offset_sf: /* SLEB */
             rc = sleb_read(&p, end, &o->s);
             break;
-        case 0x2f: /* reg, ULEB (negated) */
+        case CUDW_DW_CFA_GNU_negative_offset_extended: /* reg, ULEB (negated) */
             if (!(rc = uleb_read(&p, end, &o->reg)))
                 rc = uleb_read(&p, end, &o->u);
             break;
-        case 0x0f: case 0x10: case 0x16: { /* [reg,] block */
-            if (op != 0x0f && (rc = uleb_read(&p, end, &o->reg)))
+        case CUDW_DW_CFA_def_cfa_expression:
+        case CUDW_DW_CFA_expression:
+        case CUDW_DW_CFA_val_expression: { /* [reg,] block */
+            if (op != CUDW_DW_CFA_def_cfa_expression && (rc = uleb_read(&p, end, &o->reg)))
                 break;
             uint64_t bl;
             if ((rc = uleb_read(&p, end, &bl)))

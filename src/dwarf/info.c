@@ -12,7 +12,6 @@
  * Every read is checked against the end of its unit. */
 #include "../internal.h"
 
-#define DW_FORM_indirect 0x16
 
 int cudw_unit_next(cudw_file *f, const cudw_section *s, uint64_t *cursor, cudw_unit *u)
 {
@@ -139,32 +138,35 @@ int cudw_form_read(const cudw_unit *u, uint32_t form, uint64_t *ppos, cudw_attr 
     a->block_len = 0;
     a->s = 0;
     switch (form) {
-    case 0x01: /* addr */
+    case CUDW_DW_FORM_addr:
         size = u->addr_size;
         if (left < size)
             return too_short(u, pos, form, size);
         a->vclass = CUDW_V_ADDRESS;
         a->u = field(u, p, pos, size, &a->reloc);
         break;
-    case 0x0b: case 0x05: case 0x06: case 0x07: /* data1/2/4/8 */
-        size = form == 0x0b ? 1 : form == 0x05 ? 2 : form == 0x06 ? 4 : 8;
+    case CUDW_DW_FORM_data1:
+    case CUDW_DW_FORM_data2:
+    case CUDW_DW_FORM_data4:
+    case CUDW_DW_FORM_data8: /* data1/2/4/8 */
+        size = form == CUDW_DW_FORM_data1 ? 1 : form == CUDW_DW_FORM_data2 ? 2 : form == CUDW_DW_FORM_data4 ? 4 : 8;
         if (left < size)
             return too_short(u, pos, form, size);
         a->vclass = CUDW_V_UNSIGNED;
         a->u = field(u, p, pos, size, &a->reloc);
         break;
-    case 0x0c: /* flag */
+    case CUDW_DW_FORM_flag:
         size = 1;
         if (left < 1)
             return too_short(u, pos, form, 1);
         a->vclass = CUDW_V_FLAG;
         a->u = p[0];
         break;
-    case 0x19: /* flag_present */
+    case CUDW_DW_FORM_flag_present:
         a->vclass = CUDW_V_FLAG;
         a->u = 1;
         break;
-    case 0x0d: { /* sdata */
+    case CUDW_DW_FORM_sdata: {
         const uint8_t *q = p;
         if ((rc = sleb_read(&q, data + end, &a->s)))
             return leb_err(u, pos, rc);
@@ -173,45 +175,48 @@ int cudw_form_read(const cudw_unit *u, uint32_t form, uint64_t *ppos, cudw_attr 
         a->u = (uint64_t)a->s;
         break;
     }
-    case 0x0f: case 0x15: { /* udata, ref_udata */
+    case CUDW_DW_FORM_udata: case CUDW_DW_FORM_ref_udata: {
         const uint8_t *q = p;
         if ((rc = uleb_read(&q, data + end, &a->u)))
             return leb_err(u, pos, rc);
         size = (unsigned)(q - p);
-        a->vclass = form == 0x0f ? CUDW_V_UNSIGNED : CUDW_V_REF;
-        if (form == 0x15)
+        a->vclass = form == CUDW_DW_FORM_udata ? CUDW_V_UNSIGNED : CUDW_V_REF;
+        if (form == CUDW_DW_FORM_ref_udata)
             a->u += u->offset;
         break;
     }
-    case 0x11: case 0x12: case 0x13: case 0x14: /* ref1/2/4/8: unit-relative */
-        size = form == 0x11 ? 1 : form == 0x12 ? 2 : form == 0x13 ? 4 : 8;
+    case CUDW_DW_FORM_ref1:
+    case CUDW_DW_FORM_ref2:
+    case CUDW_DW_FORM_ref4:
+    case CUDW_DW_FORM_ref8: /* ref1/2/4/8: unit-relative */
+        size = form == CUDW_DW_FORM_ref1 ? 1 : form == CUDW_DW_FORM_ref2 ? 2 : form == CUDW_DW_FORM_ref4 ? 4 : 8;
         if (left < size)
             return too_short(u, pos, form, size);
         a->vclass = CUDW_V_REF;
         a->u = field(u, p, pos, size, &a->reloc) + u->offset;
         break;
-    case 0x10: /* ref_addr: address-sized in DWARF 2, offset-sized from DWARF 3 */
+    case CUDW_DW_FORM_ref_addr: /* ref_addr: address-sized in DWARF 2, offset-sized from DWARF 3 */
         size = u->version == 2 ? u->addr_size : u->offset_size;
         if (left < size)
             return too_short(u, pos, form, size);
         a->vclass = CUDW_V_REF;
         a->u = field(u, p, pos, size, &a->reloc);
         break;
-    case 0x17: /* sec_offset */
+    case CUDW_DW_FORM_sec_offset:
         size = 4;
         if (left < size)
             return too_short(u, pos, form, size);
         a->vclass = CUDW_V_SECOFFSET;
         a->u = field(u, p, pos, size, &a->reloc);
         break;
-    case 0x20: /* ref_sig8 */
+    case CUDW_DW_FORM_ref_sig8:
         size = 8;
         if (left < size)
             return too_short(u, pos, form, size);
         a->vclass = CUDW_V_UNSIGNED;
         a->u = ld64(p);
         break;
-    case 0x08: { /* string */
+    case CUDW_DW_FORM_string: {
         const uint8_t *z = memchr(p, 0, left);
         if (!z)
             return cudw_fail(u->file, CUDW_E_TRUNCATED, u->section, pos, "attribute value",
@@ -222,7 +227,7 @@ int cudw_form_read(const cudw_unit *u, uint32_t form, uint64_t *ppos, cudw_attr 
         a->str = (const char *)p;
         break;
     }
-    case 0x0e: { /* strp */
+    case CUDW_DW_FORM_strp: {
         size = 4;
         if (left < size)
             return too_short(u, pos, form, size);
@@ -239,10 +244,14 @@ int cudw_form_read(const cudw_unit *u, uint32_t form, uint64_t *ppos, cudw_attr 
         a->str = (const char *)str->data + a->u;
         break;
     }
-    case 0x0a: case 0x03: case 0x04: case 0x09: case 0x18: { /* block1/2/4, block, exprloc */
+    case CUDW_DW_FORM_block1:
+    case CUDW_DW_FORM_block2:
+    case CUDW_DW_FORM_block4:
+    case CUDW_DW_FORM_block:
+    case CUDW_DW_FORM_exprloc: { /* block1/2/4, block, exprloc */
         uint64_t len, hdr;
-        if (form == 0x0a || form == 0x03 || form == 0x04) {
-            hdr = form == 0x0a ? 1 : form == 0x03 ? 2 : 4;
+        if (form == CUDW_DW_FORM_block1 || form == CUDW_DW_FORM_block2 || form == CUDW_DW_FORM_block4) {
+            hdr = form == CUDW_DW_FORM_block1 ? 1 : form == CUDW_DW_FORM_block2 ? 2 : 4;
             if (left < hdr)
                 return too_short(u, pos, form, hdr);
             len = hdr == 1 ? p[0] : hdr == 2 ? ld16(p) : ld32(p);
@@ -280,13 +289,13 @@ static int read_value(const cudw_unit *u, const cudw_abbrev_spec *spec, uint64_t
     uint32_t form = spec->form;
     a->name = spec->name;
     a->indirect = 0;
-    if (form == DW_FORM_indirect) {
+    if (form == CUDW_DW_FORM_indirect) {
         const uint8_t *p = u->section->data + *pos, *q = p;
         uint64_t real;
         int rc = uleb_read(&q, u->section->data + u->end, &real);
         if (rc)
             return leb_err(u, *pos, rc);
-        if (real == DW_FORM_indirect || real > 0xff)
+        if (real == CUDW_DW_FORM_indirect || real > 0xff)
             return cudw_fail(u->file, CUDW_E_BAD_FORM, u->section, *pos, "attribute value",
                              "DW_FORM_indirect names form 0x%llx", (unsigned long long)real);
         *pos += (uint64_t)(q - p);
@@ -456,9 +465,9 @@ int cudw_die_name(const cudw_die *d, const char **name)
     while ((rc = cudw_attr_next(&it, &a)) == CUDW_OK) {
         if (a.vclass != CUDW_V_STRING)
             continue;
-        if (a.name == 0x2007 || a.name == 0x6e) /* MIPS_linkage_name, linkage_name */
+        if (a.name == CUDW_DW_AT_MIPS_linkage_name || a.name == CUDW_DW_AT_linkage_name)
             linkage = a.str;
-        else if (a.name == 0x03)
+        else if (a.name == CUDW_DW_AT_name)
             plain = a.str;
     }
     if (rc < 0)

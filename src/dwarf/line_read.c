@@ -39,10 +39,12 @@ static int tables(cudw_file *f, const cudw_section *s, uint64_t pos, uint64_t he
     size_t nd = 0, nf = 0;
     for (;;) {
         if (pos >= hend)
-            return hdr_fail(f, s, pos, CUDW_E_TRUNCATED, "include_directories run past the header end 0x%llx", (unsigned long long)hend);
+            return hdr_fail(f, s, pos, CUDW_E_TRUNCATED, "include_directories run past the header end 0x%llx",
+                            (unsigned long long)hend);
         const uint8_t *z = memchr(d + pos, 0, hend - pos);
         if (!z)
-            return hdr_fail(f, s, pos, CUDW_E_TRUNCATED, "directory name runs past the header end 0x%llx", (unsigned long long)hend);
+            return hdr_fail(f, s, pos, CUDW_E_TRUNCATED, "directory name runs past the header end 0x%llx",
+                            (unsigned long long)hend);
         if (z == d + pos) {
             pos++;
             break;
@@ -54,10 +56,12 @@ static int tables(cudw_file *f, const cudw_section *s, uint64_t pos, uint64_t he
     }
     for (;;) {
         if (pos >= hend)
-            return hdr_fail(f, s, pos, CUDW_E_TRUNCATED, "file_names run past the header end 0x%llx", (unsigned long long)hend);
+            return hdr_fail(f, s, pos, CUDW_E_TRUNCATED, "file_names run past the header end 0x%llx",
+                            (unsigned long long)hend);
         const uint8_t *z = memchr(d + pos, 0, hend - pos);
         if (!z)
-            return hdr_fail(f, s, pos, CUDW_E_TRUNCATED, "file name runs past the header end 0x%llx", (unsigned long long)hend);
+            return hdr_fail(f, s, pos, CUDW_E_TRUNCATED, "file name runs past the header end 0x%llx",
+                            (unsigned long long)hend);
         if (z == d + pos) {
             pos++;
             break;
@@ -136,7 +140,8 @@ static int parse(cudw_file *f, const cudw_section *s, uint64_t off, line_impl **
     const uint8_t *d = s->data;
     uint64_t left = s->data_size - off;
     if (left < 4)
-        return hdr_fail(f, s, off, CUDW_E_TRUNCATED, "%llu bytes left, a unit length needs 4", (unsigned long long)left);
+        return hdr_fail(f, s, off, CUDW_E_TRUNCATED, "%llu bytes left, a unit length needs 4",
+                        (unsigned long long)left);
     uint32_t len = ld32(d + off);
     if (len >= 0xfffffff0u)
         return cudw_fail(f, CUDW_E_UNSUPPORTED, s, off, "line table header",
@@ -187,7 +192,8 @@ static int parse(cudw_file *f, const cudw_section *s, uint64_t off, line_impl **
                         "opcode_base is 0");
     uint64_t pos = hstart + fixed - 1 + 1; /* past opcode_base */
     if ((uint64_t)(p->opcode_base - 1) > hend - pos)
-        return hdr_fail(f, s, pos, CUDW_E_TRUNCATED, "standard_opcode_lengths (%u bytes) run past the header end 0x%llx",
+        return hdr_fail(f, s, pos, CUDW_E_TRUNCATED,
+                        "standard_opcode_lengths (%u bytes) run past the header end 0x%llx",
                         p->opcode_base - 1u, (unsigned long long)hend);
     p->std_opcode_lengths = d + pos;
     pos += p->opcode_base - 1u;

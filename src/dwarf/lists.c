@@ -216,13 +216,16 @@ int cudw_macinfo_next(cudw_file *f, const cudw_section *s, uint64_t *cursor, cud
     e->type = s->data[at];
     int rc = CUDW_OK;
     switch (e->type) {
-    case 0x00: case 0x04:
+    case 0x00: case CUDW_DW_MACINFO_end_file:
         break;
-    case 0x01: case 0x02: case 0x03: case 0xff:
-        rc = cudw_uleb128_read(&p, end, e->type == 0xff ? &e->constant : &e->line);
+    case CUDW_DW_MACINFO_define:
+    case CUDW_DW_MACINFO_undef:
+    case CUDW_DW_MACINFO_start_file:
+    case CUDW_DW_MACINFO_vendor_ext:
+        rc = cudw_uleb128_read(&p, end, e->type == CUDW_DW_MACINFO_vendor_ext ? &e->constant : &e->line);
         if (rc)
             break;
-        if (e->type == 0x03) {
+        if (e->type == CUDW_DW_MACINFO_start_file) {
             rc = cudw_uleb128_read(&p, end, &e->file);
             break;
         }
@@ -249,11 +252,11 @@ const char *cudw_macinfo_name(uint8_t type)
 {
     switch (type) {
     case 0x00: return "end of list";
-    case 0x01: return "DW_MACINFO_define";
-    case 0x02: return "DW_MACINFO_undef";
-    case 0x03: return "DW_MACINFO_start_file";
-    case 0x04: return "DW_MACINFO_end_file";
-    case 0xff: return "DW_MACINFO_vendor_ext";
+    case CUDW_DW_MACINFO_define: return "DW_MACINFO_define";
+    case CUDW_DW_MACINFO_undef: return "DW_MACINFO_undef";
+    case CUDW_DW_MACINFO_start_file: return "DW_MACINFO_start_file";
+    case CUDW_DW_MACINFO_end_file: return "DW_MACINFO_end_file";
+    case CUDW_DW_MACINFO_vendor_ext: return "DW_MACINFO_vendor_ext";
     default: return NULL;
     }
 }

@@ -237,8 +237,8 @@ const char *cudw_access_name(uint64_t v)
     return v < N(n) ? n[v] : NULL;
 }
 
-/* DW_AT_address_class values are PTX state spaces (FACTS.md; the values
- * 2, 4, 5, 6, 7, 8, 12 occur in the corpus). */
+/* DW_AT_address_class values are PTX state spaces (docs/spec-disagreements.md
+ * and cuda-gdb's names; the values 2, 4, 5, 6, 7, 8, 12 occur in real cubins). */
 const char *cudw_address_class_name(uint64_t v)
 {
     static const char *const n[] = {
@@ -246,4 +246,30 @@ const char *cudw_address_class_name(uint64_t v)
         "surf", "tex", "texsampler", "generic", "iparam", "oparam", "frame", "ureg",
     };
     return v < N(n) ? n[v] : NULL;
+}
+
+const char *cudw_line_op_name(uint8_t op, int extended)
+{
+    static const char *const std[] = {
+        [CUDW_DW_LNS_copy] = "DW_LNS_copy", [CUDW_DW_LNS_advance_pc] = "DW_LNS_advance_pc",
+        [CUDW_DW_LNS_advance_line] = "DW_LNS_advance_line", [CUDW_DW_LNS_set_file] = "DW_LNS_set_file",
+        [CUDW_DW_LNS_set_column] = "DW_LNS_set_column", [CUDW_DW_LNS_negate_stmt] = "DW_LNS_negate_stmt",
+        [CUDW_DW_LNS_set_basic_block] = "DW_LNS_set_basic_block",
+        [CUDW_DW_LNS_const_add_pc] = "DW_LNS_const_add_pc",
+        [CUDW_DW_LNS_fixed_advance_pc] = "DW_LNS_fixed_advance_pc",
+        [CUDW_DW_LNS_set_prologue_end] = "DW_LNS_set_prologue_end",
+        [CUDW_DW_LNS_set_epilogue_begin] = "DW_LNS_set_epilogue_begin", [CUDW_DW_LNS_set_isa] = "DW_LNS_set_isa",
+    };
+    if (!extended)
+        return op < N(std) ? std[op] : NULL;
+    switch (op) {
+    case CUDW_DW_LNE_end_sequence: return "DW_LNE_end_sequence";
+    case CUDW_DW_LNE_set_address: return "DW_LNE_set_address";
+    case CUDW_DW_LNE_define_file: return "DW_LNE_define_file";
+    case CUDW_DW_LNE_set_discriminator: return "DW_LNE_set_discriminator";
+    case CUDW_DW_LNE_NVIDIA_inlined_call: return "DW_LNE_NVIDIA_inlined_call";
+    case CUDW_DW_LNE_NVIDIA_set_function_name: return "DW_LNE_NVIDIA_set_function_name";
+    case CUDW_DW_LNE_NVIDIA_0x92: return "DW_LNE_NVIDIA_0x92";
+    default: return NULL;
+    }
 }

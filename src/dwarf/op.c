@@ -10,30 +10,30 @@ static void kinds(uint8_t op, int *k0, int *k1)
     *k0 = *k1 = A_NONE;
     if (op >= 0x70 && op <= 0x8f) { *k0 = A_SLEB; return; } /* breg0..31 */
     switch (op) {
-    case 0x03: *k0 = A_ADDR; break;
-    case 0x08: *k0 = A_U1; break;
-    case 0x09: *k0 = A_S1; break;
-    case 0x0a: *k0 = A_U2; break;
-    case 0x0b: *k0 = A_S2; break;
-    case 0x0c: *k0 = A_U4; break;
-    case 0x0d: *k0 = A_S4; break;
-    case 0x0e: *k0 = A_U8; break;
-    case 0x0f: *k0 = A_S8; break;
-    case 0x10: *k0 = A_ULEB; break;          /* constu */
-    case 0x11: *k0 = A_SLEB; break;          /* consts */
-    case 0x15: *k0 = A_U1; break;            /* pick */
-    case 0x23: *k0 = A_ULEB; break;          /* plus_uconst */
-    case 0x28: case 0x2f: *k0 = A_S2; break; /* bra, skip */
-    case 0x90: *k0 = A_ULEB; break;          /* regx */
-    case 0x91: *k0 = A_SLEB; break;          /* fbreg */
-    case 0x92: *k0 = A_ULEB; *k1 = A_SLEB; break; /* bregx */
-    case 0x93: *k0 = A_ULEB; break;          /* piece */
-    case 0x94: case 0x95: *k0 = A_U1; break; /* deref_size, xderef_size */
-    case 0x98: *k0 = A_U2; break;            /* call2 */
-    case 0x99: *k0 = A_U4; break;            /* call4 */
-    case 0x9a: *k0 = A_OFF; break;           /* call_ref */
-    case 0x9d: *k0 = A_ULEB; *k1 = A_ULEB; break; /* bit_piece */
-    case 0x9e: *k0 = A_ULEB; break;          /* implicit_value: length, then bytes */
+    case CUDW_DW_OP_addr: *k0 = A_ADDR; break;
+    case CUDW_DW_OP_const1u: *k0 = A_U1; break;
+    case CUDW_DW_OP_const1s: *k0 = A_S1; break;
+    case CUDW_DW_OP_const2u: *k0 = A_U2; break;
+    case CUDW_DW_OP_const2s: *k0 = A_S2; break;
+    case CUDW_DW_OP_const4u: *k0 = A_U4; break;
+    case CUDW_DW_OP_const4s: *k0 = A_S4; break;
+    case CUDW_DW_OP_const8u: *k0 = A_U8; break;
+    case CUDW_DW_OP_const8s: *k0 = A_S8; break;
+    case CUDW_DW_OP_constu: *k0 = A_ULEB; break;
+    case CUDW_DW_OP_consts: *k0 = A_SLEB; break;
+    case CUDW_DW_OP_pick: *k0 = A_U1; break;
+    case CUDW_DW_OP_plus_uconst: *k0 = A_ULEB; break;
+    case CUDW_DW_OP_bra: case CUDW_DW_OP_skip: *k0 = A_S2; break;
+    case CUDW_DW_OP_regx: *k0 = A_ULEB; break;
+    case CUDW_DW_OP_fbreg: *k0 = A_SLEB; break;
+    case CUDW_DW_OP_bregx: *k0 = A_ULEB; *k1 = A_SLEB; break;
+    case CUDW_DW_OP_piece: *k0 = A_ULEB; break;
+    case CUDW_DW_OP_deref_size: case CUDW_DW_OP_xderef_size: *k0 = A_U1; break;
+    case CUDW_DW_OP_call2: *k0 = A_U2; break;
+    case CUDW_DW_OP_call4: *k0 = A_U4; break;
+    case CUDW_DW_OP_call_ref: *k0 = A_OFF; break;
+    case CUDW_DW_OP_bit_piece: *k0 = A_ULEB; *k1 = A_ULEB; break;
+    case CUDW_DW_OP_implicit_value: *k0 = A_ULEB; break;          /* implicit_value: length, then bytes */
     default: break;
     }
 }
@@ -96,7 +96,7 @@ int cudw_op_next(const uint8_t *e, uint64_t len, uint8_t addr_size, uint64_t *po
         o->arg[i] = v;
         o->nargs++;
     }
-    if (op == 0x9e) { /* implicit_value: skip its bytes */
+    if (op == CUDW_DW_OP_implicit_value) { /* implicit_value: skip its bytes */
         if (o->arg[0] > (uint64_t)(end - p))
             return CUDW_E_TRUNCATED;
         p += o->arg[0];
@@ -109,22 +109,24 @@ int cudw_op_next(const uint8_t *e, uint64_t len, uint8_t addr_size, uint64_t *po
 int cudw_attr_is_expr(uint32_t at)
 {
     switch (at) {
-    case 0x02: /* location */
-    case 0x19: /* string_length */
-    case 0x22: /* lower_bound */
-    case 0x2a: /* return_addr */
-    case 0x2e: /* bit_stride (DWARF 2 stride_size) */
-    case 0x2f: /* upper_bound */
-    case 0x33: /* address_class: spec 000 decodes its blocks as expressions */
-    case 0x37: /* count */
-    case 0x38: /* data_member_location */
-    case 0x40: /* frame_base */
-    case 0x46: /* segment */
-    case 0x48: /* static_link */
-    case 0x4a: /* use_location */
-    case 0x4d: /* vtable_elem_location */
-    case 0x4e: case 0x4f: case 0x50: case 0x51: /* allocated associated data_location byte_stride */
-    case 0x3a00: case 0x3a01: case 0x3a02: /* PGI lbase soffset lstride */
+    case CUDW_DW_AT_location:
+    case CUDW_DW_AT_string_length:
+    case CUDW_DW_AT_lower_bound:
+    case CUDW_DW_AT_return_addr:
+    case CUDW_DW_AT_bit_stride: /* bit_stride (DWARF 2 stride_size) */
+    case CUDW_DW_AT_upper_bound:
+    case CUDW_DW_AT_address_class: /* address_class: spec 000 decodes its blocks as expressions */
+    case CUDW_DW_AT_count:
+    case CUDW_DW_AT_data_member_location:
+    case CUDW_DW_AT_frame_base:
+    case CUDW_DW_AT_segment:
+    case CUDW_DW_AT_static_link:
+    case CUDW_DW_AT_use_location:
+    case CUDW_DW_AT_vtable_elem_location:
+    case CUDW_DW_AT_allocated: case CUDW_DW_AT_associated: case CUDW_DW_AT_data_location: case CUDW_DW_AT_byte_stride:
+    case CUDW_DW_AT_PGI_lbase:
+    case CUDW_DW_AT_PGI_soffset:
+    case CUDW_DW_AT_PGI_lstride: /* PGI lbase soffset lstride */
         return 1;
     default:
         return 0;

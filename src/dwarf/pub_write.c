@@ -227,9 +227,9 @@ static const subprog *owner_of(const builder *b, const char *m, size_t n)
 
 static int is_type_tag(uint32_t t)
 {
-    return t == 0x24 /* base */ || t == 0x16 /* typedef */ || t == 0x13 /* structure */ ||
-           t == 0x17 /* union */ || t == 0x02 /* class */ || t == 0x04 /* enumeration */ ||
-           t == 0x3b /* unspecified */;
+    return t == CUDW_DW_TAG_base_type || t == CUDW_DW_TAG_typedef || t == CUDW_DW_TAG_structure_type ||
+           t == CUDW_DW_TAG_union_type || t == CUDW_DW_TAG_class_type || t == CUDW_DW_TAG_enumeration_type ||
+           t == CUDW_DW_TAG_unspecified_type;
 }
 
 typedef struct die_facts {
@@ -245,11 +245,12 @@ static int read_facts(cudw_die_iter *it, const cudw_die *d, die_facts *x)
     int rc;
     cudw_attr_iter_init(d, &ai);
     while ((rc = cudw_attr_next(&ai, &a)) == CUDW_OK) {
-        if (a.name == 0x03 && a.vclass == CUDW_V_STRING)
+        if (a.name == CUDW_DW_AT_name && a.vclass == CUDW_V_STRING)
             x->name = a.str;
-        else if ((a.name == 0x2007 || a.name == 0x6e) && a.vclass == CUDW_V_STRING)
+        else if ((a.name == CUDW_DW_AT_MIPS_linkage_name || a.name == CUDW_DW_AT_linkage_name) &&
+                 a.vclass == CUDW_V_STRING)
             x->link = a.str;
-        else if (a.name == 0x3f)
+        else if (a.name == CUDW_DW_AT_external)
             x->external = a.u != 0;
     }
     if (rc != CUDW_DONE)
@@ -279,14 +280,15 @@ static int walk_unit(builder *b, const cudw_unit *u)
         sub_at[dep] = dep ? sub_at[dep - 1] : NULL;
         die_facts x;
         /* skip DIEs that cannot contribute without decoding them */
-        int want = d.tag == 0x2e || d.tag == 0x34 || (dep == 2 && d.tag == 0x28) || (dep == 1 && is_type_tag(d.tag));
+        int want = d.tag == CUDW_DW_TAG_subprogram || d.tag == CUDW_DW_TAG_variable ||
+                   (dep == 2 && d.tag == CUDW_DW_TAG_enumerator) || (dep == 1 && is_type_tag(d.tag));
         if (!want)
             continue;
         if ((rc = read_facts(&it, &d, &x)) != CUDW_OK)
             break;
         const char *name = linkage_wins && x.link ? x.link : x.name;
         uint64_t rel = d.offset - u->offset;
-        if (d.tag == 0x2e) {
+        if (d.tag == CUDW_DW_TAG_subprogram) {
             if (x.name)
                 sub_at[dep] = x.name;
             if (x.link && x.name && b->kind == CUDW_PUB_NAMES) {
@@ -300,13 +302,13 @@ static int walk_unit(builder *b, const cudw_unit *u)
         if (b->kind == CUDW_PUB_TYPES) {
             if (dep == 1 && is_type_tag(d.tag) && strcmp(name, "__ARRAY_SIZE_TYPE__"))
                 add_cand(b, NULL, name, NULL, rel);
-        } else if (d.tag == 0x2e) {
+        } else if (d.tag == CUDW_DW_TAG_subprogram) {
             if (dep == 1)
                 add_cand(b, NULL, name, NULL, rel);
-        } else if (d.tag == 0x28) {
-            if (tag_at[1] == 0x04)
+        } else if (d.tag == CUDW_DW_TAG_enumerator) {
+            if (tag_at[1] == CUDW_DW_TAG_enumeration_type)
                 add_cand(b, NULL, name, NULL, rel);
-        } else if (d.tag == 0x34 && (dep == 1 || x.link)) {
+        } else if (d.tag == CUDW_DW_TAG_variable && (dep == 1 || x.link)) {
             const char *zz = x.link ? strstr(x.link, "_ZZ") : NULL;
             const char *owner = dep > 1 ? sub_at[dep - 1] : NULL;
             if (x.external || linkage_wins || (!owner && !zz))

@@ -31,8 +31,6 @@
 
 #include <stdlib.h>
 
-#define DW_FORM_string 0x08
-#define DW_FORM_strp 0x0e
 
 /* ---- edits and the offset map ---- */
 
@@ -211,7 +209,7 @@ static int append_string(cudw_remap *r, const cudw_section *info, unsigned stri,
             continue;
         sec_rw *tw = &r->rw[r->owner[tk]];
         if (f->secs[tk].data_size + tw->append.n != at)
-            return cudw_fail(f, CUDW_E_UNSUPPORTED, info, field, "DW_FORM_strp",
+            return cudw_fail(f, CUDW_E_UNSUPPORTED, info, field, "CUDW_DW_FORM_strp",
                              "shared by %s and %s, whose string sections differ in size", info->name,
                              f->secs[k].name);
         wb_put(&tw->append, nw, strlen(nw) + 1);
@@ -269,11 +267,11 @@ static int each_attr(walk *k, int roots, int (*unit_fn)(walk *, const cudw_unit 
 static int root_string(walk *k, const cudw_unit *u, const cudw_attr *a)
 {
     (void)u;
-    if ((a->name != 0x03 && a->name != 0x1b) || !a->str)
+    if ((a->name != CUDW_DW_AT_name && a->name != CUDW_DW_AT_comp_dir) || !a->str)
         return 0;
-    if (a->form == DW_FORM_string)
+    if (a->form == CUDW_DW_FORM_string)
         return string_edit(k->r, k->s, a->offset, k->w) ? CUDW_E_NOMEM : 0;
-    if (a->form != DW_FORM_strp || !k->stri)
+    if (a->form != CUDW_DW_FORM_strp || !k->stri)
         return 0;
     char *nw = remap_path(k->r, a->str);
     if (nw == (char *)-1)
@@ -299,23 +297,28 @@ static int moved_ref(walk *k, const cudw_unit *u, const cudw_attr *a)
     const uint8_t *raw = k->s->data + a->offset;
     sec_rw *w = k->w;
     if (w->ne && is_ref(a->form)) {
-        unsigned wd = a->form == 0x11 ? 1 : a->form == 0x12 ? 2 : a->form == 0x13 ? 4 : 8;
-        uint64_t v = a->form == 0x15 ? a->u : wd == 1 ? raw[0] : wd == 2 ? ld16(raw) : wd == 4 ? ld32(raw) : ld64(raw);
+        unsigned wd = a->form == CUDW_DW_FORM_ref1   ? 1
+                      : a->form == CUDW_DW_FORM_ref2 ? 2
+                      : a->form == CUDW_DW_FORM_ref4 ? 4
+                                                     : 8;
+        uint64_t v = a->form == CUDW_DW_FORM_ref_udata ? a->u
+                     : wd == 1 ? raw[0] : wd == 2 ? ld16(raw) : wd == 4 ? ld32(raw) : ld64(raw);
         uint64_t nv = remap_map_off(w, u->offset + v) - k->unew;
         if (nv == v)
             return 0;
-        if (a->form == 0x15 || (wd < 8 && nv >> (8 * wd)))
+        if (a->form == CUDW_DW_FORM_ref_udata || (wd < 8 && nv >> (8 * wd)))
             return cudw_fail(k->r->f, CUDW_E_UNSUPPORTED, k->s, a->offset, "DIE reference",
                              "a %s reference that no longer fits its form",
-                             a->form == 0x15 ? "DW_FORM_ref_udata" : "short");
+                             a->form == CUDW_DW_FORM_ref_udata ? "DW_FORM_ref_udata" : "short");
         return add_patch(w, a->offset, nv, wd) ? CUDW_E_NOMEM : 0;
     }
-    if (w->ne && a->form == 0x10) { /* ref_addr: a section offset */
+    if (w->ne && a->form == CUDW_DW_FORM_ref_addr) { /* ref_addr: a section offset */
         unsigned wd = u->version <= 2 ? u->addr_size : 4;
         uint64_t v = wd == 4 ? ld32(raw) : ld64(raw);
         return v && remap_map_off(w, v) != v && add_patch(w, a->offset, remap_map_off(w, v), wd) ? CUDW_E_NOMEM : 0;
     }
-    if (k->lw && k->lw->ne && a->name == 0x10 && (a->form == 0x06 || a->form == 0x17)) {
+    if (k->lw && k->lw->ne && a->name == CUDW_DW_AT_stmt_list &&
+        (a->form == CUDW_DW_FORM_data4 || a->form == CUDW_DW_FORM_sec_offset)) {
         uint64_t v = ld32(raw); /* stmt_list (data4, sec_offset): stored (REL) or 0 (RELA) */
         return v && remap_map_off(k->lw, v) != v && add_patch(w, a->offset, remap_map_off(k->lw, v), 4) ? CUDW_E_NOMEM : 0;
     }

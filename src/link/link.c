@@ -408,8 +408,11 @@ static int record_patch(cudw_link *L, int o, uint64_t off, unsigned width, int t
     return CUDW_OK;
 }
 
-static int is_unused_clear(uint32_t type) { return type == 73 || type == 0x1000e; }
-static int is_prog_rel(uint32_t type) { return type == 0x10007 || type == 0x10008; }
+static int is_unused_clear(uint32_t type)
+{
+    return type == CUDW_R_CUDA_UNUSED_CLEAR64 || type == CUDW_R_MERCURY_UNUSED_CLEAR64;
+}
+static int is_prog_rel(uint32_t type) { return type == CUDW_R_MERCURY_PROG_REL64 || type == CUDW_R_MERCURY_PROG_REL32; }
 
 static int relocate(cudw_link *L, size_t k, unsigned i)
 {
