@@ -449,7 +449,7 @@ typedef struct cudw_line_table {
     const char *comp_dir;     /* DW_AT_comp_dir of the unit whose stmt_list names this
                                  table (directory 0 and relative paths join it), or NULL */
     /* NVIDIA's .debug_str base word: present when header_length leaves
-     * exactly 4 bytes after the file table (FINDINGS 2.2).  Function names
+     * exactly 4 bytes after the file table (formats.md 2.2).  Function names
      * of inlined rows are .debug_str[str_base + operand]. */
     uint8_t has_str_base;
     uint64_t str_base;               /* relocated */
@@ -808,8 +808,9 @@ int cudw_pub_next(cudw_file *f, const cudw_section *sec, const cudw_pub_set *set
  * value itself with CUDW_PUB_RESOLVED, as in linked ones.  Errors on f. */
 enum { CUDW_PUB_NAMES = 1, CUDW_PUB_TYPES = 2 };
 #define CUDW_PUB_RESOLVED 0x1u       /* write unit offsets in place */
-#define CUDW_PUB_LINKAGE_NAMES 0x2u  /* spec 000's nvlink emitter: DW_AT_MIPS_linkage_name
-                                        wins over DW_AT_name, nothing qualified */
+#define CUDW_PUB_LINKAGE_NAMES 0x2u  /* the emitter reconstructed from nvlink:
+                                        DW_AT_MIPS_linkage_name wins over DW_AT_name,
+                                        nothing qualified (docs/spec-disagreements.md 8) */
 
 typedef struct cudw_pub_out {
     uint8_t *data;            /* the section (malloc'd) */
@@ -851,7 +852,7 @@ const char *cudw_macinfo_name(uint8_t type);
 /* ------------------------------------------------------------------ */
 
 /* The section holds the PTX file as NUL-terminated strings, one per PTX
- * line (FINDINGS 4.5); .nv_debug_line_sass line numbers index it.  Line
+ * line (formats.md 2.3); .nv_debug_line_sass line numbers index it.  Line
  * line (1-based) of sec into *text; CUDW_DONE past the last line.  The
  * line index is built on first use and cached. */
 int cudw_ptx_line(cudw_file *f, const cudw_section *sec, uint64_t line, const char **text);
@@ -1247,7 +1248,7 @@ typedef int (*cudw_write_fn)(void *ctx, const void *data, size_t n);
 
 typedef struct cudw_link_opts {
     int mercury;            /* emit every debug section under its .nv.merc. name
-                               (spec 000's 15 mappings), with the Mercury flag */
+                               (the nvlink reconstruction's 15 mappings), with the Mercury flag */
     int dedup_strings;      /* one copy of each .debug_str string; every
                                reference (DW_FORM_strp, line-table base words and
                                inlined-function names) rewritten */
@@ -1277,7 +1278,7 @@ typedef struct cudw_link_stats {
 typedef struct cudw_link cudw_link;
 
 /* Merge the debug sections of relocatable cubins (ET_REL, one SM) as
- * nvlink -g does (FINDINGS 8, docs/linking.md): every debug section
+ * nvlink -g does (docs/linking.md): every debug section
  * concatenated in input order, .nv_debug_ptx_txt.N one per input,
  * .nv_debug.shared dropped; relocations against debug sections applied
  * (CU abbrev offsets, DW_AT_stmt_list, location lists, name-index unit

@@ -250,7 +250,7 @@ static void verify_lines(vctx *v, const cudw_section *s)
         }
         /* In a link every input's names sit at their own offset of the merged
          * .debug_str, so two tables that name functions cannot share a base:
-         * nvlink -arch=sm_90 leaves every base word at 0 (FINDINGS 4.3) */
+         * nvlink -arch=sm_90 leaves every base word at 0 (formats.md 2.2) */
         if (names && t->has_str_base) {
             if (!have_first) {
                 have_first = 1;

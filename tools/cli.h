@@ -126,6 +126,12 @@ void atomic_abort(atomic_file *a);
  * standard output.  0, or -1 with a message in err. */
 int write_file_atomic(const char *path, const void *data, size_t size, char *err, size_t errlen);
 
+/* dump --abbrev, --info (dump_info.c) */
+void abbrev_text(cudw_file *f, const cudw_section *s, obuf *o);
+void abbrev_json(cudw_file *f, const cudw_section *s, json *j);
+void info_text(cudw_file *f, const cudw_section *s, obuf *o);
+void info_json(cudw_file *f, const cudw_section *s, json *j);
+
 /* dump --line (dump_line.c) */
 int walk_line_section(cudw_file *f, const cudw_section *s);
 void line_text(cudw_file *f, const cudw_section *s, obuf *o);

@@ -50,11 +50,10 @@ typedef struct kern {
     hash128 h;
 } kern;
 
-enum { ROW_PTX = CUDW_SIZE_NCLASSES, ROW_NVVM, ROW_ENTRY_OTHER, NROWS }; /* classes, then these */
 
 typedef struct irec {
     int loaded;               /* its bytes were read: the class figures are exact */
-    uint64_t rows[NROWS];     /* unpacked bytes */
+    uint64_t rows[SIZE_NROWS];     /* unpacked bytes */
     uint64_t unpacked;
     uint64_t stored;          /* image bytes in the file (compressed, or as is) */
     uint64_t header, padding; /* entry header, payload padding */
@@ -127,71 +126,7 @@ static int size_job(void *p, size_t k)
     return rc;
 }
 
-/* ---- tables ---- */
-
 /* ---- printing ---- */
-
-static const char *class_title(int c)
-{
-    static const char *const t[NROWS] = {
-        "code (.text.*)",
-        "constant and global data (.nv.constant*, .nv.global.init)",
-        "DWARF debug sections (.debug_*)",
-        "NVIDIA debug sections (.nv_debug_*)",
-        "metadata (.nv.info*, .nv.callgraph, notes, ...)",
-        "symbol and string tables",
-        "relocations",
-        "other sections",
-        "ELF headers and padding",
-        "PTX text",
-        "LTO IR",
-        "other entries",
-    };
-    return t[c];
-}
-
-static const char *const row_keys[NROWS] = {
-    "code", "data", "debug", "nv_debug", "metadata", "symbols", "relocations", "other", "headers",
-    "ptx", "lto_ir", "other_entries",
-};
-
-static void ob_pct(obuf *o, uint64_t part, uint64_t whole)
-{
-    if (!whole) {
-        ob_puts(o, "       ");
-        return;
-    }
-    ob_printf(o, " %5.1f%%", 100.0 * (double)part / (double)whole);
-}
-
-/* "       1,234,567  12.3%  what": minus writes "-1,234"; whole 0 leaves
- * the percentage out */
-static void line(obuf *o, uint64_t v, uint64_t whole, const char *what, int minus)
-{
-    char d[32], t[32];
-    int k = 0, n = 0;
-    uint64_t x = v;
-    do {
-        if (k % 4 == 3)
-            d[k++] = ',';
-        d[k++] = (char)('0' + x % 10);
-        x /= 10;
-    } while (x);
-    if (minus && v)
-        d[k++] = '-';
-    while (k)
-        t[n++] = d[--k];
-    for (int i = n; i < 16; i++)
-        ob_putc(o, ' ');
-    ob_write(o, t, (size_t)n);
-    if (whole)
-        ob_pct(o, v, whole);
-    else
-        ob_puts(o, "       ");
-    ob_puts(o, "  ");
-    ob_puts(o, what);
-    ob_putc(o, '\n');
-}
 
 typedef struct sopts {
     const char *by;
@@ -199,39 +134,9 @@ typedef struct sopts {
 } sopts;
 
 typedef struct totals {
-    uint64_t rows[NROWS], unpacked, stored, saved, grown, headers, padding, container_headers, containers;
+    uint64_t rows[SIZE_NROWS], unpacked, stored, saved, grown, headers, padding, container_headers, containers;
     size_t images, loaded, compressed;
 } totals;
-
-static void table_text(obuf *o, row *v, size_t n, const sopts *s, uint64_t whole)
-{
-    int kernel = !strcmp(s->by, "kernel");
-    size_t shown = s->n > 0 && (size_t)s->n < n ? (size_t)s->n : n;
-    if (kernel)
-        ob_printf(o, "\n%16s%7s  %s\n", "code bytes", "%", "kernel (images)");
-    else
-        ob_printf(o, "\n%16s%7s %16s  %s (images)\n", "unpacked", "%", "stored", s->by);
-    uint64_t rest = 0, rest_stored = 0;
-    for (size_t i = shown; i < n; i++)
-        rest += v[i].bytes, rest_stored += v[i].stored;
-    for (size_t i = 0; i <= shown && i < n + 1; i++) {
-        int more = i == shown;
-        if (more && shown == n)
-            break;
-        uint64_t b = more ? rest : v[i].bytes;
-        ob_commas(o, b, 16);
-        ob_pct(o, b, whole);
-        if (!kernel) {
-            ob_putc(o, ' ');
-            ob_commas(o, more ? rest_stored : v[i].stored, 16);
-        }
-        ob_puts(o, "  ");
-        if (more)
-            ob_printf(o, "[%zu more]\n", n - shown);
-        else
-            ob_printf(o, "%s (%llu)\n", v[i].name, (unsigned long long)v[i].count);
-    }
-}
 
 typedef struct names_ctx {
     cudw_input *in;
@@ -301,7 +206,7 @@ static int size_one(const char *path, const sopts *s, json *j)
         t.images++;
         t.loaded += r->loaded;
         t.compressed += r->compressed;
-        for (int c2 = 0; c2 < NROWS; c2++)
+        for (int c2 = 0; c2 < SIZE_NROWS; c2++)
             t.rows[c2] += r->rows[c2];
         t.unpacked += r->unpacked;
         t.stored += r->stored;
@@ -333,8 +238,8 @@ static int size_one(const char *path, const sopts *s, json *j)
     rowset rs = {0};
     int oom = !chead;
     if (!strcmp(s->by, "section")) {
-        for (int c2 = 0; c2 < NROWS; c2++) {
-            row *r = row_get(&rs, row_keys[c2]);
+        for (int c2 = 0; c2 < SIZE_NROWS; c2++) {
+            row *r = row_get(&rs, size_row_keys[c2]);
             if (!r) {
                 oom = 1;
                 break;
@@ -439,8 +344,8 @@ static int size_one(const char *path, const sopts *s, json *j)
         json_u64(j, "images", t.images);
         json_u64(j, "containers", sel_sm ? 0 : ncont);
         json_obj(j, "unpacked");
-        for (int c2 = 0; c2 < NROWS; c2++)
-            json_u64(j, row_keys[c2], t.rows[c2]);
+        for (int c2 = 0; c2 < SIZE_NROWS; c2++)
+            json_u64(j, size_row_keys[c2], t.rows[c2]);
         json_u64(j, "total", t.unpacked);
         json_end_obj(j);
         json_obj(j, "stored");
@@ -487,27 +392,27 @@ static int size_one(const char *path, const sopts *s, json *j)
             /* nothing to break down (the note said why) */
         } else if (!strcmp(s->by, "section")) {
             ob_printf(o, "\n%16s%7s  %s\n", "bytes", "%", "unpacked images");
-            for (int c2 = 0; c2 < NROWS; c2++)
+            for (int c2 = 0; c2 < SIZE_NROWS; c2++)
                 if (t.rows[c2] || c2 < CUDW_SIZE_NCLASSES)
-                    line(o, t.rows[c2], t.unpacked, class_title(c2), 0);
-            line(o, t.unpacked, t.unpacked, type == CUDW_INPUT_CUBIN ? "the file" : "the images, unpacked", 0);
+                    size_line(o, t.rows[c2], t.unpacked, size_class_title(c2), 0);
+            size_line(o, t.unpacked, t.unpacked, type == CUDW_INPUT_CUBIN ? "the file" : "the images, unpacked", 0);
             if (type != CUDW_INPUT_CUBIN) {
                 ob_printf(o, "\n%16s%7s  %s\n", "bytes", "", "stored in the file");
-                line(o, t.unpacked, 0, "the images, unpacked", 0);
+                size_line(o, t.unpacked, 0, "the images, unpacked", 0);
                 char what[96];
                 snprintf(what, sizeof what, "saved by compression (%zu of %zu images compressed)", t.compressed,
                          t.images);
-                line(o, t.saved, 0, what, 1);
+                size_line(o, t.saved, 0, what, 1);
                 if (t.grown)
-                    line(o, t.grown, 0, "added by compression (images it made larger)", 0);
-                line(o, t.headers, 0, "entry headers", 0);
-                line(o, t.padding, 0, "entry padding (payloads end at a multiple of 8)", 0);
+                    size_line(o, t.grown, 0, "added by compression (images it made larger)", 0);
+                size_line(o, t.headers, 0, "entry headers", 0);
+                size_line(o, t.padding, 0, "entry padding (payloads end at a multiple of 8)", 0);
                 if (!sel_sm)
-                    line(o, t.container_headers, 0, "container headers", 0);
-                line(o, in_file, 0, sel_sm ? "the selected entries" : "the containers", 0);
+                    size_line(o, t.container_headers, 0, "container headers", 0);
+                size_line(o, in_file, 0, sel_sm ? "the selected entries" : "the containers", 0);
             }
         } else {
-            table_text(o, rs.v, rs.n, s, !strcmp(s->by, "kernel") ? t.rows[CUDW_SIZE_CODE] : t.unpacked);
+            size_table_text(o, rs.v, rs.n, s->by, s->n, !strcmp(s->by, "kernel") ? t.rows[CUDW_SIZE_CODE] : t.unpacked);
         }
         if (t.images) {
             ob_putc(o, '\n');

@@ -32,7 +32,7 @@ static int reg_operand(uint8_t op, uint64_t *reg, const cudw_op *o)
 }
 
 /* "DW_OP_constu AS; DW_OP_swap; DW_OP_xderef": an access in PTX state
- * space AS (FACTS.md); the printers name it. */
+ * space AS (formats.md 5); the printers name it. */
 static const char *space_access(const uint8_t *e, uint64_t len, uint64_t pos, uint8_t asz, uint64_t *as)
 {
     cudw_op a, b, c;

@@ -3,6 +3,7 @@
 #ifndef CUDW_TOOLS_SIZE_SETS_H
 #define CUDW_TOOLS_SIZE_SETS_H
 
+#include "cudwarf.h"
 #include "json.h"
 #include "out.h"
 
@@ -59,5 +60,20 @@ void dups_text(obuf *o, const char *what, const dup *d, const group *g, size_t n
                const char *(*name)(void *, size_t), void *ctx);
 void dups_json(json *j, const char *key, const dup *d, const group *g, size_t ng,
                const char *(*name)(void *, size_t), void *ctx);
+
+/* ---- the tables cudwarf size prints (size_print.c) ---- */
+
+/* The rows of the section table: the classes, then these */
+enum { ROW_PTX = CUDW_SIZE_NCLASSES, ROW_NVVM, ROW_ENTRY_OTHER, SIZE_NROWS };
+/* "code (.text.*)", ...: a row's title; its JSON key */
+const char *size_class_title(int c);
+extern const char *const size_row_keys[SIZE_NROWS];
+/* " 12.3%" (blanks when whole is 0) */
+void ob_pct(obuf *o, uint64_t part, uint64_t whole);
+/* "       1,234,567  12.3%  what": minus writes "-1,234"; whole 0 leaves
+ * the percentage out */
+void size_line(obuf *o, uint64_t v, uint64_t whole, const char *what, int minus);
+/* The --by table: the first nshow rows (all when 0), then the rest summed. */
+void size_table_text(obuf *o, const row *v, size_t n, const char *by, int nshow, uint64_t whole);
 
 #endif

@@ -6,7 +6,7 @@
  *           return address register (u8 in version 1, ULEB from 3) | program
  *   FDE:    initial_location (address size) | address_range | program
  *
- * cubins (FINDINGS 5): 64-bit, version 3, code_align 4, data_align -4,
+ * cubins (formats.md 3): 64-bit, version 3, code_align 4, data_align -4,
  * register numbers class << 24 | n. */
 #include "../internal.h"
 

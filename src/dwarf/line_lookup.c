@@ -1,6 +1,6 @@
 /* Address -> rows: find the row that covers symbol+offset and walk its
  * inline contexts outward.  A context names an earlier row of the same
- * sequence (FINDINGS 4.3).  Three passes over that sequence keep time
+ * sequence (formats.md 2.1).  Three passes over that sequence keep time
  * linear and memory at 4 bytes a row of one sequence: find the row, note
  * every row's context to follow the chain, fetch the chain's rows. */
 #include "../internal.h"

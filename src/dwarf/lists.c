@@ -203,7 +203,7 @@ int cudw_aranges_next(cudw_file *f, const cudw_section *s, const cudw_aranges_se
  *   04                        end_file
  *   ff ULEB constant, string  vendor_ext
  *   00                        end of the unit's list
- * CUDA 13.0 writes a lone 00 (FINDINGS 3). */
+ * CUDA 13.0 writes a lone 00 (formats.md 6). */
 int cudw_macinfo_next(cudw_file *f, const cudw_section *s, uint64_t *cursor, cudw_macinfo_entry *e)
 {
     uint64_t at = *cursor;

@@ -1,5 +1,5 @@
 /* Names of DWARF constants, DWARF 2 to 5 and the vendor codes seen in
- * CUDA objects.  The codes are the DWARF standard's: spec 000 shifts the
+ * CUDA objects.  The codes are the DWARF standard's: the nvlink reconstruction shifts the
  * attribute codes from 62 up by one, which real cubins contradict (see
  * docs/spec-disagreements.md). */
 #include "../internal.h"
@@ -102,7 +102,7 @@ const char *cudw_at_name(uint32_t a)
     if (a < N(ats))
         return ats[a];
     switch (a) {
-    /* the seven vendor attributes nvlink knows (spec 000) */
+    /* the seven vendor attributes nvlink knows (the nvlink reconstruction) */
     case 0x2007: return "DW_AT_MIPS_linkage_name";
     case 0x2134: return "DW_AT_GNU_pubnames";
     case 0x2703: return "DW_AT_NV_general_flags";

@@ -115,7 +115,7 @@ int cudw_attr_is_expr(uint32_t at)
     case CUDW_DW_AT_return_addr:
     case CUDW_DW_AT_bit_stride: /* bit_stride (DWARF 2 stride_size) */
     case CUDW_DW_AT_upper_bound:
-    case CUDW_DW_AT_address_class: /* address_class: spec 000 decodes its blocks as expressions */
+    case CUDW_DW_AT_address_class: /* address_class: the nvlink reconstruction decodes its blocks as expressions */
     case CUDW_DW_AT_count:
     case CUDW_DW_AT_data_member_location:
     case CUDW_DW_AT_frame_base:

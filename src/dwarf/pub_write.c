@@ -30,7 +30,7 @@
  *          earlier one (three overloads of atomicAdd give one entry, the
  *          last).
  *
- * CUDW_PUB_LINKAGE_NAMES gives spec 000's nvlink emitter instead: the
+ * CUDW_PUB_LINKAGE_NAMES gives the nvlink reconstruction's nvlink emitter instead: the
  * linkage name wins over DW_AT_name and no name is qualified. */
 #include "../internal.h"
 

@@ -112,7 +112,7 @@ static int load_sections(cudw_file *f)
         s->name = nm;
         /* Sections with no file bytes: NOBITS, and .nv_debug.shared, which
          * ptxas writes as 0x7000000a with an sh_offset that may lie past
-         * the end of the file (FINDINGS 6.3). */
+         * the end of the file (formats.md 6). */
         if (i && s->type != SHT_NOBITS && s->type != SHT_NULL && s->offset <= f->map_size &&
             s->size <= f->map_size - s->offset) {
             s->data = f->map + s->offset;

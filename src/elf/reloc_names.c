@@ -199,7 +199,7 @@ const char *cudw_reloc_type_name(uint32_t type)
     return NULL;
 }
 
-/* Widths of the types that occur in debug sections (FINDINGS 5.1). */
+/* Widths of the types that occur in debug sections (formats.md 4). */
 unsigned cudw_reloc_type_width(uint32_t type)
 {
     switch (type) {

@@ -14,7 +14,7 @@
  *              [name] [options: u32 data offset, u32 data length, data]
  *              payload at entry + header size
  * Several containers sit back to back in a host section, 8-aligned and
- * zero-padded between (FINDINGS 10). */
+ * zero-padded between (docs/fatbin.md). */
 #include "../internal.h"
 
 #include <lz4.h>

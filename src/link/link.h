@@ -113,6 +113,8 @@ int link_fail(cudw_link *L, int input, int code, const cudw_section *sec, uint64
 /* Copy the input handle's error into L. */
 int link_fail_from(cudw_link *L, int input, int rc);
 int link_note(cudw_link *L, const char *fmt, ...) CUDW_PRINTF(2, 3);
+/* Free what the model holds (sections, fragments, patches, notes); L itself stays. */
+void link_free_model(cudw_link *L);
 
 int link_osec_find(cudw_link *L, const char *name);
 int link_osec_add(cudw_link *L, const char *name, uint32_t type, uint64_t flags, uint64_t align);
@@ -120,6 +122,8 @@ void link_patch(cudw_link *L, int osec_i, uint64_t off, uint64_t v, unsigned wid
 uint64_t link_read(const cudw_link *L, int osec_i, uint64_t off, unsigned width);
 int link_keep(cudw_link *L, int osec_i, int kind, uint64_t off, uint32_t type, uint32_t sym, int64_t addend,
               int target);
+/* Append n bytes of input section isec of input input to s; -1 on OOM. */
+int link_add_frag(osec *s, const uint8_t *p, size_t n, unsigned input, unsigned isec);
 frag *link_frag_at(const osec *s, uint64_t off);
 
 /* link_syms.c */

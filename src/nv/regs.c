@@ -1,6 +1,6 @@
 /* NVIDIA register operands (DW_OP_regx/bregx, CFA rules, reg_sass).
  *
- * Three encodings share one number (FACTS.md):
+ * Three encodings share one number (formats.md 5):
  *   - an ASCII name packed big-endian, right-aligned:
  *       "%rd1" -> 0x25726431, "%r4" -> 0x00257234   (PTX virtual register)
  *       "R5"   -> 0x5235                             (SASS name)

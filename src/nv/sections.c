@@ -3,7 +3,7 @@
  *
  * nvlink's classifier tests names in a fixed order.  The first seven use
  * memcmp with a length of strlen(name) + 1, so the terminating NUL takes
- * part: the compare is exact, not a prefix test (spec 001 reads it as a
+ * part: the compare is exact, not a prefix test (the nvlink reconstruction reads it as a
  * prefix test; see docs/spec-disagreements.md).  .nv_debug_ptx_txt is
  * the one prefix match (".nv_debug_ptx_txt.1017007223").  A .nv.merc.
  * name is a Mercury twin only when sh_flags carries 0x10000000, as the
@@ -18,7 +18,7 @@ typedef struct class_row {
     int prefix;   /* 1: prefix match */
 } class_row;
 
-/* Classifier order (spec 001), then the sections the classifier does not
+/* Classifier order (the nvlink reconstruction), then the sections the classifier does not
  * list but nvlink knows by name elsewhere (.nv_debug_info_ptx: DWARF
  * parser; .nv_debug.shared: section filter). */
 static const class_row rows[] = {
@@ -44,7 +44,7 @@ static const class_row rows[] = {
 #define MERC_PREFIX ".nv.merc."
 #define MERC_PREFIX_LEN 9
 
-/* Sections that have a Mercury twin (spec 000's table of 15 mappings);
+/* Sections that have a Mercury twin (the nvlink reconstruction's table of 15 mappings);
  * .nv_debug_info_ptx and .nv_debug.shared have none. */
 static int has_mercury_twin(int kind)
 {

@@ -130,4 +130,49 @@ static inline uint64_t sym_hash(const char *s, size_t n)
 
 int sym_fail(sym_image *img, int code, const cudw_section *sec, uint64_t off, const char *what, const char *fmt, ...) CUDW_PRINTF(6, 7);
 
+/* One line table while the index is built: its .debug_str base. */
+typedef struct tinfo {
+    const cudw_line_table *t;
+    uint64_t base;
+    int state;                /* 0: as stored, 1: recovered, 2: unknown */
+    uint64_t *offs;           /* name offsets the table uses */
+    size_t noffs, cap;
+} tinfo;
+/* Recover the base words nvlink left 0 (str_bases.c); states in ts. */
+void sym_recover_bases(sym_lines *L, const sym_image *img, tinfo *ts, size_t n);
+
+/* ---- the symbolizer handle (symbolizer.c builds, lookup.c answers) ---- */
+
+typedef struct gname {         /* a FUNC name and an image that defines it */
+    const char *name;
+    uint32_t image;
+    uint32_t next;             /* 1 + the next entry of the same name */
+} gname;
+
+struct cudw_symbolizer {
+    cudw_input *in;            /* NULL for cudw_symbolizer_open_file */
+    cudw_file *given;          /* ... whose file this is */
+    cudw_input_image given_info;
+    cudw_file *companion;
+    unsigned flags;
+    sym_image *images;         /* the selected ELF images */
+    size_t nimages;
+    pthread_mutex_t mu;
+    atomic_int names_ready;    /* gnames built (inputs with several images) */
+    gname *gnames;
+    size_t ngnames;
+    uint32_t *gtab;            /* open addressing: 1 + gnames index of a name's first entry */
+    size_t gcap;
+    arena mem;
+    cudw_error err;
+};
+
+int symbolizer_fail(cudw_symbolizer *s, int code, const char *what, const char *fmt, ...) CUDW_PRINTF(4, 5);
+/* Index image x once (thread-safe); its error goes to s. */
+int sym_ensure_image(cudw_symbolizer *s, sym_image *x);
+/* Build, once, the table of which images define each FUNC name. */
+int sym_ensure_names(cudw_symbolizer *s);
+/* The first entry for name (len bytes) in that table, or NULL. */
+const gname *sym_gfind(const cudw_symbolizer *s, const char *name, size_t len);
+
 #endif

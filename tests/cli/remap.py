@@ -88,9 +88,8 @@ def info_view(path, rules):
                     for a in d["attributes"]:
                         v = a.get("value")
                         if a["form"] in ("DW_FORM_ref1", "DW_FORM_ref2", "DW_FORM_ref4", "DW_FORM_ref8",
-                                         "DW_FORM_ref_udata"):
-                            v = ("die", ordinal.get(u["unit_offset"] + v))
-                        elif a["form"] == "DW_FORM_ref_addr":
+                                         "DW_FORM_ref_udata", "DW_FORM_ref_addr"):
+                            # the JSON gives the section offset (docs/json.md)
                             v = ("die", ordinal.get(v))
                         elif a["name"] in ("DW_AT_name", "DW_AT_comp_dir") and d["depth"] == 0:
                             v = apply(rules, v)

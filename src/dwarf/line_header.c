@@ -1,0 +1,289 @@
+/* Line-table headers: parsed once per table and cached on the handle,
+ * with the directory and file tables and the special-opcode steps.
+ *
+ *   +0  u32 unit_length            (0xffffffff: 64-bit DWARF, unsupported)
+ *   +4  u16 version                (2 or 3; 4 adds max_ops_per_insn below)
+ *   +6  u32 header_length          (bytes from +10 to the first opcode)
+ *   +10 u8  minimum_instruction_length
+ *       u8  default_is_stmt, i8 line_base, u8 line_range, u8 opcode_base
+ *       u8  standard_opcode_lengths[opcode_base - 1]
+ *       include_directories: NUL-terminated strings, then 0
+ *       file_names: (string, ULEB dir, ULEB mtime, ULEB size)*, then 0
+ *       [u32 .debug_str base]      NVIDIA: present when header_length leaves
+ *                                  exactly 4 bytes here (R_CUDA_32 in sm_75/80 -dc)
+ *   program: opcodes up to the end of the unit
+ *
+ * cubins: version 2, min_inst 1, line_base -5, line_range 14,
+ * opcode_base 10; every sequence opens with DW_LNE_set_address carrying an
+ * R_CUDA_64 against the function symbol (its bytes are 0). */
+#include "line.h"
+
+#include <stdlib.h>
+
+#define hdr_fail(f, s, off, code, ...) cudw_fail(f, code, s, off, "line table header", __VA_ARGS__)
+
+/* Walk the directory and file tables; with out arrays NULL only count. */
+static int tables(cudw_file *f, const cudw_section *s, uint64_t pos, uint64_t hend, const char **dirs,
+                  cudw_line_file *files, size_t *ndirs, size_t *nfiles, uint64_t *after)
+{
+    const uint8_t *d = s->data;
+    size_t nd = 0, nf = 0;
+    for (;;) {
+        if (pos >= hend)
+            return hdr_fail(f, s, pos, CUDW_E_TRUNCATED, "include_directories run past the header end 0x%llx",
+                            (unsigned long long)hend);
+        const uint8_t *z = memchr(d + pos, 0, hend - pos);
+        if (!z)
+            return hdr_fail(f, s, pos, CUDW_E_TRUNCATED, "directory name runs past the header end 0x%llx",
+                            (unsigned long long)hend);
+        if (z == d + pos) {
+            pos++;
+            break;
+        }
+        if (dirs)
+            dirs[nd] = (const char *)d + pos;
+        nd++;
+        pos = (uint64_t)(z - d) + 1;
+    }
+    for (;;) {
+        if (pos >= hend)
+            return hdr_fail(f, s, pos, CUDW_E_TRUNCATED, "file_names run past the header end 0x%llx",
+                            (unsigned long long)hend);
+        const uint8_t *z = memchr(d + pos, 0, hend - pos);
+        if (!z)
+            return hdr_fail(f, s, pos, CUDW_E_TRUNCATED, "file name runs past the header end 0x%llx",
+                            (unsigned long long)hend);
+        if (z == d + pos) {
+            pos++;
+            break;
+        }
+        const char *name = (const char *)d + pos;
+        const uint8_t *p = z + 1;
+        uint64_t v[3];
+        for (int k = 0; k < 3; k++) {
+            int rc = cudw_uleb128_read(&p, d + hend, &v[k]);
+            if (rc)
+                return cudw_fail(f, rc, s, (uint64_t)(p - d), "line table header",
+                                 "file entry %zu: %s", nf + 1,
+                                 rc == CUDW_E_TRUNCATED ? "ULEB128 runs past the header end" : "ULEB128 overflow");
+        }
+        if (files) {
+            files[nf].name = name;
+            files[nf].dir = v[0];
+            files[nf].mtime = v[1];
+            files[nf].size = v[2];
+        }
+        nf++;
+        pos = (uint64_t)(p - d);
+    }
+    *ndirs = nd;
+    *nfiles = nf;
+    *after = pos;
+    return CUDW_OK;
+}
+
+/* DW_AT_comp_dir of the unit whose DW_AT_stmt_list names this table:
+ * file entries with directory 0, and relative directories, are relative to
+ * it.  Found by reading each unit's first DIE; NULL when none (the
+ * .nv_debug_line_sass tables, -lineinfo cubins without .debug_info). */
+static const char *comp_dir_for(cudw_file *f, const cudw_section *line, uint64_t off)
+{
+    cudw_secclass c;
+    if (cudw_classify_name(line->name, line->flags, &c) != CUDW_OK || c.kind != CUDW_SEC_LINE)
+        return NULL;
+    const cudw_section *info = cudw_section_companion(f, line, ".debug_info");
+    if (!info || !info->data)
+        return NULL;
+    cudw_error saved = f->err; /* a broken .debug_info is not this table's error */
+    const char *found = NULL;
+    uint64_t cur = 0;
+    cudw_unit u;
+    while (!found && cudw_unit_next(f, info, &cur, &u) == CUDW_OK) {
+        cudw_die_iter it;
+        cudw_die d;
+        cudw_attr a;
+        cudw_die_iter_init(&u, &it);
+        if (cudw_die_next(&it, &d) != CUDW_OK)
+            continue;
+        if (cudw_die_attr(&d, 0x10, &a) != CUDW_OK || a.u != off) /* DW_AT_stmt_list */
+            continue;
+        if (cudw_die_attr(&d, 0x1b, &a) == CUDW_OK && a.vclass == CUDW_V_STRING) /* DW_AT_comp_dir */
+            found = a.str;
+    }
+    f->err = saved;
+    return found;
+}
+
+static const char *join(cudw_file *f, const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    char *j = arena_alloc(&f->arena, la + lb + 2);
+    if (!j)
+        return NULL;
+    memcpy(j, a, la);
+    j[la] = '/';
+    memcpy(j + la + 1, b, lb + 1);
+    return j;
+}
+
+static int parse(cudw_file *f, const cudw_section *s, uint64_t off, line_impl **out)
+{
+    const uint8_t *d = s->data;
+    uint64_t left = s->data_size - off;
+    if (left < 4)
+        return hdr_fail(f, s, off, CUDW_E_TRUNCATED, "%llu bytes left, a unit length needs 4",
+                        (unsigned long long)left);
+    uint32_t len = ld32(d + off);
+    if (len >= 0xfffffff0u)
+        return cudw_fail(f, CUDW_E_UNSUPPORTED, s, off, "line table header",
+                         len == 0xffffffffu ? "64-bit DWARF line table (only 32-bit DWARF is supported)"
+                                            : "reserved unit length 0x%x", len);
+    if (len > left - 4)
+        return hdr_fail(f, s, off, CUDW_E_TRUNCATED,
+                        "unit length 0x%x runs past the end of the section (0x%llx bytes left)", len,
+                        (unsigned long long)(left - 4));
+    uint64_t end = off + 4 + len;
+    if (len < 2 + 4)
+        return hdr_fail(f, s, off, CUDW_E_TRUNCATED, "unit length %u is too short for a header", len);
+    uint16_t version = ld16(d + off + 4);
+    if (version < 2 || version > 4)
+        return hdr_fail(f, s, off + 4, CUDW_E_UNSUPPORTED, "DWARF version %u (2, 3 and 4 are supported)",
+                        (unsigned)version);
+    uint32_t hlen = ld32(d + off + 6);
+    uint64_t hstart = off + 10, hend = hstart + hlen;
+    unsigned fixed = version >= 4 ? 6 : 5;
+    if (hlen > end - hstart || hlen < fixed)
+        return hdr_fail(f, s, off + 6, CUDW_E_TRUNCATED,
+                        "header_length 0x%x does not fit the unit (0x%llx bytes after it)", hlen,
+                        (unsigned long long)(end - hstart));
+    const uint8_t *h = d + hstart;
+    line_impl *t = arena_alloc(&f->arena, sizeof *t);
+    if (!t)
+        return cudw_fail(f, CUDW_E_NOMEM, s, off, "line table header", "out of memory");
+    cudw_line_table *p = &t->pub;
+    p->file = f;
+    p->section = s;
+    p->offset = off;
+    p->unit_length = len;
+    p->end = end;
+    p->version = version;
+    p->header_length = hlen;
+    p->program_offset = hend;
+    p->min_inst_length = h[0];
+    h += version >= 4 ? 2 : 1; /* max_ops_per_insn: VLIW only, ignored */
+    p->default_is_stmt = h[0];
+    p->line_base = (int8_t)h[1];
+    p->line_range = h[2];
+    p->opcode_base = h[3];
+    if (p->line_range == 0)
+        return hdr_fail(f, s, hstart + (version >= 4 ? 4 : 3), CUDW_E_BAD_OFFSET,
+                        "line_range is 0");
+    if (p->opcode_base == 0)
+        return hdr_fail(f, s, hstart + (version >= 4 ? 5 : 4), CUDW_E_BAD_OFFSET,
+                        "opcode_base is 0");
+    uint64_t pos = hstart + fixed - 1 + 1; /* past opcode_base */
+    if ((uint64_t)(p->opcode_base - 1) > hend - pos)
+        return hdr_fail(f, s, pos, CUDW_E_TRUNCATED,
+                        "standard_opcode_lengths (%u bytes) run past the header end 0x%llx",
+                        p->opcode_base - 1u, (unsigned long long)hend);
+    p->std_opcode_lengths = d + pos;
+    pos += p->opcode_base - 1u;
+    size_t nd, nf;
+    uint64_t after;
+    int rc = tables(f, s, pos, hend, NULL, NULL, &nd, &nf, &after);
+    if (rc)
+        return rc;
+    const char **dirs = nd ? arena_alloc(&f->arena, nd * sizeof *dirs) : NULL;
+    cudw_line_file *files = nf ? arena_alloc(&f->arena, nf * sizeof *files) : NULL;
+    if ((nd && !dirs) || (nf && !files))
+        return cudw_fail(f, CUDW_E_NOMEM, s, off, "line table header", "out of memory");
+    tables(f, s, pos, hend, dirs, files, &nd, &nf, &after);
+    const char *comp_dir = nf ? comp_dir_for(f, s, off) : NULL;
+    p->comp_dir = comp_dir;
+    for (size_t i = 0; i < nf; i++) {
+        cudw_line_file *e = &files[i];
+        const char *dir = e->dir >= 1 && e->dir <= nd ? dirs[e->dir - 1] : e->dir == 0 ? comp_dir : NULL;
+        if (!dir || e->name[0] == '/') {
+            e->path = e->name;
+            continue;
+        }
+        if (dir[0] != '/' && comp_dir && dir != comp_dir && !(dir = join(f, comp_dir, dir)))
+            return cudw_fail(f, CUDW_E_NOMEM, s, off, "line table header", "out of memory");
+        if (!(e->path = join(f, dir, e->name)))
+            return cudw_fail(f, CUDW_E_NOMEM, s, off, "line table header", "out of memory");
+    }
+    p->ndirs = nd;
+    p->dirs = dirs;
+    p->nfiles = nf;
+    p->files = files;
+    p->str_section = cudw_section_companion(f, s, ".debug_str");
+    if (hend - after == 4) {
+        const cudw_reloc *r;
+        size_t n;
+        if ((rc = cudw_relocs(f, s->index, &r, &n)))
+            return rc;
+        p->has_str_base = 1;
+        p->str_base_offset = after;
+        p->str_base = ld32(d + after);
+        p->str_base_raw = (uint32_t)p->str_base;
+        p->str_base_reloc = cudw_reloc_at(f, s->index, after);
+        if (p->str_base_reloc && p->str_base_reloc->width)
+            p->str_base = (uint32_t)p->str_base_reloc->value;
+        else
+            p->str_base_reloc = NULL;
+    }
+    for (unsigned op = p->opcode_base; op < 256; op++) {
+        unsigned adj = op - p->opcode_base;
+        t->sp_addr[op] = (uint16_t)(adj / p->line_range * p->min_inst_length);
+        t->sp_line[op] = (int16_t)(p->line_base + (int)(adj % p->line_range));
+    }
+    for (unsigned op = 2; op <= 5; op++)
+        if (op != 3 && op < p->opcode_base && p->std_opcode_lengths[op - 1] == 1)
+            t->short_std |= (uint8_t)(1u << op);
+    *out = t;
+    return CUDW_OK;
+}
+
+int cudw_line_table_get(cudw_file *f, const cudw_section *s, uint64_t offset, const cudw_line_table **out)
+{
+    if (!s->data)
+        return cudw_fail(f, CUDW_E_BAD_OFFSET, s, 0, "section",
+                         "sh_offset 0x%llx + sh_size 0x%llx lies outside the file",
+                         (unsigned long long)s->offset, (unsigned long long)s->size);
+    if (offset >= s->data_size)
+        return cudw_fail(f, CUDW_E_BAD_OFFSET, s, offset, "line table header",
+                         "offset 0x%llx is past the end of %s (size 0x%llx)", (unsigned long long)offset, s->name,
+                         (unsigned long long)s->data_size);
+    line_impl *t = cache_get(f, CACHE_LINE, s->index, offset);
+    if (!t) {
+        const cudw_reloc *r;
+        size_t n;
+        int rc = cudw_relocs(f, s->index, &r, &n);
+        if (!rc)
+            rc = parse(f, s, offset, &t);
+        if (rc)
+            return rc;
+        if (cache_put(f, CACHE_LINE, s->index, offset, t))
+            return cudw_fail(f, CUDW_E_NOMEM, s, offset, "line table header", "out of memory");
+    }
+    *out = &t->pub;
+    return CUDW_OK;
+}
+
+int cudw_line_table_next(cudw_file *f, const cudw_section *s, uint64_t *cursor, const cudw_line_table **out)
+{
+    if (!s->data && !s->size)
+        return CUDW_DONE;
+    if (s->data && *cursor >= s->data_size)
+        return CUDW_DONE;
+    int rc = cudw_line_table_get(f, s, *cursor, out);
+    if (rc)
+        return rc;
+    *cursor = (*out)->end;
+    return CUDW_OK;
+}
+
+const char *cudw_line_file_path(const cudw_line_table *t, uint64_t idx)
+{
+    return idx >= 1 && idx <= t->nfiles ? t->files[idx - 1].path : NULL;
+}

@@ -1,0 +1,218 @@
+/* The link's data model: output sections built from fragments of the
+ * inputs' sections, the patches written over them, the relocations kept,
+ * and the error and notes the link reports (link.c drives the passes that
+ * fill it; link.h draws it). */
+#include "link.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int link_fail(cudw_link *L, int input, int code, const cudw_section *sec, uint64_t off, const char *what,
+              const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    err_vset(&L->err, code, sec ? sec->name : NULL, off, what, fmt, ap);
+    va_end(ap);
+    L->err_input = input;
+    return code;
+}
+
+int link_fail_from(cudw_link *L, int input, int rc)
+{
+    if (rc == CUDW_E_NOMEM && input < 0)
+        return link_fail(L, input, rc, NULL, 0, "link", "out of memory");
+    L->err = *cudw_last_error(L->in[input]);
+    if (!L->err.code)
+        L->err.code = rc;
+    L->err_input = input;
+    return rc;
+}
+
+int link_note(cudw_link *L, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    char **n = realloc(L->notes, (L->nnotes + 1) * sizeof *n);
+    if (!n)
+        return CUDW_E_NOMEM;
+    L->notes = n;
+    if (!(n[L->nnotes] = strdup(buf)))
+        return CUDW_E_NOMEM;
+    L->nnotes++;
+    return CUDW_OK;
+}
+
+/* Output sections by name: CUB links carry thousands of placeholder
+ * .text.<function> sections. */
+static size_t name_slot(const char *name, size_t n)
+{
+    return (size_t)cudw_fnv(CUDW_FNV0, name, strlen(name)) & (n - 1);
+}
+
+static int sec_slots_grow(cudw_link *L)
+{
+    size_t n = L->nsec_slots ? L->nsec_slots * 2 : 256;
+    size_t *t = calloc(n, sizeof *t);
+    if (!t)
+        return -1;
+    for (size_t i = 0; i < L->nsecs; i++) {
+        size_t h = name_slot(L->secs[i].name, n);
+        while (t[h])
+            h = (h + 1) & (n - 1);
+        t[h] = i + 1;
+    }
+    free(L->sec_slots);
+    L->sec_slots = t;
+    L->nsec_slots = n;
+    return 0;
+}
+
+int link_osec_find(cudw_link *L, const char *name)
+{
+    if (!L->nsec_slots)
+        return -1;
+    int found = -1;
+    for (size_t h = name_slot(name, L->nsec_slots); L->sec_slots[h]; h = (h + 1) & (L->nsec_slots - 1))
+        if (!strcmp(L->secs[L->sec_slots[h] - 1].name, name))
+            found = (int)(L->sec_slots[h] - 1); /* the last of a name: ptx_txt sections repeat */
+    return found;
+}
+
+int link_osec_add(cudw_link *L, const char *name, uint32_t type, uint64_t flags, uint64_t align)
+{
+    if (L->nsecs == L->csecs) {
+        size_t c = L->csecs ? L->csecs * 2 : 32;
+        osec *v = realloc(L->secs, c * sizeof *v);
+        if (!v)
+            return -1;
+        L->secs = v;
+        L->csecs = c;
+    }
+    if ((L->nsecs + 1) * 2 > L->nsec_slots && sec_slots_grow(L))
+        return -1;
+    osec *s = &L->secs[L->nsecs];
+    memset(s, 0, sizeof *s);
+    if (!(s->name = strdup(name)))
+        return -1;
+    size_t h = name_slot(name, L->nsec_slots);
+    while (L->sec_slots[h])
+        h = (h + 1) & (L->nsec_slots - 1);
+    L->sec_slots[h] = L->nsecs + 1;
+    s->type = type;
+    s->flags = flags;
+    s->align = align ? align : 1;
+    s->alias = -1;
+    return (int)L->nsecs++;
+}
+
+int link_add_frag(osec *s, const uint8_t *p, size_t n, unsigned input, unsigned isec)
+{
+    if (s->nfrags == s->cfrags) {
+        size_t c = s->cfrags ? s->cfrags * 2 : 8;
+        frag *v = realloc(s->frags, c * sizeof *v);
+        if (!v)
+            return -1;
+        s->frags = v;
+        s->cfrags = c;
+    }
+    s->frags[s->nfrags++] = (frag){p, NULL, s->size, n, input, isec, 0};
+    s->size += n;
+    return 0;
+}
+
+/* The fragment holding off (fragments ascend). */
+frag *link_frag_at(const osec *s, uint64_t off)
+{
+    size_t lo = 0, hi = s->nfrags;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->frags[mid].at <= off)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return s->nfrags ? &s->frags[lo] : NULL;
+}
+
+/* Patches never straddle fragments: each lies in one input's bytes. */
+void link_patch(cudw_link *L, int osec_i, uint64_t off, uint64_t v, unsigned width)
+{
+    frag *fr = link_frag_at(&L->secs[osec_i], off);
+    if (!fr || off < fr->at || off - fr->at + width > fr->n)
+        return;
+    if (!fr->cow) {
+        fr->cow = malloc(fr->n ? fr->n : 1);
+        if (!fr->cow) {
+            L->err.code = CUDW_E_NOMEM;
+            return;
+        }
+        memcpy(fr->cow, fr->p, fr->n);
+    }
+    uint8_t *p = fr->cow + (off - fr->at);
+    for (unsigned i = 0; i < width; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+uint64_t link_read(const cudw_link *L, int osec_i, uint64_t off, unsigned width)
+{
+    const frag *fr = link_frag_at(&L->secs[osec_i], off);
+    if (!fr || off < fr->at || off - fr->at + width > fr->n)
+        return 0;
+    const uint8_t *p = (fr->cow ? fr->cow : fr->p) + (off - fr->at);
+    uint64_t v = 0;
+    for (unsigned i = 0; i < width; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+int link_keep(cudw_link *L, int osec_i, int kind, uint64_t off, uint32_t type, uint32_t sym, int64_t addend,
+              int target)
+{
+    osec *s = &L->secs[osec_i];
+    if (s->nrel[kind] == s->crel[kind]) {
+        size_t c = s->crel[kind] ? s->crel[kind] * 2 : 64;
+        orel *v = realloc(s->rel[kind], c * sizeof *v);
+        if (!v)
+            return CUDW_E_NOMEM;
+        s->rel[kind] = v;
+        s->crel[kind] = c;
+    }
+    s->rel[kind][s->nrel[kind]++] = (orel){off, type, sym, addend, target};
+    L->st.relocs_kept++;
+    return CUDW_OK;
+}
+
+void link_free_model(cudw_link *L)
+{
+    for (size_t i = 0; i < L->nsecs; i++) {
+        osec *s = &L->secs[i];
+        for (size_t k = 0; k < s->nfrags; k++) {
+            free(s->frags[k].cow);
+            if (s->frags[k].owned)
+                free((void *)s->frags[k].p);
+        }
+        free(s->frags);
+        for (int r = 0; r < 3; r++)
+            free(s->rel[r]);
+        free(s->name);
+    }
+    free(L->secs);
+    free(L->sec_slots);
+    for (size_t k = 0; k < L->nin; k++) {
+        if (L->osec_of)
+            free(L->osec_of[k]);
+        if (L->base_of)
+            free(L->base_of[k]);
+    }
+    free(L->osec_of);
+    free(L->base_of);
+    free(L->patches);
+    for (size_t i = 0; i < L->nnotes; i++)
+        free(L->notes[i]);
+    free(L->notes);
+}
