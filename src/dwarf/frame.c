@@ -8,25 +8,13 @@
  *
  * cubins (formats.md 3): 64-bit, version 3, code_align 4, data_align -4,
  * register numbers class << 24 | n. */
-#include "../internal.h"
+#include "../cursor.h"
 
 #include <stdlib.h>
 
 static int fr_fail(cudw_file *f, const cudw_section *s, uint64_t off, int code, const char *msg)
 {
     return cudw_fail(f, code, s, off, "frame entry", "%s", msg);
-}
-
-/* A fixed-size field, relocated when a writing relocation sits on it. */
-static uint64_t field(cudw_file *f, const cudw_section *s, uint64_t at, unsigned size, const cudw_reloc **rel)
-{
-    const uint8_t *p = s->data + at;
-    uint64_t v = size == 4 ? ld32(p) : ld64(p);
-    const cudw_reloc *r = cudw_reloc_at(f, s->index, at);
-    *rel = r;
-    if (r && r->width)
-        v = size == 4 ? (uint32_t)r->value : r->value;
-    return v;
 }
 
 static int frame_next(cudw_file *f, const cudw_section *s, uint8_t asz, uint64_t *cursor, cudw_cfa_entry *e,
@@ -50,33 +38,20 @@ static int frame_next(cudw_file *f, const cudw_section *s, uint8_t asz, uint64_t
         return s->size ? fr_fail(f, s, 0, CUDW_E_BAD_OFFSET, "section bytes lie outside the file") : CUDW_DONE;
     if (at >= s->data_size)
         return CUDW_DONE;
-    const cudw_reloc *rels;
-    size_t nrel;
-    int rc = cudw_relocs(f, s->index, &rels, &nrel);
+    const uint8_t *d = s->data;
+    cur_t c;
+    int rc = cur_open(&c, f, s, at, s->data_size, "frame entry");
     if (rc)
         return rc;
-    const uint8_t *d = s->data;
-    uint64_t left = s->data_size - at;
     memset(e, 0, sizeof *e);
     e->offset = at;
-    if (left < 4)
-        return fr_fail(f, s, at, CUDW_E_TRUNCATED, "fewer than 4 bytes left for a length");
-    uint64_t len = ld32(d + at), hdr = 4;
-    if (len == 0xffffffffu) {
-        if (left < 12)
-            return fr_fail(f, s, at, CUDW_E_TRUNCATED, "64-bit length runs past the end");
-        len = ld64(d + at + 4);
-        hdr = 12;
-        e->format64 = 1;
-    } else if (len >= 0xfffffff0u) {
-        return fr_fail(f, s, at, CUDW_E_UNSUPPORTED, "reserved length value");
-    }
-    if (len > left - hdr)
-        return cudw_fail(f, CUDW_E_TRUNCATED, s, at, "frame entry",
-                         "length 0x%llx runs past the end of the section (0x%llx bytes left)",
-                         (unsigned long long)len, (unsigned long long)(left - hdr));
+    uint64_t len;
+    int is64;
+    if ((rc = cur_unit_length(&c, 1, &len, &is64)))
+        return rc;
+    e->format64 = (uint8_t)is64;
     e->length = len;
-    e->end = at + hdr + len;
+    e->end = cur_end(&c);
     *cursor = e->end;
     if (len == 0) { /* a zero terminator some producers write */
         e->is_cie = 0;
@@ -84,64 +59,49 @@ static int frame_next(cudw_file *f, const cudw_section *s, uint8_t asz, uint64_t
         return CUDW_OK;
     }
     unsigned osz = e->format64 ? 8 : 4;
-    uint64_t p = at + hdr;
-    if (len < osz)
-        return fr_fail(f, s, p, CUDW_E_TRUNCATED, "entry too short for its CIE id");
-    uint64_t id = e->format64 ? ld64(d + p) : ld32(d + p);
-    const cudw_reloc *idrel = cudw_reloc_at(f, s->index, p);
+    uint64_t id = 0;
+    const cudw_reloc *idrel = cur_reloc(&c);
+    if ((rc = cur_un(&c, osz, "CIE id", &id)))
+        return rc;
     e->is_cie = !(idrel && idrel->width) && id == (e->format64 ? ~0ull : 0xffffffffull);
     if (e->is_cie) {
-        p += osz;
-        if (p >= e->end)
-            return fr_fail(f, s, p, CUDW_E_TRUNCATED, "CIE ends before its version");
-        e->version = d[p++];
+        c.what = "CIE";
+        uint64_t skip;
+        if ((rc = cur_u8(&c, "version", &e->version)))
+            return rc;
         if (e->version != 1 && e->version != 3 && e->version != 4)
-            return cudw_fail(f, CUDW_E_UNSUPPORTED, s, p - 1, "CIE", "version %u (1, 3 or 4)", e->version);
-        const uint8_t *z = memchr(d + p, 0, e->end - p);
-        if (!z)
-            return fr_fail(f, s, p, CUDW_E_TRUNCATED, "augmentation string runs past the entry");
-        e->augmentation = (const char *)d + p;
-        p = (uint64_t)(z - d) + 1;
-        if (e->version == 4) { /* address_size, segment_selector_size */
-            if (e->end - p < 2)
-                return fr_fail(f, s, p, CUDW_E_TRUNCATED, "CIE ends before its address size");
-            p += 2;
-        }
-        const uint8_t *q = d + p, *end = d + e->end;
-        if ((rc = uleb_read(&q, end, &e->code_align)) || (rc = sleb_read(&q, end, &e->data_align)))
-            return fr_fail(f, s, (uint64_t)(q - d), rc, "CIE alignment factors");
+            return cur_fail_at(&c, cur_off(&c) - 1, CUDW_E_UNSUPPORTED, "version %u (1, 3 or 4)", e->version);
+        if ((rc = cur_str(&c, "augmentation string", &e->augmentation)))
+            return rc;
+        if (e->version == 4 && (rc = cur_un(&c, 2, "address_size and segment_selector_size", &skip)))
+            return rc;
+        if ((rc = cur_uleb(&c, "code_alignment_factor", &e->code_align)) ||
+            (rc = cur_sleb(&c, "data_alignment_factor", &e->data_align)))
+            return rc;
         if (e->version == 1) {
-            if (q >= end)
-                return fr_fail(f, s, (uint64_t)(q - d), CUDW_E_TRUNCATED, "CIE ends before its return register");
-            e->ra_register = *q++;
-        } else if ((rc = uleb_read(&q, end, &e->ra_register))) {
-            return fr_fail(f, s, (uint64_t)(q - d), rc, "CIE return address register");
+            uint8_t ra = 0;
+            if ((rc = cur_u8(&c, "return_address_register", &ra)))
+                return rc;
+            e->ra_register = ra;
+        } else if ((rc = cur_uleb(&c, "return_address_register", &e->ra_register))) {
+            return rc;
         }
         if (e->augmentation[0])
             /* "z..." and vendor augmentations change the layout: the program
              * cannot be located safely */
-            return cudw_fail(f, CUDW_E_UNSUPPORTED, s, at, "CIE", "augmentation \"%s\"", e->augmentation);
-        p = (uint64_t)(q - d);
+            return cur_fail_at(&c, at, CUDW_E_UNSUPPORTED, "augmentation \"%s\"", e->augmentation);
     } else {
-        e->cie_pointer = field(f, s, p, osz, &e->cie_reloc);
-        if (e->cie_reloc && !e->cie_reloc->width)
-            e->cie_reloc = NULL;
-        p += osz;
-        if (e->end - p < 2u * asz)
-            return fr_fail(f, s, p, CUDW_E_TRUNCATED, "FDE ends before its address range");
-        e->initial_location = field(f, s, p, asz, &e->location_reloc);
-        if (e->location_reloc && !e->location_reloc->width)
-            e->location_reloc = NULL;
-        p += asz;
-        const cudw_reloc *r;
-        e->address_range = asz == 4 ? ld32(d + p) : ld64(d + p);
-        r = cudw_reloc_at(f, s->index, p);
-        e->range_reloc = r;
-        if (r && r->width) /* a writing relocation on the range: apply it */
-            e->address_range = asz == 4 ? (uint32_t)r->value : r->value;
-        p += asz;
-
+        c.what = "FDE";
+        /* the id was the CIE pointer: read it again, relocated */
+        cur_t ptr = cur_make(f, s, cur_off(&c) - osz, cur_off(&c), "FDE");
+        (void)cur_field(&ptr, osz, "CIE pointer", &e->cie_pointer, &e->cie_reloc);
+        if ((rc = cur_need(&c, 2u * asz, "initial_location and address_range")))
+            return rc;
+        (void)cur_field(&c, asz, "initial_location", &e->initial_location, &e->location_reloc);
+        e->range_reloc = cur_reloc(&c);
+        (void)cur_field(&c, asz, "address_range", &e->address_range, NULL); /* a writing relocation: applied */
     }
+    uint64_t p = cur_off(&c);
     e->instructions_offset = p;
     e->instructions = d + p;
     e->instructions_length = e->end - p;

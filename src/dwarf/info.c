@@ -10,7 +10,7 @@
  *       code 0 ends a sibling chain.
  *
  * Every read is checked against the end of its unit. */
-#include "../internal.h"
+#include "../cursor.h"
 
 
 int cudw_unit_next(cudw_file *f, const cudw_section *s, uint64_t *cursor, cudw_unit *u)
@@ -23,52 +23,40 @@ int cudw_unit_next(cudw_file *f, const cudw_section *s, uint64_t *cursor, cudw_u
                        : CUDW_DONE;
     if (off >= s->data_size)
         return CUDW_DONE;
-    const uint8_t *p = s->data + off;
-    uint64_t left = s->data_size - off;
     memset(u, 0, sizeof *u);
     u->file = f;
     u->section = s;
     u->offset = off;
-    if (left < 4)
-        return cudw_fail(f, CUDW_E_TRUNCATED, s, off, "CU header",
-                         "%llu bytes left, a unit length needs 4", (unsigned long long)left);
-    uint32_t len = ld32(p);
-    if (len >= 0xfffffff0u) {
-        *cursor = s->data_size;
-        return cudw_fail(f, CUDW_E_UNSUPPORTED, s, off, "CU header",
-                         len == 0xffffffffu ? "64-bit DWARF unit (only 32-bit DWARF 2/3 is supported)"
-                                            : "reserved unit length 0x%x", len);
+    cur_t c;
+    uint64_t len;
+    int rc = cur_open(&c, f, s, off, s->data_size, "CU header");
+    if (rc)
+        return rc;
+    if ((rc = cur_unit_length(&c, 0, &len, NULL))) {
+        if (rc == CUDW_E_UNSUPPORTED)
+            *cursor = s->data_size; /* no way to the next unit */
+        return rc;
     }
-    if ((uint64_t)len > left - 4)
-        return cudw_fail(f, CUDW_E_TRUNCATED, s, off, "CU header",
-                         "unit length 0x%x runs past the end of the section (0x%llx bytes left)", len,
-                         (unsigned long long)(left - 4));
     u->length = len;
     u->end = off + 4 + len;
     if (len < 7)
-        return cudw_fail(f, CUDW_E_TRUNCATED, s, off, "CU header",
-                         "unit length %u is shorter than the 7 header bytes after it", len);
-    u->version = ld16(p + 4);
+        return cur_fail_at(&c, off, CUDW_E_TRUNCATED, "unit length %u is shorter than the 7 header bytes after it",
+                           (unsigned)len);
+    uint64_t abbrev = 0, asz = 0;
+    (void)cur_u16(&c, "version", &u->version); /* the 7 bytes are there */
     u->offset_size = 4;
     if (u->version != 2 && u->version != 3) {
         *cursor = u->end;
-        return cudw_fail(f, CUDW_E_UNSUPPORTED, s, off + 4, "CU header",
-                         "DWARF version %u (only 2 and 3 are supported)", u->version);
+        return cur_fail_at(&c, off + 4, CUDW_E_UNSUPPORTED, "DWARF version %u (only 2 and 3 are supported)",
+                           u->version);
     }
-    const cudw_reloc *r;
-    size_t nr;
-    int rc = cudw_relocs(f, s->index, &r, &nr);
-    if (rc)
-        return rc;
-    u->abbrev_offset = ld32(p + 6);
-    u->abbrev_reloc = cudw_reloc_at(f, s->index, off + 6);
-    if (u->abbrev_reloc && u->abbrev_reloc->width)
-        u->abbrev_offset = (uint32_t)u->abbrev_reloc->value;
-    u->addr_size = p[10];
+    (void)cur_field(&c, 4, "debug_abbrev_offset", &abbrev, &u->abbrev_reloc);
+    (void)cur_un(&c, 1, "address_size", &asz);
+    u->abbrev_offset = abbrev;
+    u->addr_size = (uint8_t)asz;
     if (u->addr_size != 4 && u->addr_size != 8) {
         *cursor = u->end;
-        return cudw_fail(f, CUDW_E_UNSUPPORTED, s, off + 10, "CU header",
-                         "address size %u (expected 4 or 8)", u->addr_size);
+        return cur_fail_at(&c, off + 10, CUDW_E_UNSUPPORTED, "address size %u (expected 4 or 8)", u->addr_size);
     }
     u->die_offset = off + 11;
     u->abbrev_section = cudw_section_companion(f, s, ".debug_abbrev");
@@ -90,46 +78,24 @@ int cudw_unit_next(cudw_file *f, const cudw_section *s, uint64_t *cursor, cudw_u
     return CUDW_OK;
 }
 
-static int too_short(const cudw_unit *u, uint64_t pos, uint32_t form, uint64_t need)
+/* Width of the fixed-size forms; 0 for the others. */
+static unsigned fixed_size(const cudw_unit *u, uint32_t form)
 {
-    return cudw_fail(u->file, CUDW_E_TRUNCATED, u->section, pos, "attribute value",
-                     "%s needs %llu bytes, the unit ends at 0x%llx",
-                     cudw_form_name(form) ? cudw_form_name(form) : "form", (unsigned long long)need,
-                     (unsigned long long)u->end);
-}
-
-static int leb_err(const cudw_unit *u, uint64_t pos, int rc)
-{
-    return cudw_fail(u->file, rc, u->section, pos, "attribute value",
-                     rc == CUDW_E_TRUNCATED ? "LEB128 runs past the end of the unit"
-                                            : "LEB128 value does not fit 64 bits");
-}
-
-/* Fixed-size little-endian field, relocated when a relocation sits on it. */
-static uint64_t field(const cudw_unit *u, const uint8_t *p, uint64_t pos, unsigned size,
-                      const cudw_reloc **rel)
-{
-    uint64_t v = size == 1 ? p[0] : size == 2 ? ld16(p) : size == 4 ? ld32(p) : ld64(p);
-    if (size >= 4) {
-        const cudw_reloc *r = cudw_reloc_at(u->file, u->section->index, pos);
-        if (r && r->width) {
-            *rel = r;
-            v = size == 4 ? (uint32_t)r->value : r->value;
-        }
+    switch (form) {
+    case CUDW_DW_FORM_data1: case CUDW_DW_FORM_ref1: case CUDW_DW_FORM_flag: return 1;
+    case CUDW_DW_FORM_data2: case CUDW_DW_FORM_ref2: return 2;
+    case CUDW_DW_FORM_data4: case CUDW_DW_FORM_ref4: case CUDW_DW_FORM_sec_offset: case CUDW_DW_FORM_strp: return 4;
+    case CUDW_DW_FORM_data8: case CUDW_DW_FORM_ref8: case CUDW_DW_FORM_ref_sig8: return 8;
+    case CUDW_DW_FORM_addr: return u->addr_size;
+    case CUDW_DW_FORM_ref_addr: /* address-sized in DWARF 2, offset-sized from DWARF 3 */
+        return u->version == 2 ? u->addr_size : u->offset_size;
+    default: return 0;
     }
-    return v;
 }
 
 int cudw_form_read(const cudw_unit *u, uint32_t form, uint64_t *ppos, cudw_attr *a)
 {
-    const uint8_t *data = u->section->data;
-    uint64_t pos = *ppos, end = u->end;
-    if (pos > end)
-        return too_short(u, pos, form, 1);
-    const uint8_t *p = data + pos;
-    uint64_t left = end - pos;
-    unsigned size = 0;
-    int rc;
+    uint64_t pos = *ppos;
     a->form = form;
     a->offset = pos;
     a->reloc = NULL;
@@ -137,110 +103,75 @@ int cudw_form_read(const cudw_unit *u, uint32_t form, uint64_t *ppos, cudw_attr 
     a->block = NULL;
     a->block_len = 0;
     a->s = 0;
+    const char *fname = cudw_form_name(form) ? cudw_form_name(form) : "form";
+    if (pos > u->end)
+        return cudw_fail(u->file, CUDW_E_TRUNCATED, u->section, pos, "attribute value",
+                         "%s at 0x%llx lies past the end of the unit (0x%llx)", fname, (unsigned long long)pos,
+                         (unsigned long long)u->end);
+    cur_t c = cur_make(u->file, u->section, pos, u->end, "attribute value");
+    int rc;
     switch (form) {
     case CUDW_DW_FORM_addr:
-        size = u->addr_size;
-        if (left < size)
-            return too_short(u, pos, form, size);
-        a->vclass = CUDW_V_ADDRESS;
-        a->u = field(u, p, pos, size, &a->reloc);
-        break;
     case CUDW_DW_FORM_data1:
     case CUDW_DW_FORM_data2:
     case CUDW_DW_FORM_data4:
-    case CUDW_DW_FORM_data8: /* data1/2/4/8 */
-        size = form == CUDW_DW_FORM_data1 ? 1 : form == CUDW_DW_FORM_data2 ? 2 : form == CUDW_DW_FORM_data4 ? 4 : 8;
-        if (left < size)
-            return too_short(u, pos, form, size);
-        a->vclass = CUDW_V_UNSIGNED;
-        a->u = field(u, p, pos, size, &a->reloc);
+    case CUDW_DW_FORM_data8:
+    case CUDW_DW_FORM_ref1:
+    case CUDW_DW_FORM_ref2:
+    case CUDW_DW_FORM_ref4:
+    case CUDW_DW_FORM_ref8:
+    case CUDW_DW_FORM_ref_addr:
+    case CUDW_DW_FORM_sec_offset:
+        if ((rc = cur_field(&c, fixed_size(u, form), fname, &a->u, &a->reloc)))
+            return rc;
+        a->vclass = form == CUDW_DW_FORM_addr         ? CUDW_V_ADDRESS
+                    : form == CUDW_DW_FORM_sec_offset ? CUDW_V_SECOFFSET
+                    : form == CUDW_DW_FORM_ref_addr   ? CUDW_V_REF
+                    : form >= CUDW_DW_FORM_ref1       ? CUDW_V_REF
+                                                      : CUDW_V_UNSIGNED;
+        if (form >= CUDW_DW_FORM_ref1 && form <= CUDW_DW_FORM_ref8) /* unit-relative */
+            a->u += u->offset;
         break;
     case CUDW_DW_FORM_flag:
-        size = 1;
-        if (left < 1)
-            return too_short(u, pos, form, 1);
-        a->vclass = CUDW_V_FLAG;
-        a->u = p[0];
+    case CUDW_DW_FORM_ref_sig8:
+        if ((rc = cur_un(&c, fixed_size(u, form), fname, &a->u)))
+            return rc;
+        a->vclass = form == CUDW_DW_FORM_flag ? CUDW_V_FLAG : CUDW_V_UNSIGNED;
         break;
     case CUDW_DW_FORM_flag_present:
         a->vclass = CUDW_V_FLAG;
         a->u = 1;
         break;
-    case CUDW_DW_FORM_sdata: {
-        const uint8_t *q = p;
-        if ((rc = sleb_read(&q, data + end, &a->s)))
-            return leb_err(u, pos, rc);
-        size = (unsigned)(q - p);
+    case CUDW_DW_FORM_sdata:
+        if ((rc = cur_sleb(&c, fname, &a->s)))
+            return rc;
         a->vclass = CUDW_V_SIGNED;
         a->u = (uint64_t)a->s;
         break;
-    }
-    case CUDW_DW_FORM_udata: case CUDW_DW_FORM_ref_udata: {
-        const uint8_t *q = p;
-        if ((rc = uleb_read(&q, data + end, &a->u)))
-            return leb_err(u, pos, rc);
-        size = (unsigned)(q - p);
+    case CUDW_DW_FORM_udata:
+    case CUDW_DW_FORM_ref_udata:
+        if ((rc = cur_uleb(&c, fname, &a->u)))
+            return rc;
         a->vclass = form == CUDW_DW_FORM_udata ? CUDW_V_UNSIGNED : CUDW_V_REF;
         if (form == CUDW_DW_FORM_ref_udata)
             a->u += u->offset;
         break;
-    }
-    case CUDW_DW_FORM_ref1:
-    case CUDW_DW_FORM_ref2:
-    case CUDW_DW_FORM_ref4:
-    case CUDW_DW_FORM_ref8: /* ref1/2/4/8: unit-relative */
-        size = form == CUDW_DW_FORM_ref1 ? 1 : form == CUDW_DW_FORM_ref2 ? 2 : form == CUDW_DW_FORM_ref4 ? 4 : 8;
-        if (left < size)
-            return too_short(u, pos, form, size);
-        a->vclass = CUDW_V_REF;
-        a->u = field(u, p, pos, size, &a->reloc) + u->offset;
-        break;
-    case CUDW_DW_FORM_ref_addr: /* ref_addr: address-sized in DWARF 2, offset-sized from DWARF 3 */
-        size = u->version == 2 ? u->addr_size : u->offset_size;
-        if (left < size)
-            return too_short(u, pos, form, size);
-        a->vclass = CUDW_V_REF;
-        a->u = field(u, p, pos, size, &a->reloc);
-        break;
-    case CUDW_DW_FORM_sec_offset:
-        size = 4;
-        if (left < size)
-            return too_short(u, pos, form, size);
-        a->vclass = CUDW_V_SECOFFSET;
-        a->u = field(u, p, pos, size, &a->reloc);
-        break;
-    case CUDW_DW_FORM_ref_sig8:
-        size = 8;
-        if (left < size)
-            return too_short(u, pos, form, size);
-        a->vclass = CUDW_V_UNSIGNED;
-        a->u = ld64(p);
-        break;
-    case CUDW_DW_FORM_string: {
-        const uint8_t *z = memchr(p, 0, left);
-        if (!z)
-            return cudw_fail(u->file, CUDW_E_TRUNCATED, u->section, pos, "attribute value",
-                             "DW_FORM_string has no terminating NUL before the end of the unit (0x%llx)",
-                             (unsigned long long)u->end);
-        size = (unsigned)(z - p) + 1;
+    case CUDW_DW_FORM_string:
+        if ((rc = cur_str(&c, fname, &a->str)))
+            return rc;
         a->vclass = CUDW_V_STRING;
-        a->str = (const char *)p;
         break;
-    }
     case CUDW_DW_FORM_strp: {
-        size = 4;
-        if (left < size)
-            return too_short(u, pos, form, size);
+        if ((rc = cur_field(&c, 4, fname, &a->u, &a->reloc)))
+            return rc;
         a->vclass = CUDW_V_STRING;
-        a->u = field(u, p, pos, size, &a->reloc);
         const cudw_section *str = u->str_section;
         if (!str || !str->data)
-            return cudw_fail(u->file, CUDW_E_BAD_OFFSET, u->section, pos, "attribute value",
-                             "DW_FORM_strp 0x%llx but the file has no .debug_str", (unsigned long long)a->u);
+            return cur_fail_at(&c, pos, CUDW_E_BAD_OFFSET, "DW_FORM_strp 0x%llx but the file has no .debug_str",
+                               (unsigned long long)a->u);
         if (a->u >= str->data_size || !memchr(str->data + a->u, 0, str->data_size - a->u))
-            return cudw_fail(u->file, CUDW_E_BAD_OFFSET, u->section, pos, "attribute value",
-                             "DW_FORM_strp 0x%llx is outside %s (size 0x%llx) or unterminated",
-                             (unsigned long long)a->u, str->name, (unsigned long long)str->data_size);
+            return cur_fail_at(&c, pos, CUDW_E_BAD_OFFSET, "DW_FORM_strp 0x%llx is outside %s (size 0x%llx) or unterminated",
+                               (unsigned long long)a->u, str->name, (unsigned long long)str->data_size);
         a->str = (const char *)str->data + a->u;
         break;
     }
@@ -248,37 +179,29 @@ int cudw_form_read(const cudw_unit *u, uint32_t form, uint64_t *ppos, cudw_attr 
     case CUDW_DW_FORM_block2:
     case CUDW_DW_FORM_block4:
     case CUDW_DW_FORM_block:
-    case CUDW_DW_FORM_exprloc: { /* block1/2/4, block, exprloc */
-        uint64_t len, hdr;
-        if (form == CUDW_DW_FORM_block1 || form == CUDW_DW_FORM_block2 || form == CUDW_DW_FORM_block4) {
-            hdr = form == CUDW_DW_FORM_block1 ? 1 : form == CUDW_DW_FORM_block2 ? 2 : 4;
-            if (left < hdr)
-                return too_short(u, pos, form, hdr);
-            len = hdr == 1 ? p[0] : hdr == 2 ? ld16(p) : ld32(p);
-        } else {
-            const uint8_t *q = p;
-            if ((rc = uleb_read(&q, data + end, &len)))
-                return leb_err(u, pos, rc);
-            hdr = (uint64_t)(q - p);
-        }
-        if (len > left - hdr)
-            return cudw_fail(u->file, CUDW_E_TRUNCATED, u->section, pos, "attribute value",
-                             "%s of %llu bytes runs past the end of the unit (0x%llx)", cudw_form_name(form),
-                             (unsigned long long)len, (unsigned long long)u->end);
+    case CUDW_DW_FORM_exprloc: {
+        uint64_t len;
+        rc = form == CUDW_DW_FORM_block1   ? cur_un(&c, 1, fname, &len)
+             : form == CUDW_DW_FORM_block2 ? cur_un(&c, 2, fname, &len)
+             : form == CUDW_DW_FORM_block4 ? cur_un(&c, 4, fname, &len)
+                                           : cur_uleb(&c, fname, &len);
+        if (rc)
+            return rc;
+        if (len > cur_left(&c))
+            return cur_fail_at(&c, pos, CUDW_E_TRUNCATED, "%s of %llu bytes runs past the end of the unit (0x%llx)",
+                               fname, (unsigned long long)len, (unsigned long long)u->end);
         a->vclass = CUDW_V_BLOCK;
-        a->block = p + hdr;
+        a->block = c.p;
         a->block_len = len;
         a->u = len;
-        a->size = hdr + len;
-        *ppos = pos + hdr + len;
-        return CUDW_OK;
+        c.p += len;
+        break;
     }
     default:
-        return cudw_fail(u->file, CUDW_E_BAD_FORM, u->section, pos, "attribute value",
-                         "unknown form 0x%x", form);
+        return cur_fail(&c, CUDW_E_BAD_FORM, "unknown form 0x%x", form);
     }
-    a->size = size;
-    *ppos = pos + size;
+    a->size = (uint32_t)(cur_off(&c) - pos);
+    *ppos = cur_off(&c);
     return CUDW_OK;
 }
 
@@ -290,15 +213,15 @@ static int read_value(const cudw_unit *u, const cudw_abbrev_spec *spec, uint64_t
     a->name = spec->name;
     a->indirect = 0;
     if (form == CUDW_DW_FORM_indirect) {
-        const uint8_t *p = u->section->data + *pos, *q = p;
+        cur_t c = cur_make(u->file, u->section, *pos, u->end, "attribute value");
         uint64_t real;
-        int rc = uleb_read(&q, u->section->data + u->end, &real);
+        int rc = cur_uleb(&c, "DW_FORM_indirect", &real);
         if (rc)
-            return leb_err(u, *pos, rc);
+            return rc;
         if (real == CUDW_DW_FORM_indirect || real > 0xff)
-            return cudw_fail(u->file, CUDW_E_BAD_FORM, u->section, *pos, "attribute value",
-                             "DW_FORM_indirect names form 0x%llx", (unsigned long long)real);
-        *pos += (uint64_t)(q - p);
+            return cur_fail_at(&c, *pos, CUDW_E_BAD_FORM, "DW_FORM_indirect names form 0x%llx",
+                               (unsigned long long)real);
+        *pos = cur_off(&c);
         form = (uint32_t)real;
         a->indirect = 1;
     }

@@ -18,6 +18,8 @@
  * R_CUDA_64 against the function symbol (its bytes are 0). */
 #include "line.h"
 
+#include "../cursor.h"
+
 #include <stdlib.h>
 
 #define hdr_fail(f, s, off, code, ...) cudw_fail(f, code, s, off, "line table header", __VA_ARGS__)
@@ -129,33 +131,28 @@ static const char *join(cudw_file *f, const char *a, const char *b)
 static int parse(cudw_file *f, const cudw_section *s, uint64_t off, line_impl **out)
 {
     const uint8_t *d = s->data;
-    uint64_t left = s->data_size - off;
-    if (left < 4)
-        return hdr_fail(f, s, off, CUDW_E_TRUNCATED, "%llu bytes left, a unit length needs 4",
-                        (unsigned long long)left);
-    uint32_t len = ld32(d + off);
-    if (len >= 0xfffffff0u)
-        return cudw_fail(f, CUDW_E_UNSUPPORTED, s, off, "line table header",
-                         len == 0xffffffffu ? "64-bit DWARF line table (only 32-bit DWARF is supported)"
-                                            : "reserved unit length 0x%x", len);
-    if (len > left - 4)
-        return hdr_fail(f, s, off, CUDW_E_TRUNCATED,
-                        "unit length 0x%x runs past the end of the section (0x%llx bytes left)", len,
-                        (unsigned long long)(left - 4));
-    uint64_t end = off + 4 + len;
+    cur_t c;
+    uint64_t len;
+    /* the relocations first: the program's set_address operands need them */
+    int rc = cur_open(&c, f, s, off, s->data_size, "line table header");
+    if (rc || (rc = cur_unit_length(&c, 0, &len, NULL)))
+        return rc;
+    uint64_t end = cur_end(&c);
+    uint16_t version = 0;
+    uint32_t hlen = 0;
     if (len < 2 + 4)
-        return hdr_fail(f, s, off, CUDW_E_TRUNCATED, "unit length %u is too short for a header", len);
-    uint16_t version = ld16(d + off + 4);
+        return cur_fail_at(&c, off, CUDW_E_TRUNCATED, "unit length %u is too short for a header", (unsigned)len);
+    (void)cur_u16(&c, "version", &version); /* the 6 bytes are there */
+    (void)cur_u32(&c, "header_length", &hlen);
     if (version < 2 || version > 4)
-        return hdr_fail(f, s, off + 4, CUDW_E_UNSUPPORTED, "DWARF version %u (2, 3 and 4 are supported)",
-                        (unsigned)version);
-    uint32_t hlen = ld32(d + off + 6);
+        return cur_fail_at(&c, off + 4, CUDW_E_UNSUPPORTED, "DWARF version %u (2, 3 and 4 are supported)",
+                           (unsigned)version);
     uint64_t hstart = off + 10, hend = hstart + hlen;
     unsigned fixed = version >= 4 ? 6 : 5;
     if (hlen > end - hstart || hlen < fixed)
-        return hdr_fail(f, s, off + 6, CUDW_E_TRUNCATED,
-                        "header_length 0x%x does not fit the unit (0x%llx bytes after it)", hlen,
-                        (unsigned long long)(end - hstart));
+        return cur_fail_at(&c, off + 6, CUDW_E_TRUNCATED,
+                           "header_length 0x%x does not fit the unit (0x%llx bytes after it)", hlen,
+                           (unsigned long long)(end - hstart));
     const uint8_t *h = d + hstart;
     line_impl *t = arena_alloc(&f->arena, sizeof *t);
     if (!t)
@@ -190,7 +187,7 @@ static int parse(cudw_file *f, const cudw_section *s, uint64_t off, line_impl **
     pos += p->opcode_base - 1u;
     size_t nd, nf;
     uint64_t after;
-    int rc = tables(f, s, pos, hend, NULL, NULL, &nd, &nf, &after);
+    rc = tables(f, s, pos, hend, NULL, NULL, &nd, &nf, &after);
     if (rc)
         return rc;
     const char **dirs = nd ? arena_alloc(&f->arena, nd * sizeof *dirs) : NULL;
@@ -218,19 +215,11 @@ static int parse(cudw_file *f, const cudw_section *s, uint64_t off, line_impl **
     p->files = files;
     p->str_section = cudw_section_companion(f, s, ".debug_str");
     if (hend - after == 4) {
-        const cudw_reloc *r;
-        size_t n;
-        if ((rc = cudw_relocs(f, s->index, &r, &n)))
-            return rc;
+        cur_t w = cur_make(f, s, after, hend, "line table header");
+        (void)cur_field(&w, 4, ".debug_str base", &p->str_base, &p->str_base_reloc); /* 4 bytes left */
         p->has_str_base = 1;
         p->str_base_offset = after;
-        p->str_base = ld32(d + after);
-        p->str_base_raw = (uint32_t)p->str_base;
-        p->str_base_reloc = cudw_reloc_at(f, s->index, after);
-        if (p->str_base_reloc && p->str_base_reloc->width)
-            p->str_base = (uint32_t)p->str_base_reloc->value;
-        else
-            p->str_base_reloc = NULL;
+        p->str_base_raw = ld32(d + after);
     }
     for (unsigned op = p->opcode_base; op < 256; op++) {
         unsigned adj = op - p->opcode_base;
@@ -256,11 +245,7 @@ int cudw_line_table_get(cudw_file *f, const cudw_section *s, uint64_t offset, co
                          (unsigned long long)s->data_size);
     line_impl *t = cache_get(f, CACHE_LINE, s->index, offset);
     if (!t) {
-        const cudw_reloc *r;
-        size_t n;
-        int rc = cudw_relocs(f, s->index, &r, &n);
-        if (!rc)
-            rc = parse(f, s, offset, &t);
+        int rc = parse(f, s, offset, &t);
         if (rc)
             return rc;
         if (cache_put(f, CACHE_LINE, s->index, offset, t))

@@ -3,6 +3,8 @@
  * The header and its layout: line_header.c. */
 #include "line.h"
 
+#include "../cursor.h"
+
 #include <stdlib.h>
 
 static int op_fail(const cudw_line_table *t, uint64_t at, int rc, const char *what)
@@ -75,20 +77,14 @@ int cudw_line_op_next(const cudw_line_table *t, uint64_t *ppos, cudw_line_op *o)
         o->raw = q;
         o->raw_len = len - 1;
         switch (o->opcode) {
-        case 2: /* set_address: the operand fills the rest */
-            if (len - 1 == 8)
-                o->u = ld64(q);
-            else if (len - 1 == 4)
-                o->u = ld32(q);
-            else
+        case CUDW_DW_LNE_set_address: { /* the operand fills the rest */
+            if (len - 1 != 8 && len - 1 != 4)
                 return cudw_fail(t->file, CUDW_E_BAD_OFFSET, t->section, at, "line program",
                                  "DW_LNE_set_address with a %llu-byte operand", (unsigned long long)(len - 1));
-            o->reloc = cudw_reloc_at(t->file, t->section->index, (uint64_t)(q - d));
-            if (o->reloc && o->reloc->width)
-                o->u = len - 1 == 4 ? (uint32_t)o->reloc->value : o->reloc->value;
-            else
-                o->reloc = NULL;
+            cur_t c = cur_make(t->file, t->section, (uint64_t)(q - d), (uint64_t)(qend - d), "line program");
+            (void)cur_field(&c, (unsigned)(len - 1), "DW_LNE_set_address", &o->u, &o->reloc); /* len fits */
             break;
+        }
         case CUDW_LNE_INLINED_CALL:
             if ((rc = cudw_uleb128_read(&q, qend, &o->u)) || (rc = cudw_uleb128_read(&q, qend, &o->u2)))
                 return op_fail(t, at, rc, "DW_LNE 0x90 operand");

@@ -9,7 +9,7 @@
  *                 (u32 DIE offset, string)* | u32 0
  *   aranges set:  u32 length | u16 version | u32 unit offset | u8 addr size |
  *                 u8 segment size | pad to 2*addr size | (addr, length)* | 0 0 */
-#include "../internal.h"
+#include "../cursor.h"
 
 /* CUDW_OK when there is a record at `at`; CUDW_DONE past the end; an
  * error when the section's bytes lie outside the file. */
@@ -30,43 +30,19 @@ static int set_header(cudw_file *f, const cudw_section *s, uint64_t at, const ch
     int rc = section_start(f, s, at, what);
     if (rc != CUDW_OK)
         return rc;
-    const cudw_reloc *rels;
-    size_t nrel;
-    if ((rc = cudw_relocs(f, s->index, &rels, &nrel))) /* a bad relocation section: its error, here */
+    cur_t c;
+    uint64_t l, u;
+    if ((rc = cur_open(&c, f, s, at, s->data_size, what)) || (rc = cur_need(&c, need, "header")) ||
+        (rc = cur_unit_length(&c, 0, &l, NULL)))
         return rc;
-    uint64_t left = s->data_size - at;
-    if (left < need)
-        return cudw_fail(f, CUDW_E_TRUNCATED, s, at, what, "%llu bytes left, a header needs %llu",
-                         (unsigned long long)left, (unsigned long long)need);
-    *len = ld32(s->data + at);
-    if (*len >= 0xfffffff0u)
-        return cudw_fail(f, CUDW_E_UNSUPPORTED, s, at, what, "64-bit DWARF or reserved length");
-    if (*len > left - 4 || *len < minlen)
-        return cudw_fail(f, CUDW_E_TRUNCATED, s, at, what, "length 0x%x does not fit (0x%llx bytes left)", *len,
-                         (unsigned long long)(left - 4));
-    *version = ld16(s->data + at + 4);
-    *unit = ld32(s->data + at + 6);
-    const cudw_reloc *r = cudw_reloc_at(f, s->index, at + 6);
-    if (r && r->width)
-        *unit = (uint32_t)r->value;
-    else
-        r = NULL;
-    if (unit_reloc)
-        *unit_reloc = r;
+    if (l < minlen)
+        return cur_fail_at(&c, at, CUDW_E_TRUNCATED, "length 0x%x is shorter than the header's %u bytes after it",
+                           (unsigned)l, minlen);
+    (void)cur_u16(&c, "version", version); /* need covers them */
+    (void)cur_field(&c, 4, "unit offset", &u, unit_reloc);
+    *len = (uint32_t)l;
+    *unit = (uint32_t)u;
     return CUDW_OK;
-}
-
-static uint64_t addr_field(cudw_file *f, const cudw_section *s, uint64_t at, uint8_t asz, const cudw_reloc **r,
-                           uint64_t *raw)
-{
-    const uint8_t *p = s->data + at;
-    uint64_t v = asz == 4 ? ld32(p) : ld64(p);
-    *raw = v;
-    *r = cudw_reloc_at(f, s->index, at);
-    if (*r && (*r)->width)
-        return asz == 4 ? (uint32_t)(*r)->value : (*r)->value;
-    *r = NULL;
-    return v;
 }
 
 int cudw_list_next(cudw_file *f, const cudw_section *s, int has_expr, uint8_t asz, uint64_t *cursor,
@@ -76,20 +52,15 @@ int cudw_list_next(cudw_file *f, const cudw_section *s, int has_expr, uint8_t as
     int start = section_start(f, s, at, "list");
     if (start != CUDW_OK)
         return start;
-    const cudw_reloc *rels;
-    size_t nrel;
-    int rc = cudw_relocs(f, s->index, &rels, &nrel);
-    if (rc)
-        return rc;
     memset(e, 0, sizeof *e);
     e->offset = at;
-    if (s->data_size - at < 2u * asz)
-        return cudw_fail(f, CUDW_E_TRUNCATED, s, at, has_expr ? "location list" : "range list",
-                         "entry needs %u bytes, %llu left", 2u * asz, (unsigned long long)(s->data_size - at));
-    uint64_t rb, re;
-    e->begin = addr_field(f, s, at, asz, &e->begin_reloc, &rb);
-    e->end = addr_field(f, s, at + asz, asz, &e->end_reloc, &re);
-    uint64_t p = at + 2u * asz;
+    cur_t c;
+    int rc = cur_open(&c, f, s, at, s->data_size, has_expr ? "location list" : "range list");
+    if (rc || (rc = cur_need(&c, 2u * asz, "entry")))
+        return rc;
+    (void)cur_field(&c, asz, "begin", &e->begin, &e->begin_reloc);
+    (void)cur_field(&c, asz, "end", &e->end, &e->end_reloc);
+    uint64_t rb = e->begin, re = e->end; /* the bytes, where no relocation applies */
     uint64_t ones = asz == 4 ? 0xffffffffu : ~0ull;
     if (!e->begin_reloc && !e->end_reloc && rb == 0 && re == 0) {
         e->kind = CUDW_LOC_END;
@@ -98,19 +69,19 @@ int cudw_list_next(cudw_file *f, const cudw_section *s, int has_expr, uint8_t as
     } else {
         e->kind = CUDW_LOC_RANGE;
         if (has_expr) {
-            if (s->data_size - p < 2)
-                return cudw_fail(f, CUDW_E_TRUNCATED, s, p, "location list", "expression length runs past the end");
-            uint16_t n = ld16(s->data + p);
-            p += 2;
-            if (n > s->data_size - p)
-                return cudw_fail(f, CUDW_E_TRUNCATED, s, p - 2, "location list",
-                                 "expression of %u bytes runs past the end of the section", n);
-            e->expr = s->data + p;
+            uint16_t n = 0;
+            if ((rc = cur_u16(&c, "expression length", &n)))
+                return rc;
+            if (n > cur_left(&c))
+                return cur_fail_at(&c, cur_off(&c) - 2, CUDW_E_TRUNCATED,
+                                   "expression of %u bytes runs past the end of the section", n);
+            e->expr = c.p;
             e->expr_len = n;
-            e->expr_offset = p;
-            p += n;
+            e->expr_offset = cur_off(&c);
+            c.p += n;
         }
     }
+    uint64_t p = cur_off(&c);
     *cursor = p;
     return CUDW_OK;
 }
@@ -183,12 +154,13 @@ int cudw_aranges_next(cudw_file *f, const cudw_section *s, const cudw_aranges_se
     uint64_t at = *pos, asz = set->addr_size;
     if (at >= set->end)
         return CUDW_DONE;
-    if (set->end - at < 2 * asz)
-        return cudw_fail(f, CUDW_E_TRUNCATED, s, at, "aranges tuple", "tuple runs past the end of the set");
-    uint64_t raw;
-    *address = addr_field(f, s, at, (uint8_t)asz, reloc, &raw);
-    *length = asz == 4 ? ld32(s->data + at + asz) : ld64(s->data + at + asz);
-    *pos = at + 2 * asz;
+    cur_t c = cur_make(f, s, at, set->end, "aranges tuple");
+    int rc = cur_need(&c, 2 * asz, "tuple");
+    if (rc)
+        return rc;
+    (void)cur_field(&c, (unsigned)asz, "address", address, reloc);
+    (void)cur_un(&c, (unsigned)asz, "length", length);
+    *pos = cur_off(&c);
     if (*address == 0 && *length == 0 && !*reloc) {
         *pos = set->end;
         return CUDW_DONE;

@@ -1,0 +1,106 @@
+/* The cursor's cold paths: errors, relocated fields, strings, unit lengths
+ * (cursor.h says what a cursor guarantees). */
+#include "cursor.h"
+
+int cur_open(cur_t *c, cudw_file *f, const cudw_section *s, uint64_t off, uint64_t end, const char *what)
+{
+    *c = cur_make(f, s, off, end, what);
+    const cudw_reloc *r;
+    size_t n;
+    return cudw_relocs(f, s->index, &r, &n);
+}
+
+int cur_fail_at(const cur_t *c, uint64_t at, int code, const char *fmt, ...)
+{
+    if (!c->f)
+        return code;
+    va_list ap;
+    va_start(ap, fmt);
+    err_vset(&c->f->err, code, c->sec->name, at, c->what, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+int cur_fail(const cur_t *c, int code, const char *fmt, ...)
+{
+    if (!c->f)
+        return code;
+    va_list ap;
+    va_start(ap, fmt);
+    err_vset(&c->f->err, code, c->sec->name, cur_off(c), c->what, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+int cur_short(const cur_t *c, const char *field, uint64_t need)
+{
+    return cur_fail(c, CUDW_E_TRUNCATED, "%s needs %llu bytes, the unit ends at 0x%llx", field,
+                    (unsigned long long)need, (unsigned long long)cur_end(c));
+}
+
+int cur_leb_fail(const cur_t *c, const char *field, int rc)
+{
+    if (rc == CUDW_E_TRUNCATED)
+        return cur_fail(c, rc, "%s: LEB128 runs past the end of the unit (0x%llx)", field,
+                        (unsigned long long)cur_end(c));
+    return cur_fail(c, rc, "%s: LEB128 value does not fit 64 bits", field);
+}
+
+int cur_field_reloc(cur_t *c, unsigned n, const char *field, uint64_t *v, const cudw_reloc **rel)
+{
+    uint64_t at = cur_off(c);
+    int rc = cur_un(c, n, field, v);
+    if (rc)
+        return rc;
+    const cudw_reloc *r = c->f ? cudw_reloc_at(c->f, c->sec->index, at) : NULL;
+    if (r && !r->width)
+        r = NULL;
+    if (r)
+        *v = n == 4 ? (uint32_t)r->value : n == 8 ? r->value : *v;
+    if (rel)
+        *rel = r;
+    return CUDW_OK;
+}
+
+int cur_str(cur_t *c, const char *field, const char **s)
+{
+    const uint8_t *z = memchr(c->p, 0, cur_left(c));
+    if (!z)
+        return cur_fail(c, CUDW_E_TRUNCATED, "%s has no terminating NUL before the end of the unit (0x%llx)", field,
+                        (unsigned long long)cur_end(c));
+    *s = (const char *)c->p;
+    c->p = z + 1;
+    return CUDW_OK;
+}
+
+int cur_unit_length(cur_t *c, int allow64, uint64_t *len, int *is64)
+{
+    uint64_t left = cur_left(c);
+    if (left < 4)
+        return cur_fail(c, CUDW_E_TRUNCATED, "%llu bytes left, a unit length needs 4", (unsigned long long)left);
+    uint32_t l32 = ld32(c->p);
+    uint64_t l = l32;
+    unsigned hdr = 4;
+    if (is64)
+        *is64 = 0;
+    if (l32 == 0xffffffffu && allow64) {
+        if (left < 12)
+            return cur_fail(c, CUDW_E_TRUNCATED, "64-bit length: %llu bytes left, it needs 12",
+                            (unsigned long long)left);
+        l = ld64(c->p + 4);
+        hdr = 12;
+        if (is64)
+            *is64 = 1;
+    } else if (l32 == 0xffffffffu) {
+        return cur_fail(c, CUDW_E_UNSUPPORTED, "64-bit DWARF unit (only 32-bit DWARF is supported)");
+    } else if (l32 >= 0xfffffff0u) {
+        return cur_fail(c, CUDW_E_UNSUPPORTED, "reserved unit length 0x%x", l32);
+    }
+    if (l > left - hdr)
+        return cur_fail(c, CUDW_E_TRUNCATED, "unit length 0x%llx runs past the end of the section (0x%llx bytes left)",
+                        (unsigned long long)l, (unsigned long long)(left - hdr));
+    c->p += hdr;
+    c->end = c->p + l;
+    *len = l;
+    return CUDW_OK;
+}

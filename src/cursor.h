@@ -1,0 +1,162 @@
+/* The bounded reader every DWARF parser reads through.
+ *
+ * A cursor reads one unit, [p, end), of one section.  Each read checks that
+ * its bytes lie inside the unit; when they do not, it records one located
+ * error on the file handle -- the section, the offset of the field that
+ * failed, what the parser was decoding (c->what), the field and what it
+ * needed -- and returns the code (CUDW_E_TRUNCATED, CUDW_E_LEB_OVERFLOW,
+ * CUDW_E_UNSUPPORTED).
+ *
+ * After a failed read the cursor has not moved: c->p is still the start of
+ * the field that failed, so cur_off() is the error's offset and a parser
+ * that wants to resynchronise knows where it stopped.  After a successful
+ * read c->p is just past the field.
+ *
+ * Fixed-size fields that may carry a relocation are read with cur_field:
+ * when a relocation with a width sits on the field, the value is the
+ * relocated one (symbol value + addend), never the stale bytes, and the
+ * relocation is handed back.  cur_open decodes the section's relocations
+ * first, so a malformed relocation section is reported by the first read
+ * that needs it and not as a silently unrelocated value. */
+#ifndef CUDW_CURSOR_H
+#define CUDW_CURSOR_H
+
+#include "internal.h"
+
+typedef struct cur_t {
+    const uint8_t *p;          /* the next byte */
+    const uint8_t *end;        /* the end of the unit (or section) */
+    const uint8_t *base;       /* the section's first byte: offsets are p - base */
+    cudw_file *f;              /* where errors are recorded (may be NULL) */
+    const cudw_section *sec;
+    const char *what;          /* "CU header", "frame entry", ...: static */
+} cur_t;
+
+/* A cursor over s from off to end (section offsets; end is clamped to
+ * the section's bytes and off to end, so a cursor never reaches outside
+ * them), without decoding relocations: for parsers that already did, or
+ * read no relocated field. */
+static inline cur_t cur_make(cudw_file *f, const cudw_section *s, uint64_t off, uint64_t end, const char *what)
+{
+    end = end < s->data_size ? end : s->data_size;
+    off = off < end ? off : end;
+    cur_t c = {s->data + off, s->data + end, s->data, f, s, what};
+    return c;
+}
+
+/* cur_make, and s's relocations decoded (their error, if malformed). */
+int cur_open(cur_t *c, cudw_file *f, const cudw_section *s, uint64_t off, uint64_t end, const char *what);
+
+static inline uint64_t cur_off(const cur_t *c) { return (uint64_t)(c->p - c->base); }
+static inline uint64_t cur_left(const cur_t *c) { return (uint64_t)(c->end - c->p); }
+static inline uint64_t cur_end(const cur_t *c) { return (uint64_t)(c->end - c->base); }
+
+/* Record an error at the cursor (at: a section offset) and return code. */
+int cur_fail(const cur_t *c, int code, const char *fmt, ...) CUDW_PRINTF(3, 4);
+int cur_fail_at(const cur_t *c, uint64_t at, int code, const char *fmt, ...) CUDW_PRINTF(4, 5);
+
+/* "FIELD needs N bytes, the unit ends at 0xEND" (CUDW_E_TRUNCATED) */
+int cur_short(const cur_t *c, const char *field, uint64_t need);
+
+static inline int cur_need(const cur_t *c, uint64_t n, const char *field)
+{
+    return n <= cur_left(c) ? CUDW_OK : cur_short(c, field, n);
+}
+
+/* An n-byte little-endian field (n = 1, 2, 4, 8), not relocated. */
+static inline int cur_un(cur_t *c, unsigned n, const char *field, uint64_t *v)
+{
+    if (n > cur_left(c))
+        return cur_short(c, field, n);
+    const uint8_t *p = c->p;
+    *v = n == 1 ? p[0] : n == 2 ? ld16(p) : n == 4 ? ld32(p) : ld64(p);
+    c->p += n;
+    return CUDW_OK;
+}
+
+static inline int cur_u8(cur_t *c, const char *field, uint8_t *v)
+{
+    if (c->p >= c->end)
+        return cur_short(c, field, 1);
+    *v = *c->p++;
+    return CUDW_OK;
+}
+
+static inline int cur_u16(cur_t *c, const char *field, uint16_t *v)
+{
+    if (cur_left(c) < 2)
+        return cur_short(c, field, 2);
+    *v = ld16(c->p);
+    c->p += 2;
+    return CUDW_OK;
+}
+
+static inline int cur_u32(cur_t *c, const char *field, uint32_t *v)
+{
+    if (cur_left(c) < 4)
+        return cur_short(c, field, 4);
+    *v = ld32(c->p);
+    c->p += 4;
+    return CUDW_OK;
+}
+
+/* An n-byte field (n = 1, 2, 4, 8) with the relocation on it applied when
+ * it has a width (*rel: that relocation, or NULL; may be NULL). */
+int cur_field_reloc(cur_t *c, unsigned n, const char *field, uint64_t *v, const cudw_reloc **rel);
+static inline int cur_field(cur_t *c, unsigned n, const char *field, uint64_t *v, const cudw_reloc **rel)
+{
+    if (n < 4 && n <= cur_left(c)) { /* no relocation writes fewer than 4 bytes */
+        if (rel)
+            *rel = NULL;
+        return cur_un(c, n, field, v);
+    }
+    return cur_field_reloc(c, n, field, v, rel);
+}
+
+/* The relocation at the cursor, with a width or not (NULL: none). */
+static inline const cudw_reloc *cur_reloc(const cur_t *c)
+{
+    return c->f ? cudw_reloc_at(c->f, c->sec->index, cur_off(c)) : NULL;
+}
+
+/* LEB128, the one-byte case in line (most values are one byte). */
+int cur_leb_fail(const cur_t *c, const char *field, int rc);
+static inline int cur_uleb(cur_t *c, const char *field, uint64_t *v)
+{
+    const uint8_t *p = c->p;
+    int rc = uleb_read(&p, c->end, v);
+    if (rc)
+        return cur_leb_fail(c, field, rc);
+    c->p = p;
+    return CUDW_OK;
+}
+
+static inline int cur_sleb(cur_t *c, const char *field, int64_t *v)
+{
+    const uint8_t *p = c->p;
+    int rc = sleb_read(&p, c->end, v);
+    if (rc)
+        return cur_leb_fail(c, field, rc);
+    c->p = p;
+    return CUDW_OK;
+}
+
+/* A NUL-terminated string inside the unit; *s points into the section. */
+int cur_str(cur_t *c, const char *field, const char **s);
+
+static inline int cur_skip(cur_t *c, uint64_t n, const char *field)
+{
+    if (n > cur_left(c))
+        return cur_short(c, field, n);
+    c->p += n;
+    return CUDW_OK;
+}
+
+/* The initial length of a unit: u32, or with allow64 0xffffffff then u64
+ * (64-bit DWARF; *is64 = 1).  The reserved values 0xfffffff0-0xfffffffe,
+ * and 64-bit DWARF without allow64, are CUDW_E_UNSUPPORTED; a length past
+ * the cursor's end is CUDW_E_TRUNCATED.  On success the cursor is past the
+ * length field and its end is the unit's end. */
+int cur_unit_length(cur_t *c, int allow64, uint64_t *len, int *is64);
+
+#endif
