@@ -7,7 +7,8 @@
  * needed -- and returns the code (CUDW_E_TRUNCATED, CUDW_E_LEB_OVERFLOW,
  * CUDW_E_UNSUPPORTED).
  *
- * After a failed read the cursor has not moved: c->p is still the start of
+ * After a failed read the cursor has not moved (and a fixed-size field
+ * read reads as 0): c->p is still the start of
  * the field that failed, so cur_off() is the error's offset and a parser
  * that wants to resynchronise knows where it stopped.  After a successful
  * read c->p is just past the field.
@@ -66,8 +67,10 @@ static inline int cur_need(const cur_t *c, uint64_t n, const char *field)
 /* An n-byte little-endian field (n = 1, 2, 4, 8), not relocated. */
 static inline int cur_un(cur_t *c, unsigned n, const char *field, uint64_t *v)
 {
-    if (n > cur_left(c))
+    if (n > cur_left(c)) {
+        *v = 0;
         return cur_short(c, field, n);
+    }
     const uint8_t *p = c->p;
     *v = n == 1 ? p[0] : n == 2 ? ld16(p) : n == 4 ? ld32(p) : ld64(p);
     c->p += n;
@@ -76,16 +79,20 @@ static inline int cur_un(cur_t *c, unsigned n, const char *field, uint64_t *v)
 
 static inline int cur_u8(cur_t *c, const char *field, uint8_t *v)
 {
-    if (c->p >= c->end)
+    if (c->p >= c->end) {
+        *v = 0;
         return cur_short(c, field, 1);
+    }
     *v = *c->p++;
     return CUDW_OK;
 }
 
 static inline int cur_u16(cur_t *c, const char *field, uint16_t *v)
 {
-    if (cur_left(c) < 2)
+    if (cur_left(c) < 2) {
+        *v = 0;
         return cur_short(c, field, 2);
+    }
     *v = ld16(c->p);
     c->p += 2;
     return CUDW_OK;
@@ -93,8 +100,10 @@ static inline int cur_u16(cur_t *c, const char *field, uint16_t *v)
 
 static inline int cur_u32(cur_t *c, const char *field, uint32_t *v)
 {
-    if (cur_left(c) < 4)
+    if (cur_left(c) < 4) {
+        *v = 0;
         return cur_short(c, field, 4);
+    }
     *v = ld32(c->p);
     c->p += 4;
     return CUDW_OK;

@@ -6,7 +6,7 @@
  * A table is parsed the first time a unit names its offset and cached on
  * the handle.  Two passes over the bytes (count, then fill) give one
  * allocation per table and no growing buffers. */
-#include "../internal.h"
+#include "../cursor.h"
 
 #include <stdlib.h>
 
@@ -29,58 +29,44 @@ static int fixed_form_size(uint32_t form)
     }
 }
 
-static int bad(cudw_file *f, const cudw_section *s, uint64_t off, int rc, const char *what)
-{
-    if (rc == CUDW_E_TRUNCATED)
-        return cudw_fail(f, rc, s, off, "abbreviation entry", "%s runs past the end of the section", what);
-    return cudw_fail(f, rc, s, off, "abbreviation entry", "%s does not fit 64 bits", what);
-}
-
 /* One pass over the table; with out == NULL it only counts and checks. */
 static int scan(cudw_file *f, const cudw_section *s, uint64_t start, cudw_abbrev *out,
                 cudw_abbrev_spec *specs, size_t *nentries, size_t *nspecs, uint64_t *end_off)
 {
-    const uint8_t *base = s->data, *p = base + start, *end = base + s->data_size;
+    cur_t c = cur_make(f, s, start, s->data_size, "abbreviation entry");
     size_t ne = 0, ns = 0;
     for (;;) {
-        uint64_t entry_off = (uint64_t)(p - base), code, tag;
-        int rc = uleb_read(&p, end, &code);
+        uint64_t entry_off = cur_off(&c), code, tag;
+        uint8_t children = 0;
+        int rc = cur_uleb(&c, "abbreviation code", &code);
         if (rc)
-            return bad(f, s, entry_off, rc, "abbreviation code");
+            return rc;
         if (code == 0)
             break;
-        if ((rc = uleb_read(&p, end, &tag)))
-            return bad(f, s, (uint64_t)(p - base), rc, "tag");
-        if (p >= end)
-            return cudw_fail(f, CUDW_E_TRUNCATED, s, (uint64_t)(p - base), "abbreviation entry",
-                             "children flag runs past the end of the section");
-        uint8_t children = *p++;
+        if ((rc = cur_uleb(&c, "tag", &tag)) || (rc = cur_u8(&c, "children flag", &children)))
+            return rc;
         if (children > 1)
-            return cudw_fail(f, CUDW_E_BAD_ABBREV, s, (uint64_t)(p - 1 - base), "abbreviation entry",
-                             "children flag is %u (expected 0 or 1)", children);
+            return cur_fail_at(&c, cur_off(&c) - 1, CUDW_E_BAD_ABBREV, "children flag is %u (expected 0 or 1)",
+                               children);
         if (tag == 0 || tag > 0xffff)
-            return cudw_fail(f, CUDW_E_BAD_ABBREV, s, entry_off, "abbreviation entry",
-                             "tag 0x%llx out of range", (unsigned long long)tag);
+            return cur_fail_at(&c, entry_off, CUDW_E_BAD_ABBREV, "tag 0x%llx out of range", (unsigned long long)tag);
         uint32_t n = 0;
         int32_t fixed = 0;
         uint16_t naddr = 0, nref = 0;
         for (;;) {
             uint64_t at, form;
-            uint64_t pair_off = (uint64_t)(p - base);
-            if ((rc = uleb_read(&p, end, &at)))
-                return bad(f, s, pair_off, rc, "attribute");
-            if ((rc = uleb_read(&p, end, &form)))
-                return bad(f, s, (uint64_t)(p - base), rc, "form");
+            uint64_t pair_off = cur_off(&c);
+            if ((rc = cur_uleb(&c, "attribute", &at)) || (rc = cur_uleb(&c, "form", &form)))
+                return rc;
             if (at == 0 && form == 0)
                 break;
             if (n == CUDW_MAX_ABBREV_ATTRS)
-                return cudw_fail(f, CUDW_E_BAD_ABBREV, s, entry_off, "abbreviation entry",
-                                 "more than %d attributes (code %llu)", CUDW_MAX_ABBREV_ATTRS,
-                                 (unsigned long long)code);
+                return cur_fail_at(&c, entry_off, CUDW_E_BAD_ABBREV, "more than %d attributes (code %llu)",
+                                   CUDW_MAX_ABBREV_ATTRS, (unsigned long long)code);
             if (at == 0 || at > 0xffff || form == 0 || form > 0xff || !cudw_form_name((uint32_t)form))
-                return cudw_fail(f, form && cudw_form_name((uint32_t)form) ? CUDW_E_BAD_ABBREV : CUDW_E_BAD_FORM,
-                                 s, pair_off, "abbreviation entry", "attribute 0x%llx with form 0x%llx",
-                                 (unsigned long long)at, (unsigned long long)form);
+                return cur_fail_at(&c, pair_off, form && cudw_form_name((uint32_t)form) ? CUDW_E_BAD_ABBREV : CUDW_E_BAD_FORM,
+                                   "attribute 0x%llx with form 0x%llx", (unsigned long long)at,
+                                   (unsigned long long)form);
             if (specs) {
                 specs[ns + n].name = (uint32_t)at;
                 specs[ns + n].form = (uint32_t)form;
@@ -112,7 +98,7 @@ static int scan(cudw_file *f, const cudw_section *s, uint64_t start, cudw_abbrev
     }
     *nentries = ne;
     *nspecs = ns;
-    *end_off = (uint64_t)(p - base);
+    *end_off = cur_off(&c);
     return CUDW_OK;
 }
 

@@ -98,7 +98,8 @@ int cudw_pub_next_set(cudw_file *f, const cudw_section *s, uint64_t *cursor, cud
     set->unit_offset = unit;
     set->length = len;
     set->end = at + 4 + len;
-    set->unit_size = ld32(s->data + at + 10);
+    cur_t c = cur_make(f, s, at + 10, set->end, "name index header");
+    (void)cur_un(&c, 4, "unit size", &set->unit_size); /* the header's 14 bytes are there */
     set->entries_offset = at + 14;
     *cursor = set->end;
     return CUDW_OK;
@@ -107,21 +108,21 @@ int cudw_pub_next_set(cudw_file *f, const cudw_section *s, uint64_t *cursor, cud
 int cudw_pub_next(cudw_file *f, const cudw_section *s, const cudw_pub_set *set, uint64_t *pos, uint64_t *die,
                   const char **name)
 {
-    uint64_t at = *pos;
-    if (at + 4 > set->end)
-        return at >= set->end ? CUDW_DONE
-                              : cudw_fail(f, CUDW_E_TRUNCATED, s, at, "name index entry", "DIE offset runs past the set");
-    uint32_t off = ld32(s->data + at);
+    uint64_t at = *pos, off = 0;
+    if (at >= set->end)
+        return CUDW_DONE;
+    cur_t c = cur_make(f, s, at, set->end, "name index entry");
+    int rc = cur_un(&c, 4, "DIE offset", &off);
+    if (rc)
+        return rc;
     if (off == 0) {
         *pos = set->end;
         return CUDW_DONE;
     }
-    const uint8_t *z = memchr(s->data + at + 4, 0, set->end - at - 4);
-    if (!z)
-        return cudw_fail(f, CUDW_E_TRUNCATED, s, at + 4, "name index entry", "name runs past the end of the set");
+    if ((rc = cur_str(&c, "name", name)))
+        return rc;
     *die = off;
-    *name = (const char *)s->data + at + 4;
-    *pos = (uint64_t)(z - s->data) + 1;
+    *pos = cur_off(&c);
     return CUDW_OK;
 }
 
@@ -184,40 +185,29 @@ int cudw_macinfo_next(cudw_file *f, const cudw_section *s, uint64_t *cursor, cud
         return start;
     memset(e, 0, sizeof *e);
     e->offset = at;
-    const uint8_t *p = s->data + at + 1, *end = s->data + s->data_size;
-    e->type = s->data[at];
-    int rc = CUDW_OK;
+    cur_t c = cur_make(f, s, at, s->data_size, "macinfo entry");
+    int rc = cur_u8(&c, "type", &e->type); /* at < size */
     switch (e->type) {
-    case 0x00: case CUDW_DW_MACINFO_end_file:
+    case 0x00: /* the end of a unit's list */
+    case CUDW_DW_MACINFO_end_file:
         break;
     case CUDW_DW_MACINFO_define:
     case CUDW_DW_MACINFO_undef:
-    case CUDW_DW_MACINFO_start_file:
     case CUDW_DW_MACINFO_vendor_ext:
-        rc = cudw_uleb128_read(&p, end, e->type == CUDW_DW_MACINFO_vendor_ext ? &e->constant : &e->line);
-        if (rc)
-            break;
-        if (e->type == CUDW_DW_MACINFO_start_file) {
-            rc = cudw_uleb128_read(&p, end, &e->file);
-            break;
-        }
-        {
-            const uint8_t *z = memchr(p, 0, (size_t)(end - p));
-            if (!z)
-                return cudw_fail(f, CUDW_E_TRUNCATED, s, (uint64_t)(p - s->data), "macinfo entry",
-                                 "string runs past the end of the section");
-            e->string = (const char *)p;
-            p = z + 1;
-        }
+        if ((rc = cur_uleb(&c, e->type == CUDW_DW_MACINFO_vendor_ext ? "constant" : "line",
+                           e->type == CUDW_DW_MACINFO_vendor_ext ? &e->constant : &e->line)) ||
+            (rc = cur_str(&c, "string", &e->string)))
+            return rc;
+        break;
+    case CUDW_DW_MACINFO_start_file:
+        if ((rc = cur_uleb(&c, "line", &e->line)) || (rc = cur_uleb(&c, "file", &e->file)))
+            return rc;
         break;
     default:
-        return cudw_fail(f, CUDW_E_BAD_EXPR, s, at, "macinfo entry", "unknown type 0x%02x", e->type);
+        return cur_fail_at(&c, at, CUDW_E_BAD_EXPR, "unknown type 0x%02x", e->type);
     }
-    if (rc)
-        return cudw_fail(f, rc, s, (uint64_t)(p - s->data), "macinfo entry",
-                         rc == CUDW_E_LEB_OVERFLOW ? "LEB128 value does not fit 64 bits" : "operand runs past the end");
-    *cursor = (uint64_t)(p - s->data);
-    return CUDW_OK;
+    *cursor = cur_off(&c);
+    return rc;
 }
 
 const char *cudw_macinfo_name(uint8_t type)

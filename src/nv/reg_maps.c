@@ -13,7 +13,7 @@
  *     log2 of the size in bytes (.b16 1, .b32 2, .b64 3), bits 2-4 the
  *     kind (0 untyped .b, 1 .s, 2 .u, 3 .f, 4 .pred = 16).  An
  *     interpretation; the bytes are shown too. */
-#include "../internal.h"
+#include "../cursor.h"
 
 #include <stdio.h>
 
@@ -25,32 +25,23 @@ int cudw_reg_sass_next(cudw_file *f, const cudw_section *s, uint64_t *cursor, cu
                        : CUDW_DONE;
     if (at >= s->data_size)
         return CUDW_DONE;
-    const uint8_t *d = s->data, *z = memchr(d + at, 0, s->data_size - at);
-    if (!z)
-        return cudw_fail(f, CUDW_E_TRUNCATED, s, at, "register map", "function name runs past the end");
+    cur_t c = cur_make(f, s, at, s->data_size, "register map");
+    uint64_t count, skip;
+    const char *ptx;
+    int rc;
     out->offset = at;
-    out->function = (const char *)d + at;
-    uint64_t p = (uint64_t)(z - d) + 1;
-    if (s->data_size - p < 4)
-        return cudw_fail(f, CUDW_E_TRUNCATED, s, p, "register map", "entry count runs past the end");
-    out->count = ld32(d + p);
-    p += 4;
-    out->entries_offset = p;
+    if ((rc = cur_str(&c, "function name", &out->function)) || (rc = cur_un(&c, 4, "entry count", &count)))
+        return rc;
+    out->count = count;
+    out->entries_offset = cur_off(&c);
     /* walk the entries once to find the end (and check them) */
-    for (uint64_t k = 0; k < out->count; k++) {
-        if (s->data_size - p < 4)
-            return cudw_fail(f, CUDW_E_TRUNCATED, s, p, "register map entry", "entry %llu runs past the end",
-                             (unsigned long long)k);
-        const uint8_t *n = memchr(d + p + 4, 0, s->data_size - p - 4);
-        if (!n)
-            return cudw_fail(f, CUDW_E_TRUNCATED, s, p + 4, "register map entry", "register name runs past the end");
-        p = (uint64_t)(n - d) + 1;
-        if (s->data_size - p < 12)
-            return cudw_fail(f, CUDW_E_TRUNCATED, s, p, "register map entry", "register and range run past the end");
-        p += 12;
-    }
-    out->end = p;
-    *cursor = p;
+    c.what = "register map entry";
+    for (uint64_t k = 0; k < out->count; k++)
+        if ((rc = cur_un(&c, 4, "index", &skip)) || (rc = cur_str(&c, "PTX register name", &ptx)) ||
+            (rc = cur_skip(&c, 12, "SASS register and range")))
+            return rc;
+    out->end = cur_off(&c);
+    *cursor = out->end;
     return CUDW_OK;
 }
 
@@ -80,22 +71,18 @@ int cudw_reg_type_next(cudw_file *f, const cudw_section *s, uint64_t *cursor, cu
                        : CUDW_DONE;
     if (at >= s->data_size)
         return CUDW_DONE;
-    const uint8_t *d = s->data, *z = memchr(d + at, 0, s->data_size - at);
-    if (!z)
-        return cudw_fail(f, CUDW_E_TRUNCATED, s, at, "register types", "function name runs past the end");
+    cur_t c = cur_make(f, s, at, s->data_size, "register types");
+    uint64_t count;
+    int rc;
     out->offset = at;
-    out->function = (const char *)d + at;
-    uint64_t p = (uint64_t)(z - d) + 1;
-    if (s->data_size - p < 4)
-        return cudw_fail(f, CUDW_E_TRUNCATED, s, p, "register types", "entry count runs past the end");
-    out->count = ld32(d + p);
-    p += 4;
-    if (out->count > s->data_size - p)
-        return cudw_fail(f, CUDW_E_TRUNCATED, s, p, "register types", "%llu type bytes run past the end",
-                         (unsigned long long)out->count);
-    out->entries_offset = p;
-    *types = d + p;
-    out->end = p + out->count;
+    if ((rc = cur_str(&c, "function name", &out->function)) || (rc = cur_un(&c, 4, "entry count", &count)))
+        return rc;
+    out->count = count;
+    out->entries_offset = cur_off(&c);
+    *types = c.p;
+    if ((rc = cur_skip(&c, count, "type bytes")))
+        return rc;
+    out->end = cur_off(&c);
     *cursor = out->end;
     return CUDW_OK;
 }
