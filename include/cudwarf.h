@@ -1215,6 +1215,21 @@ typedef void (*cudw_finding_fn)(const cudw_finding *finding, void *ctx);
  * targets and types.  Returns the number of ERROR findings. */
 size_t cudw_verify(cudw_file *f, cudw_finding_fn fn, void *ctx);
 
+/* Run every parser over section s and stop at the first error: CUDW_OK,
+ * or that error's code with the error on f (cudw_last_error).  A section
+ * cudwarf does not decode is CUDW_OK.  Without flags the walk decodes what
+ * the section's own records hold -- abbreviation tables; units, DIEs and
+ * attribute values; line-table headers and opcodes; CIEs and FDEs with
+ * the CIE each names; list entries, name-index sets, aranges, macinfo,
+ * register maps, PTX lines -- which is what a printer of the section
+ * reads, so a printer that walks first never fails half-way.
+ * CUDW_WALK_DEEP adds what is derived from them: DIE names, DW_OP
+ * expressions, line rows with their call sites and PTX lines, each FDE's
+ * row table.  cudw_verify goes on past errors and checks more (references,
+ * sibling chains, offsets between sections). */
+#define CUDW_WALK_DEEP 0x1u
+int cudw_walk_section(cudw_file *f, const cudw_section *s, unsigned flags);
+
 /* ------------------------------------------------------------------ */
 /* DW_OP expressions                                                   */
 /* ------------------------------------------------------------------ */

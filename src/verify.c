@@ -357,6 +357,44 @@ static void verify_relocs(vctx *v, unsigned target)
     }
 }
 
+/* Location lists (every expression checked) and name indexes (every DIE
+ * offset inside its unit): a parse error ends the section. */
+static void verify_records(vctx *v, const cudw_section *s, int kind)
+{
+    cudw_file *f = v->f;
+    uint64_t cur = 0;
+    int rc;
+    if (kind == CUDW_SEC_LOC) {
+        cudw_list_entry e;
+        while ((rc = cudw_list_next(f, s, 1, 8, &cur, &e)) == CUDW_OK)
+            if (e.expr) {
+                uint64_t pos = 0;
+                cudw_op op;
+                int r2;
+                while ((r2 = cudw_op_next(e.expr, e.expr_len, 8, &pos, &op)) == CUDW_OK)
+                    ;
+                if (r2 < 0)
+                    finding(v, CUDW_FINDING_ERROR, r2, s, e.expr_offset + pos, "expression",
+                            "malformed DW_OP in a location list");
+            }
+    } else {
+        cudw_pub_set set;
+        while ((rc = cudw_pub_next_set(f, s, &cur, &set)) == CUDW_OK) {
+            uint64_t pos = set.entries_offset, die;
+            const char *name;
+            while ((rc = cudw_pub_next(f, s, &set, &pos, &die, &name)) == CUDW_OK)
+                if (die >= set.unit_size)
+                    finding(v, CUDW_FINDING_ERROR, CUDW_E_BAD_OFFSET, s, pos, "name index entry",
+                            "\"%s\" at DIE offset 0x%llx, past the unit's size 0x%llx", name,
+                            (unsigned long long)die, (unsigned long long)set.unit_size);
+            if (rc < 0)
+                break;
+        }
+    }
+    if (rc < 0)
+        report_error(v, CUDW_FINDING_ERROR);
+}
+
 size_t cudw_verify(cudw_file *f, cudw_finding_fn fn, void *ctx)
 {
     vctx v = {f, fn, ctx, 0};
@@ -374,16 +412,6 @@ size_t cudw_verify(cudw_file *f, cudw_finding_fn fn, void *ctx)
         }
         verify_relocs(&v, i);
         switch (c.kind) {
-        case CUDW_SEC_ABBREV:
-            for (uint64_t off = 0; s->data && off < s->data_size;) {
-                const cudw_abbrev_table *t;
-                if (cudw_abbrev_table_get(f, s, off, &t) < 0) {
-                    report_error(&v, CUDW_FINDING_ERROR);
-                    break;
-                }
-                off = t->end;
-            }
-            break;
         case CUDW_SEC_INFO:
         case CUDW_SEC_NV_INFO_PTX:
             verify_info(&v, s);
@@ -395,55 +423,19 @@ size_t cudw_verify(cudw_file *f, cudw_finding_fn fn, void *ctx)
         case CUDW_SEC_FRAME:
             verify_frames(&v, s);
             break;
-        default: {
-            /* the record-style sections: a parse error is the finding */
-            uint64_t cur = 0;
-            int rc = CUDW_DONE;
-            if (c.kind == CUDW_SEC_LOC || c.kind == CUDW_SEC_RANGES) {
-                cudw_list_entry e;
-                while ((rc = cudw_list_next(f, s, c.kind == CUDW_SEC_LOC, 8, &cur, &e)) == CUDW_OK)
-                    if (e.expr) {
-                        uint64_t pos = 0;
-                        cudw_op op;
-                        int r2;
-                        while ((r2 = cudw_op_next(e.expr, e.expr_len, 8, &pos, &op)) == CUDW_OK)
-                            ;
-                        if (r2 < 0)
-                            finding(&v, CUDW_FINDING_ERROR, r2, s, e.expr_offset + pos, "expression",
-                                    "malformed DW_OP in a location list");
-                    }
-            } else if (c.kind == CUDW_SEC_PUBNAMES || c.kind == CUDW_SEC_PUBTYPES) {
-                cudw_pub_set set;
-                while ((rc = cudw_pub_next_set(f, s, &cur, &set)) == CUDW_OK) {
-                    uint64_t pos = set.entries_offset, die;
-                    const char *name;
-                    while ((rc = cudw_pub_next(f, s, &set, &pos, &die, &name)) == CUDW_OK)
-                        if (die >= set.unit_size)
-                            finding(&v, CUDW_FINDING_ERROR, CUDW_E_BAD_OFFSET, s, pos, "name index entry",
-                                    "\"%s\" at DIE offset 0x%llx, past the unit's size 0x%llx", name,
-                                    (unsigned long long)die, (unsigned long long)set.unit_size);
-                    if (rc < 0)
-                        break;
-                }
-            } else if (c.kind == CUDW_SEC_NV_REG_SASS) {
-                cudw_reg_func fr;
-                while ((rc = cudw_reg_sass_next(f, s, &cur, &fr)) == CUDW_OK)
-                    ;
-            } else if (c.kind == CUDW_SEC_NV_REG_TYPE) {
-                cudw_reg_func fr;
-                const uint8_t *t;
-                while ((rc = cudw_reg_type_next(f, s, &cur, &fr, &t)) == CUDW_OK)
-                    ;
-            } else if (c.kind == CUDW_SEC_NV_PTX_TXT && s->data) {
-                uint64_t lines;
-                rc = cudw_ptx_line_count(f, s, &lines);
-                if (rc == CUDW_OK && s->data_size && s->data[s->data_size - 1] != 0)
-                    finding(&v, CUDW_FINDING_ERROR, CUDW_E_TRUNCATED, s, s->data_size, "PTX text",
-                            "the last line has no terminating NUL");
-            }
-            if (rc < 0)
+        case CUDW_SEC_LOC:
+        case CUDW_SEC_PUBNAMES:
+        case CUDW_SEC_PUBTYPES:
+            verify_records(&v, s, c.kind);
+            break;
+        default:
+            /* no checks beyond the parsers': the walk's first error is the finding */
+            if (cudw_walk_section(f, s, CUDW_WALK_DEEP) < 0)
                 report_error(&v, CUDW_FINDING_ERROR);
-        }
+            else if (c.kind == CUDW_SEC_NV_PTX_TXT && s->data_size && s->data[s->data_size - 1] != 0)
+                finding(&v, CUDW_FINDING_ERROR, CUDW_E_TRUNCATED, s, s->data_size, "PTX text",
+                        "the last line has no terminating NUL");
+            break;
         }
     }
     return v.errors;

@@ -133,17 +133,14 @@ void info_text(cudw_file *f, const cudw_section *s, obuf *o);
 void info_json(cudw_file *f, const cudw_section *s, json *j);
 
 /* dump --line (dump_line.c) */
-int walk_line_section(cudw_file *f, const cudw_section *s);
 void line_text(cudw_file *f, const cudw_section *s, obuf *o);
 void line_json(cudw_file *f, const cudw_section *s, json *j);
 
 /* dump --loc, --ranges, --aranges, --pubnames, --pubtypes, --str, --ptx-txt (dump_misc.c) */
-int walk_misc_section(cudw_file *f, const cudw_section *s, int kind);
 void misc_text(cudw_file *f, const cudw_section *s, int kind, obuf *o);
 void misc_json(cudw_file *f, const cudw_section *s, int kind, json *j);
 
 /* dump --frames (dump_frame.c) */
-int walk_frame_section(cudw_file *f, const cudw_section *s);
 void frame_text(cudw_file *f, const cudw_section *s, obuf *o);
 void frame_json(cudw_file *f, const cudw_section *s, json *j);
 

@@ -62,46 +62,6 @@ static int wanted(const opts *o, const cudw_section *s, int kind)
     return c.kind == kind;
 }
 
-/* ---- the walk: every unit, DIE and value, nothing printed ---- */
-
-static int walk_abbrev(cudw_file *f, const cudw_section *s)
-{
-    if (!s->data)
-        return s->size ? -1 : 0;
-    for (uint64_t off = 0; off < s->data_size;) {
-        const cudw_abbrev_table *t;
-        if (cudw_abbrev_table_get(f, s, off, &t))
-            return -1;
-        off = t->end;
-    }
-    return 0;
-}
-
-static int walk_info(cudw_file *f, const cudw_section *s)
-{
-    uint64_t cur = 0;
-    cudw_unit u;
-    int rc;
-    while ((rc = cudw_unit_next(f, s, &cur, &u)) == CUDW_OK) {
-        cudw_die_iter it;
-        cudw_die d;
-        cudw_die_iter_init(&u, &it);
-        while ((rc = cudw_die_next(&it, &d)) == CUDW_OK) {
-            cudw_attr_iter ai;
-            cudw_attr a;
-            cudw_attr_iter_init(&d, &ai);
-            while ((rc = cudw_attr_next(&ai, &a)) == CUDW_OK)
-                ;
-            if (rc < 0)
-                return -1;
-            cudw_die_iter_resume(&it, &ai);
-        }
-        if (rc < 0)
-            return -1;
-    }
-    return rc < 0 ? -1 : 0;
-}
-
 /* Images that have the --section asked for: none in an input is an error. */
 static atomic_int matched;
 
@@ -119,25 +79,12 @@ static int one(cudw_file *f, const char *path, void *vctx, json *j)
     /* walk first: one error, no partial output */
     for (unsigned i = 1; i < n; i++) {
         const cudw_section *s = cudw_section_get(f, i);
-        int bad = 0;
-        if (o->abbrev && wanted(o, s, CUDW_SEC_ABBREV))
-            bad = walk_abbrev(f, s);
-        if (!bad && o->info && wanted(o, s, CUDW_SEC_INFO))
-            bad = walk_info(f, s);
-        if (!bad && o->line && is_line_section(s, o->section))
-            bad = walk_line_section(f, s);
-        if (!bad && o->frames && wanted(o, s, CUDW_SEC_FRAME))
-            bad = walk_frame_section(f, s);
-        for (size_t k = 0; k < NMISC && !bad; k++)
-            if (o->misc[k] && wanted(o, s, misc[k].kind))
-                bad = walk_misc_section(f, s, misc[k].kind);
-        if (bad) {
-            if (!cudw_last_error(f)->code)
-                eprintf("%s: %s: %s+0x0: section: its bytes (file offset 0x%llx, size 0x%llx) lie "
-                        "outside the file\n", progname, path, s->name, (unsigned long long)s->offset,
-                        (unsigned long long)s->size);
-            else
-                report(f, path);
+        int walk = (o->abbrev && wanted(o, s, CUDW_SEC_ABBREV)) || (o->info && wanted(o, s, CUDW_SEC_INFO)) ||
+                   (o->line && is_line_section(s, o->section)) || (o->frames && wanted(o, s, CUDW_SEC_FRAME));
+        for (size_t k = 0; k < NMISC && !walk; k++)
+            walk = o->misc[k] && wanted(o, s, misc[k].kind);
+        if (walk && cudw_walk_section(f, s, 0) != CUDW_OK) {
+            report(f, path);
             return EXIT_BAD_INPUT;
         }
     }

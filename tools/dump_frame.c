@@ -5,17 +5,6 @@
 
 #include <string.h>
 
-int walk_frame_section(cudw_file *f, const cudw_section *s)
-{
-    uint64_t cur = 0;
-    cudw_cfa_entry e, cie;
-    int rc, guessed;
-    while ((rc = cudw_frame_next(f, s, 8, &cur, &e)) == CUDW_OK)
-        if (!e.is_cie && e.length && (rc = cudw_frame_cie(f, s, 8, &e, &cie, &guessed)) < 0)
-            return rc;
-    return rc < 0 ? rc : 0;
-}
-
 /* The CIE of an FDE, for its alignment factors. */
 static int cie_of(cudw_file *f, const cudw_section *s, const cudw_cfa_entry *fde, cudw_cfa_entry *cie, int *guessed)
 {

@@ -16,22 +16,6 @@ static const char *fname(const cudw_line_table *t, uint64_t off)
     return (const char *)s->data + at;
 }
 
-int walk_line_section(cudw_file *f, const cudw_section *s)
-{
-    uint64_t cur = 0;
-    const cudw_line_table *t;
-    int rc;
-    while ((rc = cudw_line_table_next(f, s, &cur, &t)) == CUDW_OK) {
-        uint64_t pos = t->program_offset;
-        cudw_line_op op;
-        while ((rc = cudw_line_op_next(t, &pos, &op)) == CUDW_OK)
-            ;
-        if (rc < 0)
-            return -1;
-    }
-    return rc < 0 ? -1 : 0;
-}
-
 void line_text(cudw_file *f, const cudw_section *s, obuf *o)
 {
     (void)f;

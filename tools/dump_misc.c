@@ -4,54 +4,6 @@
 
 #include <string.h>
 
-int walk_misc_section(cudw_file *f, const cudw_section *s, int kind)
-{
-    uint64_t cur = 0;
-    int rc = CUDW_DONE;
-    if (kind == CUDW_SEC_LOC || kind == CUDW_SEC_RANGES) {
-        cudw_list_entry e;
-        while ((rc = cudw_list_next(f, s, kind == CUDW_SEC_LOC, 8, &cur, &e)) == CUDW_OK)
-            ;
-    } else if (kind == CUDW_SEC_PUBNAMES || kind == CUDW_SEC_PUBTYPES) {
-        cudw_pub_set set;
-        while ((rc = cudw_pub_next_set(f, s, &cur, &set)) == CUDW_OK) {
-            uint64_t pos = set.entries_offset, die;
-            const char *name;
-            while ((rc = cudw_pub_next(f, s, &set, &pos, &die, &name)) == CUDW_OK)
-                ;
-            if (rc < 0)
-                return rc;
-        }
-    } else if (kind == CUDW_SEC_ARANGES) {
-        cudw_aranges_set set;
-        while ((rc = cudw_aranges_next_set(f, s, &cur, &set)) == CUDW_OK) {
-            uint64_t pos = set.tuples_offset, a, l;
-            const cudw_reloc *r;
-            while ((rc = cudw_aranges_next(f, s, &set, &pos, &a, &l, &r)) == CUDW_OK)
-                ;
-            if (rc < 0)
-                return rc;
-        }
-    } else if (kind == CUDW_SEC_MACINFO) {
-        cudw_macinfo_entry m;
-        while ((rc = cudw_macinfo_next(f, s, &cur, &m)) == CUDW_OK)
-            ;
-    } else if (kind == CUDW_SEC_NV_PTX_TXT) {
-        uint64_t n;
-        rc = s->data ? cudw_ptx_line_count(f, s, &n) : CUDW_OK;
-    } else if (kind == CUDW_SEC_NV_REG_SASS) {
-        cudw_reg_func fn;
-        while ((rc = cudw_reg_sass_next(f, s, &cur, &fn)) == CUDW_OK)
-            ;
-    } else if (kind == CUDW_SEC_NV_REG_TYPE) {
-        cudw_reg_func fn;
-        const uint8_t *t;
-        while ((rc = cudw_reg_type_next(f, s, &cur, &fn, &t)) == CUDW_OK)
-            ;
-    }
-    return rc < 0 ? rc : 0;
-}
-
 static void str_out(obuf *o, const char *p, size_t n)
 {
     for (size_t i = 0; i < n; i++) {

@@ -24,84 +24,36 @@ static inline int exercise_expr(const uint8_t *e, uint64_t len, uint8_t asz)
     return rc < 0;
 }
 
-static inline int exercise_info(cudw_file *f, const cudw_section *s, exercise_cb cb)
+/* One section through the library's walker, deeply (cudw_walk_section):
+ * the walk dump and verify use, here under the fuzzers and the mutants. */
+static inline int exercise_section(cudw_file *f, const cudw_section *s, exercise_cb cb)
 {
-    uint64_t cur = 0;
-    cudw_unit u;
-    int rc, errors = 0;
-    while ((rc = cudw_unit_next(f, s, &cur, &u)) != CUDW_DONE) {
-        if (rc < 0) {
-            cb(f, rc);
-            errors++;
-            if (cur >= s->data_size || rc != CUDW_E_UNSUPPORTED)
-                break;
-            continue;
-        }
-        cudw_die_iter it;
-        cudw_die d;
-        cudw_die_iter_init(&u, &it);
-        while ((rc = cudw_die_next(&it, &d)) == CUDW_OK) {
-            const char *nm;
-            if (cudw_die_name(&d, &nm) < 0) {
-                cb(f, -1);
-                errors++;
-            }
-            cudw_attr_iter ai;
-            cudw_attr a;
-            cudw_attr_iter_init(&d, &ai);
-            while ((rc = cudw_attr_next(&ai, &a)) == CUDW_OK)
-                if (a.vclass == CUDW_V_BLOCK && cudw_attr_is_expr(a.name))
-                    exercise_expr(a.block, a.block_len, u.addr_size);
-            if (rc < 0) {
-                cb(f, rc);
-                errors++;
-                break;
-            }
-            cudw_die_iter_resume(&it, &ai);
-        }
-        if (rc < 0) {
-            cb(f, rc);
-            errors++;
-        }
-    }
-    return errors;
+    int rc = s ? cudw_walk_section(f, s, CUDW_WALK_DEEP) : CUDW_OK;
+    if (rc < 0)
+        cb(f, rc);
+    return rc < 0;
 }
 
+/* Past the walk: each table that walks cleanly is looked up by its first
+ * symbol (cudw_line_lookup) and its rows encoded again (cudw_line_encode). */
 static inline int exercise_lines(cudw_file *f, const cudw_section *s, exercise_cb cb)
 {
     uint64_t cur = 0;
     const cudw_line_table *t;
-    int rc, errors = 0;
-    while ((rc = cudw_line_table_next(f, s, &cur, &t)) == CUDW_OK) {
-        uint64_t pos = t->program_offset;
-        cudw_line_op op;
-        while ((rc = cudw_line_op_next(t, &pos, &op)) == CUDW_OK)
-            ;
-        if (rc < 0) {
-            cb(f, rc);
-            errors++;
-            continue;
-        }
+    int errors = 0;
+    while (cudw_line_table_next(f, s, &cur, &t) == CUDW_OK) {
         cudw_line_iter it;
         cudw_line_row r;
         const char *sym = NULL;
         uint64_t off = 0;
         size_t n = 0, cap = 64;
+        int rc;
         cudw_line_row *rows = malloc(cap * sizeof *rows);
         cudw_line_iter_init(t, &it, CUDW_LINE_KEEP_SEQUENCE | CUDW_LINE_HIDDEN);
         while (rows && (rc = cudw_line_next(&it, &r)) == CUDW_OK) {
-            const cudw_line_row *site;
-            if (!r.hidden && r.context && cudw_line_callsite(&it, &r, &site) < 0)
-                errors++;
             if (!sym && r.symbol) {
                 sym = r.symbol;
                 off = r.address - r.symbol_value;
-            }
-            const cudw_section *ptx = cudw_ptx_section_for(f, t, r.file);
-            const char *text;
-            if (ptx && cudw_ptx_line(f, ptx, r.line, &text) < 0) {
-                cb(f, -1);
-                errors++;
             }
             if (n == cap) {
                 cudw_line_row *nr = realloc(rows, (cap *= 2) * sizeof *rows);
@@ -112,10 +64,6 @@ static inline int exercise_lines(cudw_file *f, const cudw_section *s, exercise_c
             rows[n++] = r;
         }
         cudw_line_iter_free(&it);
-        if (rc < 0) {
-            cb(f, rc);
-            errors++;
-        }
         if (sym) {
             cudw_line_hit *hit = malloc(sizeof *hit);
             if (hit && cudw_line_lookup(f, s, sym, off, hit) < 0) {
@@ -131,111 +79,6 @@ static inline int exercise_lines(cudw_file *f, const cudw_section *s, exercise_c
         if (rows && cudw_line_encode(&p, &h, rows, n, &out) == CUDW_OK)
             cudw_line_out_free(&out);
         free(rows);
-    }
-    if (rc < 0) {
-        cb(f, rc);
-        errors++;
-    }
-    return errors;
-}
-
-/* .debug_frame: entries, each FDE's CIE and its whole row table. */
-static inline int exercise_frames(cudw_file *f, const cudw_section *s, exercise_cb cb)
-{
-    uint64_t cur = 0, last = 0;
-    cudw_cfa_entry e, cie;
-    int rc, errors = 0, guessed;
-    while ((rc = cudw_frame_next(f, s, 8, &cur, &e)) != CUDW_DONE) {
-        if (rc < 0) {
-            cb(f, rc);
-            errors++;
-            if (cur <= last || cur >= s->data_size)
-                break;
-            last = cur;
-            continue;
-        }
-        last = cur;
-        if (e.is_cie || !e.length)
-            continue;
-        if ((rc = cudw_frame_cie(f, s, 8, &e, &cie, &guessed)) < 0) {
-            cb(f, rc);
-            errors++;
-            continue;
-        }
-        cudw_cfa_rows *rows;
-        cudw_cfa_row row;
-        if ((rc = cudw_cfa_rows_open(f, s, 8, &cie, &e, &rows)) < 0) {
-            cb(f, rc);
-            errors++;
-            continue;
-        }
-        size_t n;
-        cudw_cfa_rows_initial(rows, &n);
-        while ((rc = cudw_cfa_rows_next(rows, &row)) == CUDW_OK)
-            for (size_t k = 0; k < row.nrules; k++)
-                if (row.rules[k].expr)
-                    exercise_expr(row.rules[k].expr, row.rules[k].expr_len, 8);
-        if (rc < 0) {
-            cb(f, rc);
-            errors++;
-        }
-        cudw_cfa_rows_close(rows);
-    }
-    return errors;
-}
-
-/* Record-style sections: location and range lists, name indexes (read,
- * and built again from .debug_info), aranges, macinfo, register maps. */
-static inline int exercise_records(cudw_file *f, const cudw_section *s, int kind, exercise_cb cb)
-{
-    uint64_t cur = 0;
-    int rc = CUDW_DONE, errors = 0;
-    if (kind == CUDW_SEC_LOC || kind == CUDW_SEC_RANGES) {
-        cudw_list_entry e;
-        while ((rc = cudw_list_next(f, s, kind == CUDW_SEC_LOC, 8, &cur, &e)) == CUDW_OK)
-            if (e.expr)
-                exercise_expr(e.expr, e.expr_len, 8);
-    } else if (kind == CUDW_SEC_PUBNAMES || kind == CUDW_SEC_PUBTYPES) {
-        cudw_pub_set set;
-        while ((rc = cudw_pub_next_set(f, s, &cur, &set)) == CUDW_OK) {
-            uint64_t pos = set.entries_offset, die;
-            const char *name;
-            while ((rc = cudw_pub_next(f, s, &set, &pos, &die, &name)) == CUDW_OK)
-                ;
-            if (rc < 0)
-                break;
-        }
-    } else if (kind == CUDW_SEC_ARANGES) {
-        cudw_aranges_set set;
-        while ((rc = cudw_aranges_next_set(f, s, &cur, &set)) == CUDW_OK) {
-            uint64_t pos = set.tuples_offset, a, l;
-            const cudw_reloc *r;
-            while ((rc = cudw_aranges_next(f, s, &set, &pos, &a, &l, &r)) == CUDW_OK)
-                ;
-            if (rc < 0)
-                break;
-        }
-    } else if (kind == CUDW_SEC_MACINFO) {
-        cudw_macinfo_entry m;
-        while ((rc = cudw_macinfo_next(f, s, &cur, &m)) == CUDW_OK)
-            ;
-    } else if (kind == CUDW_SEC_NV_REG_SASS) {
-        cudw_reg_func fn;
-        while ((rc = cudw_reg_sass_next(f, s, &cur, &fn)) == CUDW_OK) {
-            uint64_t pos = fn.entries_offset;
-            cudw_reg_entry en;
-            while (cudw_reg_sass_entry(s, &fn, &pos, &en) == CUDW_OK)
-                ;
-        }
-    } else if (kind == CUDW_SEC_NV_REG_TYPE) {
-        cudw_reg_func fn;
-        const uint8_t *t;
-        while ((rc = cudw_reg_type_next(f, s, &cur, &fn, &t)) == CUDW_OK)
-            ;
-    }
-    if (rc < 0) {
-        cb(f, rc);
-        errors++;
     }
     return errors;
 }
@@ -370,44 +213,9 @@ static inline int exercise_file(cudw_file *f, exercise_cb cb)
             errors++;
             continue;
         }
-        switch (c.kind) {
-        case CUDW_SEC_ABBREV:
-            for (uint64_t off = 0; s->data && off < s->data_size;) {
-                const cudw_abbrev_table *t;
-                if (cudw_abbrev_table_get(f, s, off, &t) < 0) {
-                    cb(f, -1);
-                    errors++;
-                    break;
-                }
-                off = t->end;
-            }
-            break;
-        case CUDW_SEC_INFO:
-        case CUDW_SEC_NV_INFO_PTX:
-            errors += exercise_info(f, s, cb);
-            break;
-        case CUDW_SEC_LINE:
-        case CUDW_SEC_NV_LINE_SASS:
+        errors += exercise_section(f, s, cb);
+        if (c.kind == CUDW_SEC_LINE || c.kind == CUDW_SEC_NV_LINE_SASS)
             errors += exercise_lines(f, s, cb);
-            break;
-        case CUDW_SEC_FRAME:
-            errors += exercise_frames(f, s, cb);
-            break;
-        case CUDW_SEC_LOC: case CUDW_SEC_RANGES: case CUDW_SEC_PUBNAMES: case CUDW_SEC_PUBTYPES:
-        case CUDW_SEC_ARANGES: case CUDW_SEC_MACINFO: case CUDW_SEC_NV_REG_SASS: case CUDW_SEC_NV_REG_TYPE:
-            errors += exercise_records(f, s, c.kind, cb);
-            break;
-        case CUDW_SEC_NV_PTX_TXT: {
-            uint64_t lines;
-            if (s->data && cudw_ptx_line_count(f, s, &lines) < 0) {
-                cb(f, -1);
-                errors++;
-            }
-            break;
-        }
-        default:
-            break;
-        }
     }
     errors += exercise_writers(f, cb);
     errors += exercise_symbolizer(f, cb);

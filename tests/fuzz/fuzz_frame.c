@@ -9,7 +9,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint8_t *img = telf_build(secs, 1, &len);
     cudw_file *f;
     if (cudw_open_mem(&f, img, len, "fuzz") == CUDW_OK) {
-        exercise_frames(f, cudw_section_find(f, ".debug_frame"), fuzz_check_error);
+        exercise_section(f, cudw_section_find(f, ".debug_frame"), fuzz_check_error);
         cudw_verify(f, exercise_no_finding, NULL);
     }
     cudw_close(f);

@@ -13,9 +13,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint8_t *img = telf_build(secs, 3, &len);
     cudw_file *f;
     if (cudw_open_mem(&f, img, len, "fuzz") == CUDW_OK) {
-        exercise_records(f, cudw_section_find(f, ".debug_loc"), CUDW_SEC_LOC, fuzz_check_error);
-        exercise_records(f, cudw_section_find(f, ".debug_ranges"), CUDW_SEC_RANGES, fuzz_check_error);
-        exercise_records(f, cudw_section_find(f, ".debug_aranges"), CUDW_SEC_ARANGES, fuzz_check_error);
+        exercise_section(f, cudw_section_find(f, ".debug_loc"), fuzz_check_error);
+        exercise_section(f, cudw_section_find(f, ".debug_ranges"), fuzz_check_error);
+        exercise_section(f, cudw_section_find(f, ".debug_aranges"), fuzz_check_error);
     }
     cudw_close(f);
     free(img);

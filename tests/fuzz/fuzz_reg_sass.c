@@ -15,8 +15,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint8_t *img = telf_build(secs, 2, &len);
     cudw_file *f;
     if (cudw_open_mem(&f, img, len, "fuzz") == CUDW_OK) {
-        exercise_records(f, cudw_section_find(f, ".nv_debug_info_reg_sass"), CUDW_SEC_NV_REG_SASS, fuzz_check_error);
-        exercise_records(f, cudw_section_find(f, ".nv_debug_info_reg_type"), CUDW_SEC_NV_REG_TYPE, fuzz_check_error);
+        exercise_section(f, cudw_section_find(f, ".nv_debug_info_reg_sass"), fuzz_check_error);
+        exercise_section(f, cudw_section_find(f, ".nv_debug_info_reg_type"), fuzz_check_error);
     }
     cudw_close(f);
     free(img);
