@@ -557,6 +557,11 @@ void cudw_line_iter_free(cudw_line_iter *it);
  * cudw_line_lookup resolves chains in constant memory instead. */
 int cudw_line_callsite(const cudw_line_iter *it, const cudw_line_row *r, const cudw_line_row **site);
 
+/* The inlined function named by a DW_LNE 0x90/0x91 operand: the string at
+ * .debug_str[t->str_base + off], or NULL when that is outside .debug_str
+ * (or unterminated). */
+const char *cudw_line_function_name(const cudw_line_table *t, uint64_t off);
+
 /* Path of DWARF file number idx of t (1-based); NULL when out of range. */
 const char *cudw_line_file_path(const cudw_line_table *t, uint64_t idx);
 
@@ -1292,6 +1297,33 @@ typedef struct cudw_link_stats {
 
 typedef struct cudw_link cudw_link;
 
+/* The inputs of a link, chosen as nvlink chooses them: each path opened
+ * (cubin, fatbin, host object, archive) and its device ELF images of SM sm
+ * and variant (0, 'a' or 'f') kept in order; sm 0 takes every image,
+ * which must then be of one SM and variant.  An archive gives all its
+ * members' images, of the SM of the inputs before it when sm is 0;
+ * libcudadevrt.a only the members that resolve a reference nobody else
+ * defines (rescanned until none is added), as nvlink links it for dynamic
+ * parallelism.  *out is set even on failure (NULL only when out of
+ * memory): the error, and the path or image it is about, are
+ * cudw_link_inputs_error's.  The paths must outlive the handle. */
+typedef struct cudw_link_inputs cudw_link_inputs;
+
+int cudw_link_inputs_open(const char *const *paths, size_t npaths, unsigned sm, char variant,
+                          cudw_link_inputs **out);
+size_t cudw_link_inputs_count(const cudw_link_inputs *li);
+/* The images, for cudw_link_run: cudw_link_inputs_count of them. */
+cudw_file *const *cudw_link_inputs_files(const cudw_link_inputs *li);
+/* Image i's label ("a.o[0.1: ELF sm_90]"), the path it came from (an
+ * index into paths) and its variant ('a', 'f' or 0). */
+const char *cudw_link_inputs_label(const cudw_link_inputs *li, size_t i);
+size_t cudw_link_inputs_path(const cudw_link_inputs *li, size_t i);
+char cudw_link_inputs_variant(const cudw_link_inputs *li, size_t i);
+/* The input opened for path p. */
+cudw_input *cudw_link_inputs_input(const cudw_link_inputs *li, size_t p);
+const cudw_error *cudw_link_inputs_error(const cudw_link_inputs *li, const char **about);
+void cudw_link_inputs_close(cudw_link_inputs *li);
+
 /* Merge the debug sections of relocatable cubins (ET_REL, one SM) as
  * nvlink -g does (docs/linking.md): every debug section
  * concatenated in input order, .nv_debug_ptx_txt.N one per input,
@@ -1338,6 +1370,11 @@ uint64_t cudw_strip_size(const cudw_strip *s);
 size_t cudw_strip_removed(const cudw_strip *s, size_t *bytes);
 int cudw_strip_write(const cudw_strip *s, cudw_write_fn fn, void *ctx);
 void cudw_strip_free(cudw_strip *s);
+
+/* Whether dbg, a --keep-debug companion, belongs to f: every function dbg
+ * describes (its FUNC symbols) is one of f's, of the same size.  1 when it
+ * does; 0 with the reason in why (n bytes, always terminated). */
+int cudw_companion_matches(cudw_file *dbg, cudw_file *f, char *why, size_t n);
 
 /* Remap: source paths rewritten, as GCC's -fdebug-prefix-map would have
  * written them.  Each path in the line tables (include directories and

@@ -17,9 +17,14 @@ enum { EXIT_OK = 0, EXIT_BAD_INPUT = 1, EXIT_USAGE = 2 };
 
 extern const char *progname;
 
-/* "cudwarf: FILE: SECTION+0xOFF: WHAT: DETAIL" on stderr. */
+/* "cudwarf: FILE: SECTION+0xOFF: WHAT: DETAIL" on stderr (report.c). */
 void report(const cudw_file *f, const char *path);
-void usage_error(const char *cmd, const char *fmt, ...);
+/* "cudwarf CMD: MESSAGE" and "Try 'cudwarf CMD --help'." on stderr. */
+void usage_error(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 
 /* Open path; on failure report and return NULL. */
 cudw_file *open_or_report(const char *path);
@@ -144,20 +149,9 @@ void misc_json(cudw_file *f, const cudw_section *s, int kind, json *j);
 void frame_text(cudw_file *f, const cudw_section *s, obuf *o);
 void frame_json(cudw_file *f, const cudw_section *s, json *j);
 
-/* A .debug_line / .nv_debug_line_sass section (or twin), and named only if only != NULL. */
+/* A .debug_line / .nv_debug_line_sass section (or twin), and named only if only != NULL
+ * (dump_line.c; dump and lines use it). */
 int is_line_section(const cudw_section *s, const char *only);
 
-/* link_select.c: the global symbols a link's objects define and reference,
- * to pick the archive members it needs */
-typedef struct name_set {
-    const char **slot;
-    size_t cap, n;
-} name_set;
-typedef struct link_needs {
-    name_set defined, undefined;
-} link_needs;
-int needs_add(link_needs *ls, cudw_file *f);      /* 0, -1 out of memory */
-int needs_pulls(link_needs *ls, cudw_file *f);   /* defines an unresolved reference */
-void needs_free(link_needs *ls);
 
 #endif

@@ -36,15 +36,6 @@ typedef struct lopts {
     const char *section;
 } lopts;
 
-int is_line_section(const cudw_section *s, const char *only)
-{
-    cudw_secclass c;
-    if (only && strcmp(only, s->name) != 0)
-        return 0;
-    return cudw_classify_name(s->name, s->flags, &c) == CUDW_OK &&
-           (c.kind == CUDW_SEC_LINE || c.kind == CUDW_SEC_NV_LINE_SASS);
-}
-
 /* The inlined functions a table's rows name, numbered in the order they
  * are first used (the rows refer to them by number after the first). */
 typedef struct tinfo {

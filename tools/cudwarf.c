@@ -8,8 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *progname = "cudwarf";
-
 /* The commands: name, entry, what it does (the usage text is made from
  * this table, and each command's --help says the rest). */
 static const struct command {
@@ -63,39 +61,6 @@ static void usage_text(FILE *to)
           "SECTION+0xOFFSET: WHAT: DETAIL.  JSON output: docs/json.md; the command\n"
           "line's rules: docs/cli.md (installed in PREFIX/share/doc/cudwarf).\n",
           to);
-}
-
-void report(const cudw_file *f, const char *path)
-{
-    char buf[512];
-    const cudw_error *e = cudw_last_error(f);
-    cudw_error_format(e, buf, sizeof buf);
-    eprintf("%s: %s: %s\n", progname, path, buf);
-}
-
-void usage_error(const char *cmd, const char *fmt, ...)
-{
-    va_list ap;
-    eprintf("%s%s%s: ", progname, cmd ? " " : "", cmd ? cmd : "");
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    eprintf("\nTry '%s%s%s --help'.\n", progname, cmd ? " " : "", cmd ? cmd : "");
-}
-
-cudw_file *open_or_report(const char *path)
-{
-    cudw_file *f;
-    if (cudw_open(&f, path) != CUDW_OK) {
-        if (!f) {
-            eprintf("%s: %s: out of memory\n", progname, path);
-            return NULL;
-        }
-        report(f, path);
-        cudw_close(f);
-        return NULL;
-    }
-    return f;
 }
 
 int main(int argc, char **argv)

@@ -7,13 +7,13 @@
 static const char *std_name(uint8_t op) { return cudw_line_op_name(op, 0); }
 static const char *ext_name(uint8_t op) { return cudw_line_op_name(op, 1); }
 
-static const char *fname(const cudw_line_table *t, uint64_t off)
+int is_line_section(const cudw_section *s, const char *only)
 {
-    const cudw_section *s = t->str_section;
-    uint64_t at = t->str_base + off;
-    if (!s || !s->data || at >= s->data_size || !memchr(s->data + at, 0, s->data_size - at))
-        return NULL;
-    return (const char *)s->data + at;
+    cudw_secclass c;
+    if (only && strcmp(only, s->name) != 0)
+        return 0;
+    return cudw_classify_name(s->name, s->flags, &c) == CUDW_OK &&
+           (c.kind == CUDW_SEC_LINE || c.kind == CUDW_SEC_NV_LINE_SASS);
 }
 
 void line_text(cudw_file *f, const cudw_section *s, obuf *o)
@@ -113,13 +113,13 @@ void line_text(cudw_file *f, const cudw_section *s, obuf *o)
                 ob_putc(o, '\n');
                 break;
             case CUDW_LNE_INLINED_CALL: {
-                const char *fn = fname(t, op.u2);
+                const char *fn = cudw_line_function_name(t, op.u2);
                 ob_printf(o, "inlined at row %llu of this sequence, function name at 0x%llx (%s)\n",
                           (unsigned long long)op.u, (unsigned long long)op.u2, fn ? fn : "<outside .debug_str>");
                 break;
             }
             case CUDW_LNE_SET_FUNCTION: {
-                const char *fn = fname(t, op.u);
+                const char *fn = cudw_line_function_name(t, op.u);
                 ob_printf(o, "function name at 0x%llx (%s)\n", (unsigned long long)op.u,
                           fn ? fn : "<outside .debug_str>");
                 break;
@@ -213,10 +213,10 @@ void line_json(cudw_file *f, const cudw_section *s, json *j)
                 } else if (op.opcode == CUDW_LNE_INLINED_CALL) {
                     json_u64(j, "context", op.u);
                     json_u64(j, "function_offset", op.u2);
-                    json_str(j, "function", fname(t, op.u2));
+                    json_str(j, "function", cudw_line_function_name(t, op.u2));
                 } else if (op.opcode == CUDW_LNE_SET_FUNCTION) {
                     json_u64(j, "function_offset", op.u);
-                    json_str(j, "function", fname(t, op.u));
+                    json_str(j, "function", cudw_line_function_name(t, op.u));
                 } else if (op.opcode == CUDW_LNE_MERC_ENTRY) {
                     json_u64(j, "value", op.u);
                 } else if (op.opcode != 1) {

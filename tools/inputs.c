@@ -17,38 +17,6 @@ static void report_input(const cudw_input *in, const char *path)
 const char *debug_file;
 static cudw_file *companion;
 
-/* FUNC symbols of the companion, with their sizes, must be the file's. */
-static int matches(cudw_file *dbg, cudw_file *f, char *why, size_t n)
-{
-    const cudw_section *ds = cudw_section_find(dbg, ".symtab"), *fs = cudw_section_find(f, ".symtab");
-    if (!ds || !fs)
-        return 1;
-    size_t checked = 0;
-    for (uint32_t i = 1; i < ds->data_size / 24; i++) {
-        cudw_symbol a;
-        if (cudw_symbol_get(dbg, ds->index, i, &a) != CUDW_OK || a.type != 2)
-            continue;
-        int found = 0;
-        for (uint32_t j = 1; j < fs->data_size / 24 && !found; j++) {
-            cudw_symbol b;
-            if (cudw_symbol_get(f, fs->index, j, &b) == CUDW_OK && b.type == 2 && !strcmp(a.name, b.name)) {
-                found = 1;
-                if (a.size != b.size) {
-                    snprintf(why, n, "function %s is 0x%llx bytes there, 0x%llx here", a.name,
-                             (unsigned long long)a.size, (unsigned long long)b.size);
-                    return 0;
-                }
-            }
-        }
-        if (!found) {
-            snprintf(why, n, "it describes function %s, which this file does not have", a.name);
-            return 0;
-        }
-        checked++;
-    }
-    return 1;
-}
-
 cudw_file *debug_companion(cudw_file *f, const char *label)
 {
     if (!debug_file)
@@ -56,7 +24,7 @@ cudw_file *debug_companion(cudw_file *f, const char *label)
     if (!companion && !(companion = open_or_report(debug_file)))
         return NULL;
     char why[400];
-    if (!matches(companion, f, why, sizeof why)) {
+    if (!cudw_companion_matches(companion, f, why, sizeof why)) {
         eprintf("%s: %s: --debug-file %s does not belong to it: %s\n", progname, label, debug_file, why);
         return NULL;
     }

@@ -138,7 +138,7 @@ void cudw_line_iter_free(cudw_line_iter *it)
     it->nseq = it->capseq = 0;
 }
 
-static const char *function_name(const cudw_line_table *t, uint64_t off)
+const char *cudw_line_function_name(const cudw_line_table *t, uint64_t off)
 {
     const cudw_section *s = t->str_section;
     uint64_t at = t->str_base + off;
@@ -209,7 +209,7 @@ static int emit(cudw_line_iter *it, cudw_line_row *out, uint64_t op_offset)
     const char *fn = NULL;
     if (st->context || st->function_offset) {
         if (!it->fn_known || it->fn_off != st->function_offset) { /* a run of rows shares one name */
-            it->fn = function_name(it->table, st->function_offset);
+            it->fn = cudw_line_function_name(it->table, st->function_offset);
             it->fn_off = st->function_offset;
             it->fn_known = 1;
         }

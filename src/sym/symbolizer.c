@@ -120,7 +120,7 @@ void cudw_symbolizer_close(cudw_symbolizer *s)
 
 /* The companion must describe the image: its functions, with their
  * sizes (looked up through an index of the image's functions). */
-static int companion_fits(cudw_file *dbg, cudw_file *f, char *why, size_t n)
+int cudw_companion_matches(cudw_file *dbg, cudw_file *f, char *why, size_t n)
 {
     const cudw_section *ds = cudw_section_find(dbg, ".symtab");
     if (!ds || !ds->data)
@@ -167,7 +167,7 @@ static int build_image(cudw_symbolizer *s, sym_image *x)
         x->f = s->given ? s->given : x->img->elf;
         if (s->companion) {
             char why[300];
-            if (!companion_fits(s->companion, x->f, why, sizeof why)) {
+            if (!cudw_companion_matches(s->companion, x->f, why, sizeof why)) {
                 x->err.code = rc = CUDW_E_ARG;
                 x->err.what = "debug file";
                 snprintf(x->err.detail, sizeof x->err.detail, "%.60s does not belong to the image: %.120s",

@@ -97,7 +97,7 @@ with tempfile.TemporaryDirectory() as tmp:
               "cudwarf link l3_b.rdc.cubin libcudadevrt.a = cudwarf link l3_b.rdc.cubin", p.stderr + q.stderr)
         o = os.path.join(tmp, "none")
         p = run("link", "-o", o, devrt, l3b)
-        check(p.returncode == 1 and "give --arch" in p.stderr and p.stderr.count("\n") == 1 and
+        check(p.returncode == 1 and "--arch" in p.stderr and "libcudadevrt.a before any object" in p.stderr and p.stderr.count("\n") == 1 and
               not os.path.exists(o), "libcudadevrt.a first, no --arch: one message, exit 1, nothing written",
               p.stderr)
 

@@ -3,9 +3,9 @@
  * when it defines a global symbol that the objects taken so far reference
  * and nobody defines; the archive is rescanned until no member is added.
  * Weak references pull nothing in.  (nvlink links every member of other
- * libraries: cmd_link.c.)  The names point into the inputs' string
+ * libraries: link_inputs.c.)  The names point into the inputs' string
  * tables, which stay mapped while the inputs are open. */
-#include "cli.h"
+#include "link_needs.h"
 
 #include <stdlib.h>
 #include <string.h>
