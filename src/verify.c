@@ -55,8 +55,11 @@ static uint64_t *loc_starts(cudw_file *f, const cudw_section *loc, size_t *n)
         if (start) {
             if (*n == cap) {
                 uint64_t *nv = realloc(v, (cap *= 2) * sizeof *v);
-                if (!nv)
+                if (!nv) {
+                    free(v);
+                    v = NULL;
                     break;
+                }
                 v = nv;
             }
             v[(*n)++] = e.offset;
@@ -73,6 +76,11 @@ static void verify_info(vctx *v, const cudw_section *s)
     const cudw_section *loc = cudw_section_companion(f, s, ".debug_loc");
     size_t nloc;
     uint64_t *locs = loc_starts(f, loc, &nloc);
+    if (loc && !locs) { /* no list offsets to check against: say so rather than report them all */
+        finding(v, CUDW_FINDING_ERROR, CUDW_E_NOMEM, s, 0, "location list",
+                "out of memory: location-list offsets not checked");
+        loc = NULL;
+    }
     uint64_t cur = 0;
     cudw_unit u;
     int rc;
@@ -93,11 +101,19 @@ static void verify_info(vctx *v, const cudw_section *s)
         while (dies && (rc = cudw_die_next(&it, &d)) == CUDW_OK) {
             if (n == cap) {
                 uint64_t *nd = realloc(dies, (cap *= 2) * sizeof *dies);
-                if (!nd)
+                if (!nd) {
+                    free(dies);
+                    dies = NULL;
                     break;
+                }
                 dies = nd;
             }
             dies[n++] = d.offset;
+        }
+        if (!dies) { /* a check that cannot run is a finding, never a silent pass */
+            finding(v, CUDW_FINDING_ERROR, CUDW_E_NOMEM, s, u.offset, "reference",
+                    "out of memory: the references of the unit at 0x%llx not checked", (unsigned long long)u.offset);
+            continue;
         }
         if (rc < 0) {
             report_error(v, CUDW_FINDING_ERROR);

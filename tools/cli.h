@@ -152,6 +152,10 @@ void frame_json(cudw_file *f, const cudw_section *s, json *j);
 /* A .debug_line / .nv_debug_line_sass section (or twin), and named only if only != NULL
  * (dump_line.c; dump and lines use it). */
 int is_line_section(const cudw_section *s, const char *only);
+/* A line table's .debug_str base word in JSON, the same in lines and dump
+ * --line: "str_base" as stored, "str_base_relocated" when a relocation
+ * changes it, "str_base_symbol"/"str_base_addend" for that relocation. */
+void str_base_json(const cudw_line_table *t, json *j);
 
 
 #endif

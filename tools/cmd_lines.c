@@ -346,15 +346,7 @@ static int json_table(cudw_file *f, const cudw_line_table *t, const lopts *o, in
         json_end_obj(j);
     }
     json_end_arr(j);
-    if (t->has_str_base) {
-        json_u64(j, "str_base", t->str_base_raw);
-        if (t->str_base_raw != t->str_base)
-            json_u64(j, "str_base_relocated", t->str_base);
-        if (t->str_base_reloc) {
-            json_str(j, "str_base_symbol", t->str_base_reloc->sym_name);
-            json_i64(j, "str_base_addend", t->str_base_reloc->addend);
-        }
-    }
+    str_base_json(t, j);
     json_arr(j, "sequences");
     cudw_line_iter_init(t, &it, o->hidden ? CUDW_LINE_HIDDEN : 0);
     int open = 0;

@@ -16,6 +16,19 @@ int is_line_section(const cudw_section *s, const char *only)
            (c.kind == CUDW_SEC_LINE || c.kind == CUDW_SEC_NV_LINE_SASS);
 }
 
+void str_base_json(const cudw_line_table *t, json *j)
+{
+    if (!t->has_str_base)
+        return;
+    json_u64(j, "str_base", t->str_base_raw);
+    if (t->str_base_raw != t->str_base)
+        json_u64(j, "str_base_relocated", t->str_base);
+    if (t->str_base_reloc) {
+        json_str(j, "str_base_symbol", t->str_base_reloc->sym_name);
+        json_i64(j, "str_base_addend", t->str_base_reloc->addend);
+    }
+}
+
 void line_text(cudw_file *f, const cudw_section *s, obuf *o)
 {
     (void)f;
@@ -176,10 +189,9 @@ void line_json(cudw_file *f, const cudw_section *s, json *j)
             json_end_obj(j);
         }
         json_end_arr(j);
-        if (t->has_str_base) {
-            json_u64(j, "str_base", t->str_base);
+        str_base_json(t, j);
+        if (t->has_str_base)
             json_u64(j, "str_base_offset", t->str_base_offset);
-        }
         json_arr(j, "ops");
         uint64_t pos = t->program_offset;
         cudw_line_op op;

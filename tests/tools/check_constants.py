@@ -2,7 +2,7 @@
 """Every constant in include/cudwarf/dwarf.h against the library's own names:
 CUDW_DW_TAG_x = v must satisfy cudw_tag_name(v) == "DW_TAG_x", and so on for
 every group; a register class must spell registers the way its comment says.
-The names come from the library's tables (names.c, reloc_names.c), which
+The names come from the library's tables (const_names.c, reloc_names.c), which
 the reference comparisons (llvm-dwarfdump, eu-readelf, GNU readelf) check
 value by value, so a wrong number in the header fails here.
 usage: check_constants.py LIBCUDWARF_SO HEADER"""
