@@ -112,12 +112,13 @@ tests: all $(BUILD)/tests/reencode $(BUILD)/tests/mutate $(REPLAY_BIN) $(UNIT_BI
     $(BUILD)/bench/leb128
 
 # Every test, normal build then sanitizers.
+# SUITES="dies lines": only those suites (tests/run.sh --list names them).
 check: deps
 	$(MAKE) tests
-	tests/run.sh $(BUILD)
+	tests/run.sh $(BUILD) $(SUITES)
 	$(MAKE) BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
 	    SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" tests
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/run.sh build-asan
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/run.sh build-asan $(SUITES)
 
 deps:
 	scripts/install-deps.sh

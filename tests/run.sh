@@ -4,12 +4,32 @@
 #   object, and the DIE trees of real cubins (fixtures, and cubins compiled
 #   here when nvcc is present) against llvm-dwarfdump.
 # Ends with one line "N passed, N failed[, N skipped]"; exit 1 if anything failed.
+#   tests/run.sh [BUILD [SUITE...]]   only the named suites (make check SUITES="dies lines")
+#   tests/run.sh --list               the suites' names
 set -u
 build=${1:-build}
+[ $# -gt 0 ] && shift
+SUITES="$*" # the suites to run (names in the "if suite NAME" lines below); none: all
 cd "$(dirname "$0")/.."
+if [ "$build" = --list ]; then
+    grep -o '^ *if suite [a-z0-9-]*; then' "$0" | awk '{print $3}' | tr -d ';'
+    exit 0
+fi
+for s in $SUITES; do
+    grep -q "^ *if suite $s; then" "$0" || { echo "tests/run.sh: no suite '$s' (tests/run.sh --list names them)"; exit 2; }
+done
 pass=0; fail=0; skip=0
 log=$(mktemp -d)
 trap 'rm -rf "$log"' EXIT
+
+suite() { # NAME: whether to run it (every suite when none was named)
+    [ -z "$SUITES" ] && return 0
+    case " $SUITES " in *" $1 "*) return 0 ;; *) return 1 ;; esac
+}
+
+# cubins tests/gen.sh compiled, for the suites that use them (the gen suite
+# compiles them again; named alone, a suite uses what an earlier run left)
+gen=$(find build/gen -name '*.cubin' 2>/dev/null | sort)
 
 count_lines() { # FILE: "ok"/"FAIL" lines
     local p f
@@ -18,281 +38,351 @@ count_lines() { # FILE: "ok"/"FAIL" lines
     grep '^FAIL' "$1" -A5 | head -40
 }
 
-echo "== unit tests ($build)"
-for t in "$build"/tests/test_*; do
-    [ -x "$t" ] || continue
-    if "$t" >"$log/u.txt" 2>&1; then r=0; else r=1; fi
-    p=$(sed -n 's/.*\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log/u.txt" | tail -1)
-    f=$(sed -n 's/.*\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log/u.txt" | tail -1)
-    pass=$((pass + ${p:-0})); fail=$((fail + ${f:-0}))
-    if [ $r -ne 0 ] && [ "${f:-0}" = 0 ]; then fail=$((fail + 1)); fi
-    echo "$(basename "$t"): ${p:-0} passed, ${f:-0} failed"
-    [ $r -eq 0 ] || cat "$log/u.txt"
-done
+if suite unit; then
+    echo "== unit tests ($build)"
+    for t in "$build"/tests/test_*; do
+        [ -x "$t" ] || continue
+        if "$t" >"$log/u.txt" 2>&1; then r=0; else r=1; fi
+        p=$(sed -n 's/.*\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log/u.txt" | tail -1)
+        f=$(sed -n 's/.*\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log/u.txt" | tail -1)
+        pass=$((pass + ${p:-0})); fail=$((fail + ${f:-0}))
+        if [ $r -ne 0 ] && [ "${f:-0}" = 0 ]; then fail=$((fail + 1)); fi
+        echo "$(basename "$t"): ${p:-0} passed, ${f:-0} failed"
+        [ $r -eq 0 ] || cat "$log/u.txt"
+    done
+fi
 
-echo "== bulk LEB128 decoders (bench/leb128.c) = the library's, on random streams"
-"$build/bench/leb128" --check 20000 >"$log/leb.txt" 2>&1 || echo "FAIL bench/leb128 --check: exit $?" >>"$log/leb.txt"
-count_lines "$log/leb.txt"
+if suite leb128; then
+    echo "== bulk LEB128 decoders (bench/leb128.c) = the library's, on random streams"
+    "$build/bench/leb128" --check 20000 >"$log/leb.txt" 2>&1 || echo "FAIL bench/leb128 --check: exit $?" >>"$log/leb.txt"
+    count_lines "$log/leb.txt"
+fi
 
-echo "== the README's library example"
-out=$("$build/examples/list_functions" tests/fixtures/tiny_sm90_G.rdc.cubin 2>&1)
-if [ "$out" = "0x4a _Z11tiny_kernelPii" ]; then echo "ok   examples/list_functions"; pass=$((pass + 1));
-else echo "FAIL examples/list_functions: $out"; fail=$((fail + 1)); fi
+if suite example; then
+    echo "== the README's library example"
+    out=$("$build/examples/list_functions" tests/fixtures/tiny_sm90_G.rdc.cubin 2>&1)
+    if [ "$out" = "0x4a _Z11tiny_kernelPii" ]; then echo "ok   examples/list_functions"; pass=$((pass + 1));
+    else echo "FAIL examples/list_functions: $out"; fail=$((fail + 1)); fi
+fi
 
-echo "== the command line's contract (docs/cli.md): every command x good, missing, directory, empty, host, truncated, bad option, unwritable"
-python3 tests/cli/contract.py "$build/cudwarf" tests/fixtures >"$log/ct2.txt" 2>&1 || echo "FAIL contract.py: exit $?" >>"$log/ct2.txt"
-count_lines "$log/ct2.txt"
-tail -1 "$log/ct2.txt"
+if suite contract; then
+    echo "== the command line's contract (docs/cli.md): every command x good, missing, directory, empty, host, truncated, bad option, unwritable"
+    python3 tests/cli/contract.py "$build/cudwarf" tests/fixtures >"$log/ct2.txt" 2>&1 || echo "FAIL contract.py: exit $?" >>"$log/ct2.txt"
+    count_lines "$log/ct2.txt"
+    tail -1 "$log/ct2.txt"
+fi
 
-echo "== the library exports the API only (cudw_*): nm -D, and a program defining its internal names"
-extra=$(nm -D --defined-only "$build/libcudwarf.so" | awk '$2 != "A" {print $3}' | grep -v '^cudw_' | head -5)
-if [ -z "$extra" ] && nm -D --defined-only "$build/libcudwarf.so" | grep -q ' T cudw_symbolize@'; then
-    echo "ok   nm -D: $(nm -D --defined-only "$build/libcudwarf.so" | grep -c ' T cudw_') cudw_ functions, nothing else"; pass=$((pass + 1))
-else echo "FAIL libcudwarf.so exports: $extra"; fail=$((fail + 1)); fi
-tests/tools/clash.sh "$build" "$log" >"$log/clash.txt" 2>&1 || echo "FAIL clash.sh: exit $?" >>"$log/clash.txt"
-count_lines "$log/clash.txt"
-grep "^ok" "$log/clash.txt"
+if suite exports; then
+    echo "== the library exports the API only (cudw_*): nm -D, and a program defining its internal names"
+    extra=$(nm -D --defined-only "$build/libcudwarf.so" | awk '$2 != "A" {print $3}' | grep -v '^cudw_' | head -5)
+    if [ -z "$extra" ] && nm -D --defined-only "$build/libcudwarf.so" | grep -q ' T cudw_symbolize@'; then
+        echo "ok   nm -D: $(nm -D --defined-only "$build/libcudwarf.so" | grep -c ' T cudw_') cudw_ functions, nothing else"; pass=$((pass + 1))
+    else echo "FAIL libcudwarf.so exports: $extra"; fail=$((fail + 1)); fi
+    tests/tools/clash.sh "$build" "$log" >"$log/clash.txt" 2>&1 || echo "FAIL clash.sh: exit $?" >>"$log/clash.txt"
+    count_lines "$log/clash.txt"
+    grep "^ok" "$log/clash.txt"
+fi
 
-echo "== command line"
-python3 tests/cli/test_cli.py "$build/cudwarf" tests/fixtures >"$log/cli.txt" 2>&1 ||
-    echo "FAIL test_cli.py: exit $?" >>"$log/cli.txt"
-count_lines "$log/cli.txt"
-tail -1 "$log/cli.txt"
+if suite cli; then
+    echo "== command line"
+    python3 tests/cli/test_cli.py "$build/cudwarf" tests/fixtures >"$log/cli.txt" 2>&1 ||
+        echo "FAIL test_cli.py: exit $?" >>"$log/cli.txt"
+    count_lines "$log/cli.txt"
+    tail -1 "$log/cli.txt"
+fi
 
-if ! command -v llvm-dwarfdump >/dev/null; then
-    echo "FAIL llvm-dwarfdump is not installed (scripts/install-deps.sh installs it)"
-    fail=$((fail + 1))
-else
-    echo "== hand-made .nv_debug_info_ptx vs llvm-dwarfdump"
-    python3 tests/tools/mkelf.py info-ptx "$log/ptx.cubin"
-    python3 tests/ref/compare_dies.py --ours=.nv_debug_info_ptx "$build/cudwarf" "$build/tests/cubin_prep" \
-        "$log/ptx.cubin" >"$log/ptx.txt" 2>&1 || echo "FAIL compare_dies.py (ptx): exit $?" >>"$log/ptx.txt"
-    python3 tests/ref/compare_dies.py "$build/cudwarf" "$build/tests/cubin_prep" "$log/ptx.cubin" >>"$log/ptx.txt" 2>&1 ||
-        echo "FAIL compare_dies.py: exit $?" >>"$log/ptx.txt"
-    cat "$log/ptx.txt"; count_lines "$log/ptx.txt" >/dev/null
-
-    echo "== DIE trees of the fixtures vs llvm-dwarfdump"
-    python3 tests/ref/compare_dies.py "$build/cudwarf" "$build/tests/cubin_prep" tests/fixtures/*.cubin >"$log/fx.txt" 2>&1 ||
-        echo "FAIL compare_dies.py: exit $?" >>"$log/fx.txt"
-    count_lines "$log/fx.txt"
-    echo "$(grep -c '^ok' "$log/fx.txt") views agree"
-
-    echo "== .debug_frame of the fixtures vs llvm-dwarfdump"
-    python3 tests/ref/compare_frames.py "$build/cudwarf" "$build/tests/cubin_prep" tests/fixtures/*.cubin >"$log/ff.txt" 2>&1 ||
-        echo "FAIL compare_frames.py: exit $?" >>"$log/ff.txt"
-    count_lines "$log/ff.txt"
-    echo "$(grep -c '^ok' "$log/ff.txt") views agree"
-
-    echo "== .debug_loc, .debug_str, .debug_pubnames/pubtypes of the fixtures vs llvm-dwarfdump"
-    python3 tests/ref/compare_misc.py "$build/cudwarf" "$build/tests/cubin_prep" tests/fixtures/*.cubin >"$log/fm.txt" 2>&1 ||
-        echo "FAIL compare_misc.py: exit $?" >>"$log/fm.txt"
-    count_lines "$log/fm.txt"
-    echo "$(grep -c '^ok' "$log/fm.txt") views agree"
-
-    echo "== line rows of the fixtures vs libdw"
-    python3 tests/ref/compare_lines.py "$build/cudwarf" "$build/tests/libdw_lines" tests/fixtures/*.cubin >"$log/fl.txt" 2>&1 ||
-        echo "FAIL compare_lines.py: exit $?" >>"$log/fl.txt"
-    count_lines "$log/fl.txt"
-    echo "$(grep -c '^ok' "$log/fl.txt") views agree"
-
-    echo "== cubins compiled now: DIE trees vs llvm-dwarfdump, line rows vs libdw"
-    tests/gen.sh build/gen
-    gen=$(find build/gen -name '*.cubin' 2>/dev/null | sort)
-    if [ -z "$gen" ]; then
-        echo "skipped: no nvcc"
-        skip=$((skip + 1))
+if suite ptx-info || suite dies || suite frames || suite misc || suite lines || suite gen; then
+    if ! command -v llvm-dwarfdump >/dev/null; then
+        echo "FAIL llvm-dwarfdump is not installed (scripts/install-deps.sh installs it)"
+        fail=$((fail + 1))
     else
-        python3 tests/ref/compare_dies.py "$build/cudwarf" "$build/tests/cubin_prep" $gen >"$log/gen.txt" 2>&1 ||
-            echo "FAIL compare_dies.py: exit $?" >>"$log/gen.txt"
-        count_lines "$log/gen.txt"
-        echo "$(grep -c '^ok' "$log/gen.txt") DIE views agree ($(echo "$gen" | wc -l) cubins: sm_75/90/100, -G/-lineinfo, whole/-dc/nvlink)"
-        python3 tests/ref/compare_frames.py "$build/cudwarf" "$build/tests/cubin_prep" $gen >"$log/gf.txt" 2>&1 ||
-            echo "FAIL compare_frames.py: exit $?" >>"$log/gf.txt"
-        count_lines "$log/gf.txt"
-        echo "$(grep -c '^ok' "$log/gf.txt") frame views agree"
-        python3 tests/ref/compare_lines.py "$build/cudwarf" "$build/tests/libdw_lines" $gen >"$log/gl.txt" 2>&1 ||
-            echo "FAIL compare_lines.py: exit $?" >>"$log/gl.txt"
-        count_lines "$log/gl.txt"
-        echo "$(grep -c '^ok' "$log/gl.txt") line views agree"
-        echo "== fatbins (fatbinary, every compression mode) and host builds (nvcc)"
-        python3 tests/ref/check_fatbin.py "$build/cudwarf" build/gen >"$log/fb.txt" 2>&1 ||
-            echo "FAIL check_fatbin.py: exit $?" >>"$log/fb.txt"
-        count_lines "$log/fb.txt"
-        tail -1 "$log/fb.txt"
+        if suite ptx-info; then
+            echo "== hand-made .nv_debug_info_ptx vs llvm-dwarfdump"
+            python3 tests/tools/mkelf.py info-ptx "$log/ptx.cubin"
+            python3 tests/ref/compare_dies.py --ours=.nv_debug_info_ptx "$build/cudwarf" "$build/tests/cubin_prep" \
+                "$log/ptx.cubin" >"$log/ptx.txt" 2>&1 || echo "FAIL compare_dies.py (ptx): exit $?" >>"$log/ptx.txt"
+            python3 tests/ref/compare_dies.py "$build/cudwarf" "$build/tests/cubin_prep" "$log/ptx.cubin" >>"$log/ptx.txt" 2>&1 ||
+                echo "FAIL compare_dies.py: exit $?" >>"$log/ptx.txt"
+            cat "$log/ptx.txt"; count_lines "$log/ptx.txt" >/dev/null
+        fi
+
+        if suite dies; then
+            echo "== DIE trees of the fixtures vs llvm-dwarfdump"
+            python3 tests/ref/compare_dies.py "$build/cudwarf" "$build/tests/cubin_prep" tests/fixtures/*.cubin >"$log/fx.txt" 2>&1 ||
+                echo "FAIL compare_dies.py: exit $?" >>"$log/fx.txt"
+            count_lines "$log/fx.txt"
+            echo "$(grep -c '^ok' "$log/fx.txt") views agree"
+        fi
+
+        if suite frames; then
+            echo "== .debug_frame of the fixtures vs llvm-dwarfdump"
+            python3 tests/ref/compare_frames.py "$build/cudwarf" "$build/tests/cubin_prep" tests/fixtures/*.cubin >"$log/ff.txt" 2>&1 ||
+                echo "FAIL compare_frames.py: exit $?" >>"$log/ff.txt"
+            count_lines "$log/ff.txt"
+            echo "$(grep -c '^ok' "$log/ff.txt") views agree"
+        fi
+
+        if suite misc; then
+            echo "== .debug_loc, .debug_str, .debug_pubnames/pubtypes of the fixtures vs llvm-dwarfdump"
+            python3 tests/ref/compare_misc.py "$build/cudwarf" "$build/tests/cubin_prep" tests/fixtures/*.cubin >"$log/fm.txt" 2>&1 ||
+                echo "FAIL compare_misc.py: exit $?" >>"$log/fm.txt"
+            count_lines "$log/fm.txt"
+            echo "$(grep -c '^ok' "$log/fm.txt") views agree"
+        fi
+
+        if suite lines; then
+            echo "== line rows of the fixtures vs libdw"
+            python3 tests/ref/compare_lines.py "$build/cudwarf" "$build/tests/libdw_lines" tests/fixtures/*.cubin >"$log/fl.txt" 2>&1 ||
+                echo "FAIL compare_lines.py: exit $?" >>"$log/fl.txt"
+            count_lines "$log/fl.txt"
+            echo "$(grep -c '^ok' "$log/fl.txt") views agree"
+        fi
+
+        if suite gen; then
+            echo "== cubins compiled now: DIE trees vs llvm-dwarfdump, line rows vs libdw"
+            tests/gen.sh build/gen
+            gen=$(find build/gen -name '*.cubin' 2>/dev/null | sort)
+            if [ -z "$gen" ]; then
+                echo "skipped: no nvcc"
+                skip=$((skip + 1))
+            else
+                python3 tests/ref/compare_dies.py "$build/cudwarf" "$build/tests/cubin_prep" $gen >"$log/gen.txt" 2>&1 ||
+                    echo "FAIL compare_dies.py: exit $?" >>"$log/gen.txt"
+                count_lines "$log/gen.txt"
+                echo "$(grep -c '^ok' "$log/gen.txt") DIE views agree ($(echo "$gen" | wc -l) cubins: sm_75/90/100, -G/-lineinfo, whole/-dc/nvlink)"
+                python3 tests/ref/compare_frames.py "$build/cudwarf" "$build/tests/cubin_prep" $gen >"$log/gf.txt" 2>&1 ||
+                    echo "FAIL compare_frames.py: exit $?" >>"$log/gf.txt"
+                count_lines "$log/gf.txt"
+                echo "$(grep -c '^ok' "$log/gf.txt") frame views agree"
+                python3 tests/ref/compare_lines.py "$build/cudwarf" "$build/tests/libdw_lines" $gen >"$log/gl.txt" 2>&1 ||
+                    echo "FAIL compare_lines.py: exit $?" >>"$log/gl.txt"
+                count_lines "$log/gl.txt"
+                echo "$(grep -c '^ok' "$log/gl.txt") line views agree"
+                echo "== fatbins (fatbinary, every compression mode) and host builds (nvcc)"
+                python3 tests/ref/check_fatbin.py "$build/cudwarf" build/gen >"$log/fb.txt" 2>&1 ||
+                    echo "FAIL check_fatbin.py: exit $?" >>"$log/fb.txt"
+                count_lines "$log/fb.txt"
+                tail -1 "$log/fb.txt"
+            fi
+        fi
     fi
 fi
 
-echo "== the README's and the man page's examples print what they show (after tests/gen.sh: some use build/gen)"
-python3 tests/cli/doc_examples.py "$build/cudwarf" >"$log/doc.txt" 2>&1 || echo "FAIL doc_examples.py: exit $?" >>"$log/doc.txt"
-count_lines "$log/doc.txt"
-grep '^skip' "$log/doc.txt"
-tail -1 "$log/doc.txt"
-
-echo "== addr2line's inline stacks equal the chains in the rows"
-# zerobase_*: the rows name wrong functions (nvlink's zero .debug_str base); build/gen's copy of it is
-# checked with its link inputs at hand
-python3 tests/ref/check_addr2line.py "$build/cudwarf" $(ls tests/fixtures/*.cubin | grep -v /zerobase_) $(echo "${gen:-}" | grep lineinfo) >"$log/a2l.txt" 2>&1 ||
-    echo "FAIL check_addr2line.py: exit $?" >>"$log/a2l.txt"
-count_lines "$log/a2l.txt"
-echo "$(grep -c '^ok' "$log/a2l.txt") files checked"
-
-echo "== -G inline stacks from the DIEs: addr2line -i = llvm-dwarfdump's inlined subroutines"
-python3 tests/ref/check_inline_dies.py "$build/cudwarf" "$build/tests/cubin_prep" tests/fixtures/*_G*.cubin \
-    $(echo "${gen:-}" | grep -E '/G/|cub_block') >"$log/id.txt" 2>&1 ||
-    echo "FAIL check_inline_dies.py: exit $?" >>"$log/id.txt"
-count_lines "$log/id.txt"
-echo "$(grep -c '^ok' "$log/id.txt") files checked"
-
-echo "== line programs re-encoded byte for byte (decode -> cudw_line_encode)"
-"$build/tests/reencode" tests/fixtures/*.cubin ${gen:-} >"$log/re.txt" 2>&1
-count_lines "$log/re.txt"
-echo "$(grep -c '^ok' "$log/re.txt") line sections identical"
-
-echo "== mutation suite: truncations and byte flips of real cubins, every parser"
-"$build/tests/mutate" --flips 1000 tests/fixtures/*.cubin >"$log/mu.txt" 2>&1
-count_lines "$log/mu.txt"
-tail -1 "$log/mu.txt"
-python3 tests/cli/mutants_cli.py "$build/cudwarf" 500 tests/fixtures/*.cubin >"$log/mc.txt" 2>&1 ||
-    echo "FAIL mutants_cli.py: exit $?" >>"$log/mc.txt"
-count_lines "$log/mc.txt"
-tail -1 "$log/mc.txt"
-
-echo "== cudwarf verify: fixtures clean, corrupted copies flagged at the right place"
-python3 tests/cli/verify_malformed.py "$build/cudwarf" tests/fixtures >"$log/vm.txt" 2>&1 ||
-    echo "FAIL verify_malformed.py: exit $?" >>"$log/vm.txt"
-grep '^FAIL' "$log/vm.txt" | head -5
-p=$(sed -n 's/^verify: \([0-9]*\) passed.*/\1/p' "$log/vm.txt"); f=$(sed -n 's/.* \([0-9]*\) failed$/\1/p' "$log/vm.txt")
-pass=$((pass + ${p:-0})); fail=$((fail + ${f:-1}))
-tail -1 "$log/vm.txt"
-
-echo "== fuzz corpora and crash reproducers, replayed"
-for t in $(ls tests/fuzz/corpus); do
-    "$build/tests/replay_$t" "$t" tests/fuzz/corpus/$t tests/fuzz/crashes/$t >"$log/rp.txt" 2>&1 ||
-        echo "FAIL replay $t: exit $?" >>"$log/rp.txt"
-    count_lines "$log/rp.txt"
-    cat "$log/rp.txt"
-done
-
-echo "== .nv_debug_info_reg_sass records against the PTX text and the symbols"
-python3 tests/ref/check_reg_sass.py "$build/cudwarf" tests/fixtures/*.cubin ${gen:-} >"$log/rs.txt" 2>&1 ||
-    echo "FAIL check_reg_sass.py: exit $?" >>"$log/rs.txt"
-count_lines "$log/rs.txt"
-echo "$(grep -c '^ok' "$log/rs.txt") files checked"
-
-echo "== .debug_macinfo vs GNU readelf (a hand-made object with every entry type, and the fixtures)"
-python3 tests/tools/mkelf.py macinfo "$log/mac.o"
-python3 tests/ref/check_macinfo.py "$build/cudwarf" "$log/mac.o" tests/fixtures/*.cubin >"$log/mi.txt" 2>&1 ||
-    echo "FAIL check_macinfo.py: exit $?" >>"$log/mi.txt"
-count_lines "$log/mi.txt"
-tail -1 "$log/mi.txt"
-
-echo "== .debug_aranges vs llvm-dwarfdump, .debug_ranges vs eu-readelf (a hand-made object)"
-python3 tests/tools/mkelf.py ranges "$log/rg.o"
-python3 tests/ref/check_ranges.py "$build/cudwarf" "$log/rg.o" >"$log/rg.txt" 2>&1 || echo "FAIL check_ranges.py: exit $?" >>"$log/rg.txt"
-count_lines "$log/rg.txt"
-cat "$log/rg.txt"
-
-echo "== .debug_pubnames/.debug_pubtypes built from .debug_info equal ptxas's, byte for byte"
-python3 tests/ref/check_pubnames.py "$build/cudwarf" tests/fixtures/*.cubin ${gen:-} >"$log/pn.txt" 2>&1 ||
-    echo "FAIL check_pubnames.py: exit $?" >>"$log/pn.txt"
-count_lines "$log/pn.txt"
-tail -1 "$log/pn.txt"
-
-echo "== cudwarf link vs nvlink -g: sections, relocations, inlined-function names (2, 3, 10 objects)"
-sets=""
-for d in tests/fixtures/link2/*/ $(find build/gen -name link.g.cubin -printf '%h\n' 2>/dev/null | sort); do
-    d=${d%/}
-    [ -f "$d/link.g.cubin" ] || continue
-    if [ -f "$d/kern.rdc.cubin" ]; then ins="$d/kern.rdc.cubin,$d/other.rdc.cubin"
-    else ins=$(ls "$d"/*.rdc.cubin | tr '\n' , | sed 's/,$//'); fi
-    sets="$sets $d/link.g.cubin=$ins"
-done
-# one object whose FDE pointer lands on the next CIE (docs/spec-disagreements.md 7)
-sets="$sets tests/fixtures/virt_sm90_lineinfo.link.g.cubin=tests/fixtures/virt_sm90_lineinfo.rdc.cubin"
-python3 tests/ref/check_link.py "$build/cudwarf" $sets >"$log/lk.txt" 2>&1 ||
-    echo "FAIL check_link.py: exit $?" >>"$log/lk.txt"
-count_lines "$log/lk.txt"
-tail -1 "$log/lk.txt"
-
-echo "== fatbin containers in any section (scan, wrappers), -rdc executables, --sm, no device code"
-python3 tests/cli/containers.py "$build/cudwarf" tests/fixtures >"$log/ct.txt" 2>&1 ||
-    echo "FAIL containers.py: exit $?" >>"$log/ct.txt"
-count_lines "$log/ct.txt"
-tail -1 "$log/ct.txt"
-
-echo "== cudwarf remap: paths rewritten, lines/DIEs/verify/llvm --verify otherwise the input's; nvlink -g links the results"
-libs=; [ "$build" = build ] && libs=--libs
-python3 tests/cli/remap.py "$build/cudwarf" "$build/tests/cubin_prep" $libs tests/fixtures/*.cubin \
-    $(find build/gen -name '*.cubin' 2>/dev/null | sort) >"$log/rm.txt" 2>&1 || echo "FAIL remap.py: exit $?" >>"$log/rm.txt"
-count_lines "$log/rm.txt"
-grep '^skip' "$log/rm.txt"
-tail -1 "$log/rm.txt"
-
-echo "== cudwarf size: classes = readelf's section sizes; stored = the containers' bytes; duplicates"
-libs=; [ "$build" = build ] && libs=--libs
-python3 tests/cli/size.py "$build/cudwarf" tests/fixtures $libs $(find build/gen -name '*.cubin' 2>/dev/null | sort) \
-    >"$log/sz.txt" 2>&1 || echo "FAIL size.py: exit $?" >>"$log/sz.txt"
-count_lines "$log/sz.txt"
-grep '^skip' "$log/sz.txt"
-tail -1 "$log/sz.txt"
-
-echo "== NVIDIA's libraries (/usr/local/cuda/lib64): every container an independent scan finds; -j 2 = -j 1"
-quick=; [ "$build" = build ] || quick=--quick  # under ASan one library: the scan's code is the same
-python3 tests/cli/libraries.py "$build/cudwarf" $quick >"$log/lb.txt" 2>&1 ||
-    echo "FAIL libraries.py: exit $?" >>"$log/lb.txt"
-count_lines "$log/lb.txt"
-grep '^skip' "$log/lb.txt"
-tail -1 "$log/lb.txt"
-
-echo "== cudwarf link of host objects (nvcc -dc -c, two SMs) = link of the -dc cubins; --arch, --symbols from -dlink"
-python3 tests/cli/link_inputs.py "$build/cudwarf" build/gen >"$log/li.txt" 2>&1 ||
-    echo "FAIL link_inputs.py: exit $?" >>"$log/li.txt"
-count_lines "$log/li.txt"
-tail -1 "$log/li.txt"
-
-echo "== static libraries as link inputs (nvcc -lib, libcudadevrt.a) vs nvlink -g"
-python3 tests/cli/link_archive.py "$build/cudwarf" build/gen >"$log/la.txt" 2>&1 ||
-    echo "FAIL link_archive.py: exit $?" >>"$log/la.txt"
-count_lines "$log/la.txt"
-tail -1 "$log/la.txt"
-
-echo "== cudwarf strip: the rest byte for byte; stripped + --keep-debug companion = the original"
-python3 tests/ref/check_strip.py "$build/cudwarf" tests/fixtures/*.cubin tests/fixtures/link2/*/*.cubin \
-    $(find build/gen -name 'link.g.cubin' -o -name 'kern.cubin' 2>/dev/null | sort) >"$log/st.txt" 2>&1 ||
-    echo "FAIL check_strip.py: exit $?" >>"$log/st.txt"
-count_lines "$log/st.txt"
-tail -1 "$log/st.txt"
-
-echo "== .nv_debug_line_sass rows point at PTX instructions of the right function"
-python3 tests/ref/check_sass_ptx.py "$build/cudwarf" tests/fixtures/*.cubin ${gen:-} >"$log/sp.txt" 2>&1 ||
-    echo "FAIL check_sass_ptx.py: exit $?" >>"$log/sp.txt"
-count_lines "$log/sp.txt"
-echo "$(grep -c '^ok' "$log/sp.txt") views checked"
-
-echo "== include/cudwarf/dwarf.h: every constant = the library's name for its value"
-if [ "$build" != build ]; then
-    echo "skipped: ctypes loads the library into an uninstrumented Python; the normal build's run tests it"
-else
-    python3 tests/tools/check_constants.py "$PWD/$build/libcudwarf.so" include/cudwarf/dwarf.h >"$log/const.txt" 2>&1 ||
-        echo "FAIL check_constants.py: exit $?" >>"$log/const.txt"
-    count_lines "$log/const.txt"
-    tail -1 "$log/const.txt"
+if suite docs; then
+    echo "== the README's and the man page's examples print what they show (after tests/gen.sh: some use build/gen)"
+    python3 tests/cli/doc_examples.py "$build/cudwarf" >"$log/doc.txt" 2>&1 || echo "FAIL doc_examples.py: exit $?" >>"$log/doc.txt"
+    count_lines "$log/doc.txt"
+    grep '^skip' "$log/doc.txt"
+    tail -1 "$log/doc.txt"
 fi
 
-echo "== the Python package (python/cudwarf) against the command line"
-if [ "$build" != build ]; then
-    echo "skipped: ctypes loads the library into an uninstrumented Python; the normal build's run tests it"
-elif ! /usr/bin/python3 -c 'import pytest' 2>/dev/null; then
-    echo "FAIL python3-pytest is not installed (scripts/install-deps.sh installs it)"; fail=$((fail + 1))
-else
-    CUDWARF="$build/cudwarf" CUDWARF_LIB="$PWD/$build/libcudwarf.so" /usr/bin/python3 -m pytest -q -p no:cacheprovider \
-        python/tests >"$log/py.txt" 2>&1
-    p=$(tail -1 "$log/py.txt" | grep -oE '[0-9]+ passed' | cut -d' ' -f1)
-    f=$(tail -1 "$log/py.txt" | grep -oE '[0-9]+ (failed|error)' | cut -d' ' -f1)
-    pass=$((pass + ${p:-0})); fail=$((fail + ${f:-0}))
-    [ -z "$p$f" ] && { echo "FAIL pytest did not run"; fail=$((fail + 1)); }
-    [ "${f:-0}" = 0 ] || grep -E '^(FAILED|E )' "$log/py.txt" | head -20
-    tail -1 "$log/py.txt"
+if suite addr2line; then
+    echo "== addr2line's inline stacks equal the chains in the rows"
+    # zerobase_*: the rows name wrong functions (nvlink's zero .debug_str base); build/gen's copy of it is
+    # checked with its link inputs at hand
+    python3 tests/ref/check_addr2line.py "$build/cudwarf" $(ls tests/fixtures/*.cubin | grep -v /zerobase_) $(echo "${gen:-}" | grep lineinfo) >"$log/a2l.txt" 2>&1 ||
+        echo "FAIL check_addr2line.py: exit $?" >>"$log/a2l.txt"
+    count_lines "$log/a2l.txt"
+    echo "$(grep -c '^ok' "$log/a2l.txt") files checked"
+fi
+
+if suite inline-dies; then
+    echo "== -G inline stacks from the DIEs: addr2line -i = llvm-dwarfdump's inlined subroutines"
+    python3 tests/ref/check_inline_dies.py "$build/cudwarf" "$build/tests/cubin_prep" tests/fixtures/*_G*.cubin \
+        $(echo "${gen:-}" | grep -E '/G/|cub_block') >"$log/id.txt" 2>&1 ||
+        echo "FAIL check_inline_dies.py: exit $?" >>"$log/id.txt"
+    count_lines "$log/id.txt"
+    echo "$(grep -c '^ok' "$log/id.txt") files checked"
+fi
+
+if suite reencode; then
+    echo "== line programs re-encoded byte for byte (decode -> cudw_line_encode)"
+    "$build/tests/reencode" tests/fixtures/*.cubin ${gen:-} >"$log/re.txt" 2>&1
+    count_lines "$log/re.txt"
+    echo "$(grep -c '^ok' "$log/re.txt") line sections identical"
+fi
+
+if suite mutate; then
+    echo "== mutation suite: truncations and byte flips of real cubins, every parser"
+    "$build/tests/mutate" --flips 1000 tests/fixtures/*.cubin >"$log/mu.txt" 2>&1
+    count_lines "$log/mu.txt"
+    tail -1 "$log/mu.txt"
+    python3 tests/cli/mutants_cli.py "$build/cudwarf" 500 tests/fixtures/*.cubin >"$log/mc.txt" 2>&1 ||
+        echo "FAIL mutants_cli.py: exit $?" >>"$log/mc.txt"
+    count_lines "$log/mc.txt"
+    tail -1 "$log/mc.txt"
+fi
+
+if suite verify; then
+    echo "== cudwarf verify: fixtures clean, corrupted copies flagged at the right place"
+    python3 tests/cli/verify_malformed.py "$build/cudwarf" tests/fixtures >"$log/vm.txt" 2>&1 ||
+        echo "FAIL verify_malformed.py: exit $?" >>"$log/vm.txt"
+    grep '^FAIL' "$log/vm.txt" | head -5
+    p=$(sed -n 's/^verify: \([0-9]*\) passed.*/\1/p' "$log/vm.txt"); f=$(sed -n 's/.* \([0-9]*\) failed$/\1/p' "$log/vm.txt")
+    pass=$((pass + ${p:-0})); fail=$((fail + ${f:-1}))
+    tail -1 "$log/vm.txt"
+fi
+
+if suite fuzz-replay; then
+    echo "== fuzz corpora and crash reproducers, replayed"
+    for t in $(ls tests/fuzz/corpus); do
+        "$build/tests/replay_$t" "$t" tests/fuzz/corpus/$t tests/fuzz/crashes/$t >"$log/rp.txt" 2>&1 ||
+            echo "FAIL replay $t: exit $?" >>"$log/rp.txt"
+        count_lines "$log/rp.txt"
+        cat "$log/rp.txt"
+    done
+fi
+
+if suite reg-sass; then
+    echo "== .nv_debug_info_reg_sass records against the PTX text and the symbols"
+    python3 tests/ref/check_reg_sass.py "$build/cudwarf" tests/fixtures/*.cubin ${gen:-} >"$log/rs.txt" 2>&1 ||
+        echo "FAIL check_reg_sass.py: exit $?" >>"$log/rs.txt"
+    count_lines "$log/rs.txt"
+    echo "$(grep -c '^ok' "$log/rs.txt") files checked"
+fi
+
+if suite macinfo; then
+    echo "== .debug_macinfo vs GNU readelf (a hand-made object with every entry type, and the fixtures)"
+    python3 tests/tools/mkelf.py macinfo "$log/mac.o"
+    python3 tests/ref/check_macinfo.py "$build/cudwarf" "$log/mac.o" tests/fixtures/*.cubin >"$log/mi.txt" 2>&1 ||
+        echo "FAIL check_macinfo.py: exit $?" >>"$log/mi.txt"
+    count_lines "$log/mi.txt"
+    tail -1 "$log/mi.txt"
+fi
+
+if suite aranges; then
+    echo "== .debug_aranges vs llvm-dwarfdump, .debug_ranges vs eu-readelf (a hand-made object)"
+    python3 tests/tools/mkelf.py ranges "$log/rg.o"
+    python3 tests/ref/check_ranges.py "$build/cudwarf" "$log/rg.o" >"$log/rg.txt" 2>&1 || echo "FAIL check_ranges.py: exit $?" >>"$log/rg.txt"
+    count_lines "$log/rg.txt"
+    cat "$log/rg.txt"
+fi
+
+if suite pubnames; then
+    echo "== .debug_pubnames/.debug_pubtypes built from .debug_info equal ptxas's, byte for byte"
+    python3 tests/ref/check_pubnames.py "$build/cudwarf" tests/fixtures/*.cubin ${gen:-} >"$log/pn.txt" 2>&1 ||
+        echo "FAIL check_pubnames.py: exit $?" >>"$log/pn.txt"
+    count_lines "$log/pn.txt"
+    tail -1 "$log/pn.txt"
+fi
+
+if suite link; then
+    echo "== cudwarf link vs nvlink -g: sections, relocations, inlined-function names (2, 3, 10 objects)"
+    sets=""
+    for d in tests/fixtures/link2/*/ $(find build/gen -name link.g.cubin -printf '%h\n' 2>/dev/null | sort); do
+        d=${d%/}
+        [ -f "$d/link.g.cubin" ] || continue
+        if [ -f "$d/kern.rdc.cubin" ]; then ins="$d/kern.rdc.cubin,$d/other.rdc.cubin"
+        else ins=$(ls "$d"/*.rdc.cubin | tr '\n' , | sed 's/,$//'); fi
+        sets="$sets $d/link.g.cubin=$ins"
+    done
+    # one object whose FDE pointer lands on the next CIE (docs/spec-disagreements.md 7)
+    sets="$sets tests/fixtures/virt_sm90_lineinfo.link.g.cubin=tests/fixtures/virt_sm90_lineinfo.rdc.cubin"
+    python3 tests/ref/check_link.py "$build/cudwarf" $sets >"$log/lk.txt" 2>&1 ||
+        echo "FAIL check_link.py: exit $?" >>"$log/lk.txt"
+    count_lines "$log/lk.txt"
+    tail -1 "$log/lk.txt"
+fi
+
+if suite containers; then
+    echo "== fatbin containers in any section (scan, wrappers), -rdc executables, --sm, no device code"
+    python3 tests/cli/containers.py "$build/cudwarf" tests/fixtures >"$log/ct.txt" 2>&1 ||
+        echo "FAIL containers.py: exit $?" >>"$log/ct.txt"
+    count_lines "$log/ct.txt"
+    tail -1 "$log/ct.txt"
+fi
+
+if suite remap; then
+    echo "== cudwarf remap: paths rewritten, lines/DIEs/verify/llvm --verify otherwise the input's; nvlink -g links the results"
+    libs=; [ "$build" = build ] && libs=--libs
+    python3 tests/cli/remap.py "$build/cudwarf" "$build/tests/cubin_prep" $libs tests/fixtures/*.cubin \
+        $(find build/gen -name '*.cubin' 2>/dev/null | sort) >"$log/rm.txt" 2>&1 || echo "FAIL remap.py: exit $?" >>"$log/rm.txt"
+    count_lines "$log/rm.txt"
+    grep '^skip' "$log/rm.txt"
+    tail -1 "$log/rm.txt"
+fi
+
+if suite size; then
+    echo "== cudwarf size: classes = readelf's section sizes; stored = the containers' bytes; duplicates"
+    libs=; [ "$build" = build ] && libs=--libs
+    python3 tests/cli/size.py "$build/cudwarf" tests/fixtures $libs $(find build/gen -name '*.cubin' 2>/dev/null | sort) \
+        >"$log/sz.txt" 2>&1 || echo "FAIL size.py: exit $?" >>"$log/sz.txt"
+    count_lines "$log/sz.txt"
+    grep '^skip' "$log/sz.txt"
+    tail -1 "$log/sz.txt"
+fi
+
+if suite libraries; then
+    echo "== NVIDIA's libraries (/usr/local/cuda/lib64): every container an independent scan finds; -j 2 = -j 1"
+    quick=; [ "$build" = build ] || quick=--quick  # under ASan one library: the scan's code is the same
+    python3 tests/cli/libraries.py "$build/cudwarf" $quick >"$log/lb.txt" 2>&1 ||
+        echo "FAIL libraries.py: exit $?" >>"$log/lb.txt"
+    count_lines "$log/lb.txt"
+    grep '^skip' "$log/lb.txt"
+    tail -1 "$log/lb.txt"
+fi
+
+if suite link-inputs; then
+    echo "== cudwarf link of host objects (nvcc -dc -c, two SMs) = link of the -dc cubins; --arch, --symbols from -dlink"
+    python3 tests/cli/link_inputs.py "$build/cudwarf" build/gen >"$log/li.txt" 2>&1 ||
+        echo "FAIL link_inputs.py: exit $?" >>"$log/li.txt"
+    count_lines "$log/li.txt"
+    tail -1 "$log/li.txt"
+fi
+
+if suite archives; then
+    echo "== static libraries as link inputs (nvcc -lib, libcudadevrt.a) vs nvlink -g"
+    python3 tests/cli/link_archive.py "$build/cudwarf" build/gen >"$log/la.txt" 2>&1 ||
+        echo "FAIL link_archive.py: exit $?" >>"$log/la.txt"
+    count_lines "$log/la.txt"
+    tail -1 "$log/la.txt"
+fi
+
+if suite strip; then
+    echo "== cudwarf strip: the rest byte for byte; stripped + --keep-debug companion = the original"
+    python3 tests/ref/check_strip.py "$build/cudwarf" tests/fixtures/*.cubin tests/fixtures/link2/*/*.cubin \
+        $(find build/gen -name 'link.g.cubin' -o -name 'kern.cubin' 2>/dev/null | sort) >"$log/st.txt" 2>&1 ||
+        echo "FAIL check_strip.py: exit $?" >>"$log/st.txt"
+    count_lines "$log/st.txt"
+    tail -1 "$log/st.txt"
+fi
+
+if suite sass-ptx; then
+    echo "== .nv_debug_line_sass rows point at PTX instructions of the right function"
+    python3 tests/ref/check_sass_ptx.py "$build/cudwarf" tests/fixtures/*.cubin ${gen:-} >"$log/sp.txt" 2>&1 ||
+        echo "FAIL check_sass_ptx.py: exit $?" >>"$log/sp.txt"
+    count_lines "$log/sp.txt"
+    echo "$(grep -c '^ok' "$log/sp.txt") views checked"
+fi
+
+if suite constants; then
+    echo "== include/cudwarf/dwarf.h: every constant = the library's name for its value"
+    if [ "$build" != build ]; then
+        echo "skipped: ctypes loads the library into an uninstrumented Python; the normal build's run tests it"
+    else
+        python3 tests/tools/check_constants.py "$PWD/$build/libcudwarf.so" include/cudwarf/dwarf.h >"$log/const.txt" 2>&1 ||
+            echo "FAIL check_constants.py: exit $?" >>"$log/const.txt"
+        count_lines "$log/const.txt"
+        tail -1 "$log/const.txt"
+    fi
+fi
+
+if suite python; then
+    echo "== the Python package (python/cudwarf) against the command line"
+    if [ "$build" != build ]; then
+        echo "skipped: ctypes loads the library into an uninstrumented Python; the normal build's run tests it"
+    elif ! /usr/bin/python3 -c 'import pytest' 2>/dev/null; then
+        echo "FAIL python3-pytest is not installed (scripts/install-deps.sh installs it)"; fail=$((fail + 1))
+    else
+        CUDWARF="$build/cudwarf" CUDWARF_LIB="$PWD/$build/libcudwarf.so" /usr/bin/python3 -m pytest -q -p no:cacheprovider \
+            python/tests >"$log/py.txt" 2>&1
+        p=$(tail -1 "$log/py.txt" | grep -oE '[0-9]+ passed' | cut -d' ' -f1)
+        f=$(tail -1 "$log/py.txt" | grep -oE '[0-9]+ (failed|error)' | cut -d' ' -f1)
+        pass=$((pass + ${p:-0})); fail=$((fail + ${f:-0}))
+        [ -z "$p$f" ] && { echo "FAIL pytest did not run"; fail=$((fail + 1)); }
+        [ "${f:-0}" = 0 ] || grep -E '^(FAILED|E )' "$log/py.txt" | head -20
+        tail -1 "$log/py.txt"
+    fi
 fi
 
 if [ $skip -gt 0 ]; then
