@@ -55,8 +55,11 @@ int cur_field_reloc(cur_t *c, unsigned n, const char *field, uint64_t *v, const 
     const cudw_reloc *r = c->f ? cudw_reloc_at(c->f, c->sec->index, at) : NULL;
     if (r && !r->width)
         r = NULL;
-    if (r)
-        *v = n == 4 ? (uint32_t)r->value : n == 8 ? r->value : *v;
+    if (r) { /* the relocation writes its width (4 or 8 bytes) of the field, from the low end */
+        unsigned w = r->width < n ? r->width : n;
+        uint64_t mask = w >= 8 ? ~0ull : (1ull << (8 * w)) - 1;
+        *v = (*v & ~mask) | (r->value & mask);
+    }
     if (rel)
         *rel = r;
     return CUDW_OK;
