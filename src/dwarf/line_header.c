@@ -84,36 +84,99 @@ static int tables(cudw_file *f, const cudw_section *s, uint64_t pos, uint64_t he
     return CUDW_OK;
 }
 
+/* Which unit names which line table: (DW_AT_stmt_list, DW_AT_comp_dir)
+ * of every unit's first DIE, sorted, built once per info section and
+ * kept on the handle. */
+typedef struct stmt_dir {
+    uint64_t stmt;
+    size_t ord;               /* file order: the first unit naming a table wins */
+    const char *dir;
+} stmt_dir;
+
+typedef struct stmt_index {
+    stmt_dir *v;
+    size_t n;
+} stmt_index;
+
+static int stmt_cmp(const void *a, const void *b)
+{
+    const stmt_dir *x = a, *y = b;
+    if (x->stmt != y->stmt)
+        return x->stmt < y->stmt ? -1 : 1;
+    return x->ord < y->ord ? -1 : x->ord > y->ord;
+}
+
+static const stmt_index *stmt_index_of(cudw_file *f, const cudw_section *info)
+{
+    stmt_index *ix = cache_get(f, CACHE_COMPDIR, info->index, 0);
+    if (ix)
+        return ix;
+    if (!(ix = arena_alloc(&f->arena, sizeof *ix)))
+        return NULL;
+    /* A broken .debug_info is its own readers' error, not the line
+     * table's: the index keeps the units before it, and the handle's error
+     * is what it was. */
+    cudw_error saved = f->err;
+    size_t cap = 0;
+    uint64_t cur = 0;
+    cudw_unit u;
+    for (int pass = 0; pass < 2; pass++) { /* count, then fill: one allocation */
+        size_t n = 0;
+        cur = 0;
+        while (cudw_unit_next(f, info, &cur, &u) == CUDW_OK) {
+            cudw_die_iter it;
+            cudw_die d;
+            cudw_attr a;
+            cudw_die_iter_init(&u, &it);
+            if (cudw_die_next(&it, &d) != CUDW_OK || cudw_die_attr(&d, CUDW_DW_AT_stmt_list, &a) != CUDW_OK)
+                continue;
+            if (pass) {
+                if (n == cap)
+                    break;
+                ix->v[n].stmt = a.u;
+                ix->v[n].ord = n;
+                ix->v[n].dir = cudw_die_attr(&d, CUDW_DW_AT_comp_dir, &a) == CUDW_OK && a.vclass == CUDW_V_STRING
+                                   ? a.str
+                                   : NULL;
+            }
+            n++;
+        }
+        if (!pass && n && !(ix->v = arena_alloc(&f->arena, n * sizeof *ix->v)))
+            break;
+        if (!pass)
+            cap = n;
+        else
+            ix->n = n;
+    }
+    f->err = saved;
+    qsort(ix->v, ix->n, sizeof *ix->v, stmt_cmp);
+    if (cache_put(f, CACHE_COMPDIR, info->index, 0, ix))
+        return NULL;
+    return ix;
+}
+
 /* DW_AT_comp_dir of the unit whose DW_AT_stmt_list names this table:
  * file entries with directory 0, and relative directories, are relative to
- * it.  Found by reading each unit's first DIE; NULL when none (the
- * .nv_debug_line_sass tables, -lineinfo cubins without .debug_info). */
+ * it.  NULL when none (the .nv_debug_line_sass tables, -lineinfo cubins
+ * without .debug_info). */
 static const char *comp_dir_for(cudw_file *f, const cudw_section *line, uint64_t off)
 {
     cudw_secclass c;
     if (cudw_classify_name(line->name, line->flags, &c) != CUDW_OK || c.kind != CUDW_SEC_LINE)
         return NULL;
     const cudw_section *info = cudw_section_companion(f, line, ".debug_info");
-    if (!info || !info->data)
+    const stmt_index *ix = info && info->data ? stmt_index_of(f, info) : NULL;
+    if (!ix)
         return NULL;
-    cudw_error saved = f->err; /* a broken .debug_info is not this table's error */
-    const char *found = NULL;
-    uint64_t cur = 0;
-    cudw_unit u;
-    while (!found && cudw_unit_next(f, info, &cur, &u) == CUDW_OK) {
-        cudw_die_iter it;
-        cudw_die d;
-        cudw_attr a;
-        cudw_die_iter_init(&u, &it);
-        if (cudw_die_next(&it, &d) != CUDW_OK)
-            continue;
-        if (cudw_die_attr(&d, 0x10, &a) != CUDW_OK || a.u != off) /* DW_AT_stmt_list */
-            continue;
-        if (cudw_die_attr(&d, 0x1b, &a) == CUDW_OK && a.vclass == CUDW_V_STRING) /* DW_AT_comp_dir */
-            found = a.str;
+    size_t lo = 0, hi = ix->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ix->v[mid].stmt < off)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    f->err = saved;
-    return found;
+    return lo < ix->n && ix->v[lo].stmt == off ? ix->v[lo].dir : NULL;
 }
 
 static const char *join(cudw_file *f, const char *a, const char *b)
