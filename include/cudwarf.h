@@ -20,6 +20,15 @@
  *    own section at address 0, so the field's symbol and addend are
  *    reported too (cudw_attr.reloc).
  *  - Offsets are section offsets unless stated otherwise.
+ *  - Walks over a section take a `uint64_t *cursor` (0 to start).  On
+ *    success it moves past the item returned.  On an error it stays on
+ *    the item that failed -- calling again gives the same error -- except
+ *    where the item's own length says where the next one starts and the
+ *    failure is inside it: cudw_unit_next moves past a unit it cannot
+ *    read (DWARF 4, an address size it does not know; past the whole
+ *    section after a reserved unit length), cudw_frame_next past an entry
+ *    whose length was readable.  cudw_verify goes on from there; a reader
+ *    that wants one error stops (cudw_walk_section).
  *
  * Thread safety: one cudw_file may be used by one thread at a time.  A
  * cudw_input may be shared: cudw_input_peek and cudw_input_load are safe
@@ -336,6 +345,9 @@ typedef struct cudw_die {
 
 #define CUDW_MAX_DIE_DEPTH 4096
 
+/* Iterator state.  The caller provides the storage (a local variable:
+ * walking allocates nothing) and the library owns the fields: read none
+ * of them, and expect them to change between versions. */
 typedef struct cudw_die_iter {
     const cudw_unit *unit;
     uint64_t pos;       /* next byte to read */
@@ -376,6 +388,9 @@ typedef struct cudw_attr {
     const cudw_reloc *reloc;  /* the relocation applied to the value, or NULL */
 } cudw_attr;
 
+/* Iterator state.  The caller provides the storage (a local variable:
+ * walking allocates nothing) and the library owns the fields: read none
+ * of them, and expect them to change between versions. */
 typedef struct cudw_attr_iter {
     const cudw_die *die;
     uint64_t pos;
@@ -514,6 +529,9 @@ typedef struct cudw_line_row {
     uint64_t op_offset;       /* section offset of the opcode that made the row */
 } cudw_line_row;
 
+/* Iterator state.  The caller provides the storage (a local variable:
+ * walking allocates nothing) and the library owns the fields: read none
+ * of them, and expect them to change between versions. */
 typedef struct cudw_line_iter {
     const cudw_line_table *table;
     uint64_t pos;
