@@ -669,7 +669,8 @@ void cudw_line_out_free(cudw_line_out *out);
  * at its last '/', directories numbered from 1 in order of first
  * appearance without duplicates, a path with no '/' gets directory 0.
  * *out_dirs (ndirs malloc'd strings) and *out_files (n entries whose names
- * point into paths) are malloc'd: free each directory, then both arrays. */
+ * point into paths) are malloc'd: free each directory, then both arrays.
+ * CUDW_E_ARG when a path is NULL, CUDW_E_NOMEM; nothing is allocated then. */
 int cudw_line_header_from_paths(const char *const *paths, const uint64_t *mtimes, const uint64_t *sizes,
                                 size_t n, char ***out_dirs, size_t *ndirs, cudw_line_file **out_files);
 

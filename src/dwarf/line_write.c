@@ -272,6 +272,9 @@ void cudw_line_out_free(cudw_line_out *out)
 int cudw_line_header_from_paths(const char *const *paths, const uint64_t *mtimes, const uint64_t *sizes,
                                 size_t n, char ***out_dirs, size_t *ndirs, cudw_line_file **out_files)
 {
+    for (size_t i = 0; i < n; i++)
+        if (!paths[i])
+            return CUDW_E_ARG; /* the only two failures: a missing path, no memory */
     char **dirs = calloc(n ? n : 1, sizeof *dirs);
     cudw_line_file *files = calloc(n ? n : 1, sizeof *files);
     size_t nd = 0;
