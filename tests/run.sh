@@ -83,6 +83,13 @@ if suite exports; then
     grep "^ok" "$log/clash.txt"
 fi
 
+if suite structure; then
+    echo "== the modules of src/ and tools/ call each other without a cycle (nm of the objects)"
+    python3 tests/tools/module_graph.py "$build" >"$log/mg.txt" 2>&1 || echo "FAIL module_graph.py: exit $?" >>"$log/mg.txt"
+    count_lines "$log/mg.txt"
+    grep '^ok' "$log/mg.txt"
+fi
+
 if suite cli; then
     echo "== command line"
     python3 tests/cli/test_cli.py "$build/cudwarf" tests/fixtures >"$log/cli.txt" 2>&1 ||

@@ -6,7 +6,7 @@
  * A table is parsed the first time a unit names its offset and cached on
  * the handle.  Two passes over the bytes (count, then fill) give one
  * allocation per table and no growing buffers. */
-#include "../cursor.h"
+#include "../elf/cursor.h"
 
 #include <stdlib.h>
 

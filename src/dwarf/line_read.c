@@ -3,7 +3,7 @@
  * The header and its layout: line_header.c. */
 #include "line.h"
 
-#include "../cursor.h"
+#include "../elf/cursor.h"
 
 #include <stdlib.h>
 

@@ -13,7 +13,7 @@
  *     log2 of the size in bytes (.b16 1, .b32 2, .b64 3), bits 2-4 the
  *     kind (0 untyped .b, 1 .s, 2 .u, 3 .f, 4 .pred = 16).  An
  *     interpretation; the bytes are shown too. */
-#include "../cursor.h"
+#include "../elf/cursor.h"
 
 #include <stdio.h>
 

@@ -1,4 +1,4 @@
-/* cudw_verify (src/verify.c) and cudw_strip_run (src/elf/strip.c) on
+/* cudw_verify (src/check/verify.c) and cudw_strip_run (src/edit/strip.c) on
  * hand-made objects: a clean unit has no finding; a reference outside its
  * unit, one into the middle of a DIE and a broken sibling chain are each
  * one ERROR at the attribute that says it, and verify goes on past them;

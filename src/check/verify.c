@@ -3,7 +3,7 @@
  * sibling chains, file numbers, list offsets, CIE links, relocations).
  * A failing parser's error becomes a finding; the walk then goes on with
  * the next unit, table or entry where the format says where that is. */
-#include "internal.h"
+#include "../internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

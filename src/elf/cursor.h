@@ -22,7 +22,7 @@
 #ifndef CUDW_CURSOR_H
 #define CUDW_CURSOR_H
 
-#include "internal.h"
+#include "../internal.h"
 
 typedef struct cur_t {
     const uint8_t *p;          /* the next byte */

@@ -4,7 +4,7 @@
  * partial output), cudw_verify walks the sections it has no checks of its
  * own for, and the fuzz targets and the mutation suite walk every section
  * deeply.  cudwarf.h says what each mode decodes. */
-#include "internal.h"
+#include "../internal.h"
 
 #include <stdlib.h>
 
