@@ -168,12 +168,8 @@ static int walk_records(cudw_file *f, const cudw_section *s, int kind, unsigned 
         rc = cudw_ptx_line_count(f, s, &n);
     } else if (kind == CUDW_SEC_NV_REG_SASS) {
         cudw_reg_func fn;
-        while ((rc = cudw_reg_sass_next(f, s, &cur, &fn)) == CUDW_OK) {
-            uint64_t pos = fn.entries_offset;
-            cudw_reg_entry en;
-            while (cudw_reg_sass_entry(s, &fn, &pos, &en) == CUDW_OK)
-                ;
-        }
+        while ((rc = cudw_reg_sass_next(f, s, &cur, &fn)) == CUDW_OK)
+            ; /* (it checks every entry; reading them again finds nothing more) */
     } else if (kind == CUDW_SEC_NV_REG_TYPE) {
         cudw_reg_func fn;
         const uint8_t *t;

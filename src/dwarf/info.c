@@ -103,40 +103,67 @@ int cudw_form_read(const cudw_unit *u, uint32_t form, uint64_t *ppos, cudw_attr 
     a->block = NULL;
     a->block_len = 0;
     a->s = 0;
-    const char *fname = cudw_form_name(form) ? cudw_form_name(form) : "form";
     if (pos > u->end)
         return cudw_fail(u->file, CUDW_E_TRUNCATED, u->section, pos, "attribute value",
-                         "%s at 0x%llx lies past the end of the unit (0x%llx)", fname, (unsigned long long)pos,
+                         "%s at 0x%llx lies past the end of the unit (0x%llx)",
+                         cudw_form_name(form) ? cudw_form_name(form) : "form", (unsigned long long)pos,
                          (unsigned long long)u->end);
     cur_t c = cur_make(u->file, u->section, pos, u->end, "attribute value");
-    int rc;
+    c.name_of = cudw_form_name; /* errors name the form; looked up only then */
+    c.name_arg = form;
+    const char *fname = NULL;
+    int rc = CUDW_OK;
+    /* one case per width: the cursor's reads are in line, each a single
+     * bounds check and load (the DIE walk's inner loop) */
     switch (form) {
-    case CUDW_DW_FORM_addr:
     case CUDW_DW_FORM_data1:
+        rc = cur_un(&c, 1, fname, &a->u);
+        a->vclass = CUDW_V_UNSIGNED;
+        break;
     case CUDW_DW_FORM_data2:
+        rc = cur_un(&c, 2, fname, &a->u);
+        a->vclass = CUDW_V_UNSIGNED;
+        break;
     case CUDW_DW_FORM_data4:
+        rc = cur_field(&c, 4, fname, &a->u, &a->reloc);
+        a->vclass = CUDW_V_UNSIGNED;
+        break;
     case CUDW_DW_FORM_data8:
-    case CUDW_DW_FORM_ref1:
-    case CUDW_DW_FORM_ref2:
-    case CUDW_DW_FORM_ref4:
-    case CUDW_DW_FORM_ref8:
-    case CUDW_DW_FORM_ref_addr:
-    case CUDW_DW_FORM_sec_offset:
-        if ((rc = cur_field(&c, fixed_size(u, form), fname, &a->u, &a->reloc)))
-            return rc;
-        a->vclass = form == CUDW_DW_FORM_addr         ? CUDW_V_ADDRESS
-                    : form == CUDW_DW_FORM_sec_offset ? CUDW_V_SECOFFSET
-                    : form == CUDW_DW_FORM_ref_addr   ? CUDW_V_REF
-                    : form >= CUDW_DW_FORM_ref1       ? CUDW_V_REF
-                                                      : CUDW_V_UNSIGNED;
-        if (form >= CUDW_DW_FORM_ref1 && form <= CUDW_DW_FORM_ref8) /* unit-relative */
-            a->u += u->offset;
+        rc = cur_field(&c, 8, fname, &a->u, &a->reloc);
+        a->vclass = CUDW_V_UNSIGNED;
         break;
     case CUDW_DW_FORM_flag:
+        rc = cur_un(&c, 1, fname, &a->u);
+        a->vclass = CUDW_V_FLAG;
+        break;
     case CUDW_DW_FORM_ref_sig8:
-        if ((rc = cur_un(&c, fixed_size(u, form), fname, &a->u)))
-            return rc;
-        a->vclass = form == CUDW_DW_FORM_flag ? CUDW_V_FLAG : CUDW_V_UNSIGNED;
+        rc = cur_un(&c, 8, fname, &a->u);
+        a->vclass = CUDW_V_UNSIGNED;
+        break;
+    case CUDW_DW_FORM_ref1:
+    case CUDW_DW_FORM_ref2:
+        rc = cur_un(&c, form == CUDW_DW_FORM_ref1 ? 1 : 2, fname, &a->u);
+        a->u += u->offset; /* unit-relative */
+        a->vclass = CUDW_V_REF;
+        break;
+    case CUDW_DW_FORM_ref4:
+        rc = cur_field(&c, 4, fname, &a->u, &a->reloc);
+        a->u += u->offset;
+        a->vclass = CUDW_V_REF;
+        break;
+    case CUDW_DW_FORM_ref8:
+        rc = cur_field(&c, 8, fname, &a->u, &a->reloc);
+        a->u += u->offset;
+        a->vclass = CUDW_V_REF;
+        break;
+    case CUDW_DW_FORM_addr:
+    case CUDW_DW_FORM_ref_addr:
+        rc = cur_field(&c, fixed_size(u, form), fname, &a->u, &a->reloc);
+        a->vclass = form == CUDW_DW_FORM_addr ? CUDW_V_ADDRESS : CUDW_V_REF;
+        break;
+    case CUDW_DW_FORM_sec_offset:
+        rc = cur_field(&c, 4, fname, &a->u, &a->reloc);
+        a->vclass = CUDW_V_SECOFFSET;
         break;
     case CUDW_DW_FORM_flag_present:
         a->vclass = CUDW_V_FLAG;
@@ -189,7 +216,7 @@ int cudw_form_read(const cudw_unit *u, uint32_t form, uint64_t *ppos, cudw_attr 
             return rc;
         if (len > cur_left(&c))
             return cur_fail_at(&c, pos, CUDW_E_TRUNCATED, "%s of %llu bytes runs past the end of the unit (0x%llx)",
-                               fname, (unsigned long long)len, (unsigned long long)u->end);
+                               cudw_form_name(form), (unsigned long long)len, (unsigned long long)u->end);
         a->vclass = CUDW_V_BLOCK;
         a->block = c.p;
         a->block_len = len;
@@ -200,6 +227,8 @@ int cudw_form_read(const cudw_unit *u, uint32_t form, uint64_t *ppos, cudw_attr 
     default:
         return cur_fail(&c, CUDW_E_BAD_FORM, "unknown form 0x%x", form);
     }
+    if (rc)
+        return rc;
     a->size = (uint32_t)(cur_off(&c) - pos);
     *ppos = cur_off(&c);
     return CUDW_OK;

@@ -32,48 +32,32 @@ int cur_fail(const cur_t *c, int code, const char *fmt, ...)
     return code;
 }
 
+static const char *field_name(const cur_t *c, const char *field)
+{
+    const char *n = field ? field : c->name_of ? c->name_of(c->name_arg) : NULL;
+    return n ? n : "field";
+}
+
 int cur_short(const cur_t *c, const char *field, uint64_t need)
 {
+    field = field_name(c, field);
     return cur_fail(c, CUDW_E_TRUNCATED, "%s needs %llu bytes, the unit ends at 0x%llx", field,
                     (unsigned long long)need, (unsigned long long)cur_end(c));
 }
 
 int cur_leb_fail(const cur_t *c, const char *field, int rc)
 {
+    field = field_name(c, field);
     if (rc == CUDW_E_TRUNCATED)
         return cur_fail(c, rc, "%s: LEB128 runs past the end of the unit (0x%llx)", field,
                         (unsigned long long)cur_end(c));
     return cur_fail(c, rc, "%s: LEB128 value does not fit 64 bits", field);
 }
 
-int cur_field_reloc(cur_t *c, unsigned n, const char *field, uint64_t *v, const cudw_reloc **rel)
+int cur_str_fail(const cur_t *c, const char *field)
 {
-    uint64_t at = cur_off(c);
-    int rc = cur_un(c, n, field, v);
-    if (rc)
-        return rc;
-    const cudw_reloc *r = c->f ? cudw_reloc_at(c->f, c->sec->index, at) : NULL;
-    if (r && !r->width)
-        r = NULL;
-    if (r) { /* the relocation writes its width (4 or 8 bytes) of the field, from the low end */
-        unsigned w = r->width < n ? r->width : n;
-        uint64_t mask = w >= 8 ? ~0ull : (1ull << (8 * w)) - 1;
-        *v = (*v & ~mask) | (r->value & mask);
-    }
-    if (rel)
-        *rel = r;
-    return CUDW_OK;
-}
-
-int cur_str(cur_t *c, const char *field, const char **s)
-{
-    const uint8_t *z = memchr(c->p, 0, cur_left(c));
-    if (!z)
-        return cur_fail(c, CUDW_E_TRUNCATED, "%s has no terminating NUL before the end of the unit (0x%llx)", field,
-                        (unsigned long long)cur_end(c));
-    *s = (const char *)c->p;
-    c->p = z + 1;
-    return CUDW_OK;
+    return cur_fail(c, CUDW_E_TRUNCATED, "%s has no terminating NUL before the end of the unit (0x%llx)",
+                    field_name(c, field), (unsigned long long)cur_end(c));
 }
 
 int cur_unit_length(cur_t *c, int allow64, uint64_t *len, int *is64)

@@ -24,6 +24,13 @@
 
 #include "../internal.h"
 
+/* the readers are the parsers' inner loops: always in line */
+#if defined(__GNUC__)
+#define CUR_INLINE static inline __attribute__((always_inline))
+#else
+#define CUR_INLINE static inline
+#endif
+
 typedef struct cur_t {
     const uint8_t *p;          /* the next byte */
     const uint8_t *end;        /* the end of the unit (or section) */
@@ -31,6 +38,10 @@ typedef struct cur_t {
     cudw_file *f;              /* where errors are recorded (may be NULL) */
     const cudw_section *sec;
     const char *what;          /* "CU header", "frame entry", ...: static */
+    /* a field passed as NULL is named name_of(name_arg), looked up only
+     * when an error is recorded (the hot readers pass form numbers) */
+    const char *(*name_of)(uint32_t);
+    uint32_t name_arg;
 } cur_t;
 
 /* A cursor over s from off to end (section offsets; end is clamped to
@@ -41,7 +52,7 @@ static inline cur_t cur_make(cudw_file *f, const cudw_section *s, uint64_t off, 
 {
     end = end < s->data_size ? end : s->data_size;
     off = off < end ? off : end;
-    cur_t c = {s->data + off, s->data + end, s->data, f, s, what};
+    cur_t c = {s->data + off, s->data + end, s->data, f, s, what, NULL, 0};
     return c;
 }
 
@@ -59,13 +70,13 @@ int cur_fail_at(const cur_t *c, uint64_t at, int code, const char *fmt, ...) CUD
 /* "FIELD needs N bytes, the unit ends at 0xEND" (CUDW_E_TRUNCATED) */
 int cur_short(const cur_t *c, const char *field, uint64_t need);
 
-static inline int cur_need(const cur_t *c, uint64_t n, const char *field)
+CUR_INLINE int cur_need(const cur_t *c, uint64_t n, const char *field)
 {
     return n <= cur_left(c) ? CUDW_OK : cur_short(c, field, n);
 }
 
 /* An n-byte little-endian field (n = 1, 2, 4, 8), not relocated. */
-static inline int cur_un(cur_t *c, unsigned n, const char *field, uint64_t *v)
+CUR_INLINE int cur_un(cur_t *c, unsigned n, const char *field, uint64_t *v)
 {
     if (n > cur_left(c)) {
         *v = 0;
@@ -77,7 +88,7 @@ static inline int cur_un(cur_t *c, unsigned n, const char *field, uint64_t *v)
     return CUDW_OK;
 }
 
-static inline int cur_u8(cur_t *c, const char *field, uint8_t *v)
+CUR_INLINE int cur_u8(cur_t *c, const char *field, uint8_t *v)
 {
     if (c->p >= c->end) {
         *v = 0;
@@ -87,7 +98,7 @@ static inline int cur_u8(cur_t *c, const char *field, uint8_t *v)
     return CUDW_OK;
 }
 
-static inline int cur_u16(cur_t *c, const char *field, uint16_t *v)
+CUR_INLINE int cur_u16(cur_t *c, const char *field, uint16_t *v)
 {
     if (cur_left(c) < 2) {
         *v = 0;
@@ -98,7 +109,7 @@ static inline int cur_u16(cur_t *c, const char *field, uint16_t *v)
     return CUDW_OK;
 }
 
-static inline int cur_u32(cur_t *c, const char *field, uint32_t *v)
+CUR_INLINE int cur_u32(cur_t *c, const char *field, uint32_t *v)
 {
     if (cur_left(c) < 4) {
         *v = 0;
@@ -110,16 +121,26 @@ static inline int cur_u32(cur_t *c, const char *field, uint32_t *v)
 }
 
 /* An n-byte field (n = 1, 2, 4, 8) with the relocation on it applied when
- * it has a width (*rel: that relocation, or NULL; may be NULL). */
-int cur_field_reloc(cur_t *c, unsigned n, const char *field, uint64_t *v, const cudw_reloc **rel);
-static inline int cur_field(cur_t *c, unsigned n, const char *field, uint64_t *v, const cudw_reloc **rel)
+ * it has a width (*rel: that relocation, or NULL; may be NULL).  The
+ * relocation writes its width of the field, from the low end. */
+CUR_INLINE int cur_field(cur_t *c, unsigned n, const char *field, uint64_t *v, const cudw_reloc **rel)
 {
-    if (n < 4 && n <= cur_left(c)) { /* no relocation writes fewer than 4 bytes */
-        if (rel)
-            *rel = NULL;
-        return cur_un(c, n, field, v);
+    uint64_t at = cur_off(c);
+    int rc = cur_un(c, n, field, v);
+    const cudw_reloc *r = NULL;
+    if (!rc && n >= 4 && c->f) { /* no relocation writes fewer than 4 bytes */
+        r = cudw_reloc_at(c->f, c->sec->index, at);
+        if (r && !r->width)
+            r = NULL;
+        if (r) {
+            unsigned w = r->width < n ? r->width : n;
+            uint64_t mask = w >= 8 ? ~0ull : (1ull << (8 * w)) - 1;
+            *v = (*v & ~mask) | (r->value & mask);
+        }
     }
-    return cur_field_reloc(c, n, field, v, rel);
+    if (rel)
+        *rel = r;
+    return rc;
 }
 
 /* The relocation at the cursor, with a width or not (NULL: none). */
@@ -130,7 +151,7 @@ static inline const cudw_reloc *cur_reloc(const cur_t *c)
 
 /* LEB128, the one-byte case in line (most values are one byte). */
 int cur_leb_fail(const cur_t *c, const char *field, int rc);
-static inline int cur_uleb(cur_t *c, const char *field, uint64_t *v)
+CUR_INLINE int cur_uleb(cur_t *c, const char *field, uint64_t *v)
 {
     const uint8_t *p = c->p;
     int rc = uleb_read(&p, c->end, v);
@@ -140,7 +161,7 @@ static inline int cur_uleb(cur_t *c, const char *field, uint64_t *v)
     return CUDW_OK;
 }
 
-static inline int cur_sleb(cur_t *c, const char *field, int64_t *v)
+CUR_INLINE int cur_sleb(cur_t *c, const char *field, int64_t *v)
 {
     const uint8_t *p = c->p;
     int rc = sleb_read(&p, c->end, v);
@@ -151,9 +172,18 @@ static inline int cur_sleb(cur_t *c, const char *field, int64_t *v)
 }
 
 /* A NUL-terminated string inside the unit; *s points into the section. */
-int cur_str(cur_t *c, const char *field, const char **s);
+int cur_str_fail(const cur_t *c, const char *field);
+CUR_INLINE int cur_str(cur_t *c, const char *field, const char **s)
+{
+    const uint8_t *z = memchr(c->p, 0, cur_left(c));
+    if (!z)
+        return cur_str_fail(c, field);
+    *s = (const char *)c->p;
+    c->p = z + 1;
+    return CUDW_OK;
+}
 
-static inline int cur_skip(cur_t *c, uint64_t n, const char *field)
+CUR_INLINE int cur_skip(cur_t *c, uint64_t n, const char *field)
 {
     if (n > cur_left(c))
         return cur_short(c, field, n);
