@@ -251,80 +251,67 @@ int cudw_cfa_op_next(const uint8_t *prog, uint64_t len, uint8_t asz, uint64_t *p
     uint64_t at = *ppos;
     if (at >= len)
         return CUDW_DONE;
-    const uint8_t *p = prog + at, *end = prog + len;
-    uint8_t op = *p++;
+    cur_t c = cur_raw(prog, len);
+    c.p += at;
+    uint8_t op = *c.p++;
     int rc = CUDW_OK;
     memset(o, 0, sizeof *o);
     o->offset = at;
     o->op = op;
-    if (op >= 0x40) {
+    if (op >= 0x40) { /* the high two bits are the opcode, the low six its operand */
         o->op = op & 0xc0;
         if (o->op == CUDW_DW_CFA_advance_loc)
             o->u = op & 0x3f;
         else {
             o->reg = op & 0x3f;
             if (o->op == CUDW_DW_CFA_offset)
-                rc = uleb_read(&p, end, &o->u);
+                rc = cur_uleb(&c, "offset", &o->u);
         }
     } else {
         switch (op) {
         case CUDW_DW_CFA_nop: case CUDW_DW_CFA_remember_state: case CUDW_DW_CFA_restore_state: break;
         case CUDW_DW_CFA_set_loc:
-            if ((uint64_t)(end - p) < asz)
-                return CUDW_E_TRUNCATED;
-            o->u = asz == 4 ? ld32(p) : ld64(p);
-            p += asz;
+            rc = cur_un(&c, asz, "address", &o->u);
             break;
-        case CUDW_DW_CFA_advance_loc1: case CUDW_DW_CFA_advance_loc2: case CUDW_DW_CFA_advance_loc4: {
-            unsigned n = op == CUDW_DW_CFA_advance_loc1 ? 1 : op == CUDW_DW_CFA_advance_loc2 ? 2 : 4;
-            if ((unsigned)(end - p) < n)
-                return CUDW_E_TRUNCATED;
-            o->u = n == 1 ? p[0] : n == 2 ? ld16(p) : ld32(p);
-            p += n;
-            break;
-        }
+        case CUDW_DW_CFA_advance_loc1: rc = cur_un(&c, 1, "delta", &o->u); break;
+        case CUDW_DW_CFA_advance_loc2: rc = cur_un(&c, 2, "delta", &o->u); break;
+        case CUDW_DW_CFA_advance_loc4: rc = cur_un(&c, 4, "delta", &o->u); break;
         case CUDW_DW_CFA_offset_extended:
         case CUDW_DW_CFA_register:
         case CUDW_DW_CFA_def_cfa:
-        case CUDW_DW_CFA_val_offset: /* reg, ULEB */
-            if (!(rc = uleb_read(&p, end, &o->reg)))
-                rc = uleb_read(&p, end, &o->u);
+        case CUDW_DW_CFA_val_offset:
+        case CUDW_DW_CFA_GNU_negative_offset_extended: /* reg, ULEB (the last one negated) */
+            if (!(rc = cur_uleb(&c, "register", &o->reg)))
+                rc = cur_uleb(&c, "operand", &o->u);
             break;
         case CUDW_DW_CFA_restore_extended:
         case CUDW_DW_CFA_undefined:
         case CUDW_DW_CFA_same_value:
         case CUDW_DW_CFA_def_cfa_register: /* reg */
-            rc = uleb_read(&p, end, &o->reg);
+            rc = cur_uleb(&c, "register", &o->reg);
             break;
         case CUDW_DW_CFA_def_cfa_offset: case CUDW_DW_CFA_GNU_args_size: /* ULEB */
-            rc = uleb_read(&p, end, &o->u);
+            rc = cur_uleb(&c, "operand", &o->u);
             break;
         case CUDW_DW_CFA_offset_extended_sf:
         case CUDW_DW_CFA_def_cfa_sf:
         case CUDW_DW_CFA_val_offset_sf: /* reg, SLEB */
-            if (!(rc = uleb_read(&p, end, &o->reg)))
-                rc = sleb_read(&p, end, &o->s);
+            if (!(rc = cur_uleb(&c, "register", &o->reg)))
+                rc = cur_sleb(&c, "operand", &o->s);
             break;
         case CUDW_DW_CFA_def_cfa_offset_sf: /* SLEB */
-            rc = sleb_read(&p, end, &o->s);
-            break;
-        case CUDW_DW_CFA_GNU_negative_offset_extended: /* reg, ULEB (negated) */
-            if (!(rc = uleb_read(&p, end, &o->reg)))
-                rc = uleb_read(&p, end, &o->u);
+            rc = cur_sleb(&c, "operand", &o->s);
             break;
         case CUDW_DW_CFA_def_cfa_expression:
         case CUDW_DW_CFA_expression:
         case CUDW_DW_CFA_val_expression: { /* [reg,] block */
-            if (op != CUDW_DW_CFA_def_cfa_expression && (rc = uleb_read(&p, end, &o->reg)))
-                break;
             uint64_t bl;
-            if ((rc = uleb_read(&p, end, &bl)))
+            if ((op != CUDW_DW_CFA_def_cfa_expression && (rc = cur_uleb(&c, "register", &o->reg))) ||
+                (rc = cur_uleb(&c, "block length", &bl)))
                 break;
-            if (bl > (uint64_t)(end - p))
-                return CUDW_E_TRUNCATED;
-            o->block = p;
+            o->block = c.p;
             o->block_len = bl;
-            p += bl;
+            rc = cur_skip(&c, bl, "block");
             break;
         }
         default:
@@ -333,6 +320,7 @@ int cudw_cfa_op_next(const uint8_t *prog, uint64_t len, uint8_t asz, uint64_t *p
     }
     if (rc)
         return rc;
+    const uint8_t *p = c.p;
     *ppos = (uint64_t)(p - prog);
     return CUDW_OK;
 }

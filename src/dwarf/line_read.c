@@ -19,8 +19,12 @@ int cudw_line_op_next(const cudw_line_table *t, uint64_t *ppos, cudw_line_op *o)
     uint64_t at = *ppos;
     if (at >= t->end)
         return CUDW_DONE;
-    const uint8_t *d = t->section->data, *p = d + at, *end = d + t->end;
-    uint8_t op = *p++;
+    /* a cursor over the table's bytes, recording nothing: an error here is
+     * reported at the opcode's offset, as the row machine reports it */
+    const uint8_t *d = t->section->data;
+    cur_t c = cur_raw(d, t->end);
+    c.p += at;
+    uint8_t op = *c.p++;
     int rc;
     o->offset = at;
     o->opcode = op;
@@ -36,72 +40,72 @@ int cudw_line_op_next(const cudw_line_table *t, uint64_t *ppos, cudw_line_op *o)
     } else if (op != 0) {
         o->kind = CUDW_LOP_STANDARD;
         switch (op) {
-        case 1: case 6: case 7: /* copy, negate_stmt, set_basic_block */
+        case CUDW_DW_LNS_copy: case CUDW_DW_LNS_negate_stmt: case CUDW_DW_LNS_set_basic_block:
             break;
-        case 8: /* const_add_pc */
+        case CUDW_DW_LNS_const_add_pc:
             o->addr_adv = (uint64_t)((255 - t->opcode_base) / t->line_range) * t->min_inst_length;
             break;
-        case 3:
-            if ((rc = cudw_sleb128_read(&p, end, &o->s)))
+        case CUDW_DW_LNS_advance_line:
+            if ((rc = cur_sleb(&c, NULL, &o->s)))
                 return op_fail(t, at, rc, "DW_LNS_advance_line operand");
             break;
-        case 9: /* fixed_advance_pc: u16 */
-            if (end - p < 2)
-                return op_fail(t, at, CUDW_E_TRUNCATED, "DW_LNS_fixed_advance_pc operand");
-            o->u = ld16(p);
-            p += 2;
+        case CUDW_DW_LNS_fixed_advance_pc: /* u16 */
+            if ((rc = cur_un(&c, 2, NULL, &o->u)))
+                return op_fail(t, at, rc, "DW_LNS_fixed_advance_pc operand");
             break;
-        default: /* 2 advance_pc, 4 set_file, 5 set_column: one ULEB; others: as the header says */
+        default: /* advance_pc, set_file, set_column: one ULEB; others: as the header says */
             for (unsigned k = 0; k < t->std_opcode_lengths[op - 1]; k++) {
                 uint64_t v;
-                if ((rc = cudw_uleb128_read(&p, end, &v)))
+                if ((rc = cur_uleb(&c, NULL, &v)))
                     return op_fail(t, at, rc, "standard opcode operand");
                 if (k == 0)
                     o->u = v;
             }
-            if (op == 2)
+            if (op == CUDW_DW_LNS_advance_pc)
                 o->addr_adv = o->u * t->min_inst_length;
         }
     } else {
         o->kind = CUDW_LOP_EXTENDED;
         uint64_t len;
-        if ((rc = cudw_uleb128_read(&p, end, &len)))
+        if ((rc = cur_uleb(&c, NULL, &len)))
             return op_fail(t, at, rc, "extended opcode length");
-        if (len == 0 || len > (uint64_t)(end - p))
+        if (len == 0 || len > cur_left(&c))
             return cudw_fail(t->file, len ? CUDW_E_TRUNCATED : CUDW_E_BAD_OFFSET, t->section, at, "line program",
                              "extended opcode length %llu %s", (unsigned long long)len,
                              len ? "runs past the end of the table" : "leaves no room for the sub-opcode");
         o->ext_len = len;
-        const uint8_t *q = p + 1, *qend = p + len;
-        o->opcode = *p;
-        o->raw = q;
+        /* the operands: a cursor over the len bytes after the sub-opcode */
+        cur_t x = cur_make(t->file, t->section, cur_off(&c) + 1, cur_off(&c) + len, "line program");
+        o->opcode = *c.p;
+        o->raw = x.p;
         o->raw_len = len - 1;
         switch (o->opcode) {
-        case CUDW_DW_LNE_set_address: { /* the operand fills the rest */
+        case CUDW_DW_LNE_set_address: /* the operand fills the rest */
             if (len - 1 != 8 && len - 1 != 4)
                 return cudw_fail(t->file, CUDW_E_BAD_OFFSET, t->section, at, "line program",
                                  "DW_LNE_set_address with a %llu-byte operand", (unsigned long long)(len - 1));
-            cur_t c = cur_make(t->file, t->section, (uint64_t)(q - d), (uint64_t)(qend - d), "line program");
-            (void)cur_field(&c, (unsigned)(len - 1), "DW_LNE_set_address", &o->u, &o->reloc); /* len fits */
+            (void)cur_field(&x, (unsigned)(len - 1), "DW_LNE_set_address", &o->u, &o->reloc); /* len fits */
             break;
-        }
-        case CUDW_LNE_INLINED_CALL:
-            if ((rc = cudw_uleb128_read(&q, qend, &o->u)) || (rc = cudw_uleb128_read(&q, qend, &o->u2)))
+        case CUDW_DW_LNE_NVIDIA_inlined_call:
+            x.f = NULL; /* reported at the opcode, below */
+            if ((rc = cur_uleb(&x, NULL, &o->u)) || (rc = cur_uleb(&x, NULL, &o->u2)))
                 return op_fail(t, at, rc, "DW_LNE 0x90 operand");
             break;
-        case CUDW_LNE_SET_FUNCTION:
-        case 4: /* set_discriminator */
-            if ((rc = cudw_uleb128_read(&q, qend, &o->u)))
+        case CUDW_DW_LNE_NVIDIA_set_function_name:
+        case CUDW_DW_LNE_set_discriminator:
+            x.f = NULL;
+            if ((rc = cur_uleb(&x, NULL, &o->u)))
                 return op_fail(t, at, rc, "extended opcode operand");
             break;
-        case CUDW_LNE_MERC_ENTRY:
-            o->u = len > 1 ? *q : 0;
+        case CUDW_DW_LNE_NVIDIA_0x92:
+            o->u = len > 1 ? *x.p : 0;
             break;
         default: /* end_sequence, define_file, unknown: kept as raw bytes */
             break;
         }
-        p += len;
+        c.p += len;
     }
+    const uint8_t *p = c.p;
     o->size = (uint64_t)(p - (d + at));
     *ppos = at + o->size;
     return CUDW_OK;

@@ -1,6 +1,6 @@
 /* DW_OP expressions: one operation at a time, operands decoded, every
  * read bounded by the expression. */
-#include "../internal.h"
+#include "../elf/cursor.h"
 
 enum { A_NONE, A_U1, A_S1, A_U2, A_S2, A_U4, A_S4, A_U8, A_S8, A_ULEB, A_SLEB, A_ADDR, A_OFF };
 
@@ -60,7 +60,8 @@ int cudw_op_next(const uint8_t *e, uint64_t len, uint8_t addr_size, uint64_t *po
     uint8_t op = e[at];
     if (!known(op))
         return CUDW_E_BAD_EXPR;
-    const uint8_t *p = e + at + 1, *end = e + len;
+    cur_t c = cur_raw(e, len);
+    c.p += at + 1;
     int k[2];
     kinds(op, &k[0], &k[1]);
     o->offset = at;
@@ -69,38 +70,37 @@ int cudw_op_next(const uint8_t *e, uint64_t len, uint8_t addr_size, uint64_t *po
     o->arg[0] = o->arg[1] = 0;
     for (int i = 0; i < 2 && k[i] != A_NONE; i++) {
         uint64_t v = 0;
-        size_t n = 0;
+        int rc;
         switch (k[i]) {
-        case A_U1: case A_S1: n = 1; break;
-        case A_U2: case A_S2: n = 2; break;
-        case A_U4: case A_S4: case A_OFF: n = 4; break;
-        case A_U8: case A_S8: n = 8; break;
-        case A_ADDR: n = addr_size; break;
-        default: break;
+        case A_ULEB: rc = cur_uleb(&c, "operand", &v); break;
+        case A_SLEB: {
+            int64_t sv = 0;
+            rc = cur_sleb(&c, "operand", &sv);
+            v = (uint64_t)sv;
+            break;
         }
-        if (k[i] == A_ULEB || k[i] == A_SLEB) {
-            int rc = k[i] == A_ULEB ? uleb_read(&p, end, &v)
-                                    : sleb_read(&p, end, (int64_t *)(void *)&v);
-            if (rc)
-                return rc;
-        } else {
-            if ((size_t)(end - p) < n)
-                return CUDW_E_TRUNCATED;
-            v = n == 1 ? p[0] : n == 2 ? ld16(p) : n == 4 ? ld32(p) : ld64(p);
-            /* sign-extend the signed fixed-size operands */
-            if (k[i] == A_S1) v = (uint64_t)(int64_t)(int8_t)v;
-            if (k[i] == A_S2) v = (uint64_t)(int64_t)(int16_t)v;
-            if (k[i] == A_S4) v = (uint64_t)(int64_t)(int32_t)v;
-            p += n;
+        /* the signed fixed-size operands are sign-extended */
+        case A_U1: rc = cur_un(&c, 1, "operand", &v); break;
+        case A_S1: rc = cur_un(&c, 1, "operand", &v); v = (uint64_t)(int64_t)(int8_t)v; break;
+        case A_U2: rc = cur_un(&c, 2, "operand", &v); break;
+        case A_S2: rc = cur_un(&c, 2, "operand", &v); v = (uint64_t)(int64_t)(int16_t)v; break;
+        case A_U4: case A_OFF: rc = cur_un(&c, 4, "operand", &v); break;
+        case A_S4: rc = cur_un(&c, 4, "operand", &v); v = (uint64_t)(int64_t)(int32_t)v; break;
+        case A_U8: case A_S8: rc = cur_un(&c, 8, "operand", &v); break;
+        case A_ADDR: rc = cur_un(&c, addr_size, "address", &v); break;
+        default: rc = CUDW_E_BAD_EXPR; break;
         }
+        if (rc)
+            return rc;
         o->arg[i] = v;
         o->nargs++;
     }
-    if (op == CUDW_DW_OP_implicit_value) { /* implicit_value: skip its bytes */
-        if (o->arg[0] > (uint64_t)(end - p))
-            return CUDW_E_TRUNCATED;
-        p += o->arg[0];
+    if (op == CUDW_DW_OP_implicit_value) { /* its bytes follow the length */
+        int rc = cur_skip(&c, o->arg[0], "implicit value");
+        if (rc)
+            return rc;
     }
+    const uint8_t *p = c.p;
     o->size = (uint64_t)(p - (e + at));
     *pos = at + o->size;
     return CUDW_OK;

@@ -56,6 +56,15 @@ static inline cur_t cur_make(cudw_file *f, const cudw_section *s, uint64_t off, 
     return c;
 }
 
+/* A cursor over bytes of no section (an expression block, a call-frame
+ * program): bounds only.  Its errors are codes, recorded nowhere -- the
+ * caller knows where the bytes are and says so. */
+static inline cur_t cur_raw(const uint8_t *p, uint64_t n)
+{
+    cur_t c = {p, p + n, p, NULL, NULL, NULL, NULL, 0};
+    return c;
+}
+
 /* cur_make, and s's relocations decoded (their error, if malformed). */
 int cur_open(cur_t *c, cudw_file *f, const cudw_section *s, uint64_t off, uint64_t end, const char *what);
 
@@ -75,7 +84,8 @@ CUR_INLINE int cur_need(const cur_t *c, uint64_t n, const char *field)
     return n <= cur_left(c) ? CUDW_OK : cur_short(c, field, n);
 }
 
-/* An n-byte little-endian field (n = 1, 2, 4, 8), not relocated. */
+/* An n-byte little-endian field (n = 1, 2, 4, 8; another n reads its n
+ * bytes, at most 8 of them into *v), not relocated. */
 CUR_INLINE int cur_un(cur_t *c, unsigned n, const char *field, uint64_t *v)
 {
     if (n > cur_left(c)) {
@@ -83,7 +93,17 @@ CUR_INLINE int cur_un(cur_t *c, unsigned n, const char *field, uint64_t *v)
         return cur_short(c, field, n);
     }
     const uint8_t *p = c->p;
-    *v = n == 1 ? p[0] : n == 2 ? ld16(p) : n == 4 ? ld32(p) : ld64(p);
+    switch (n) {
+    case 1: *v = p[0]; break;
+    case 2: *v = ld16(p); break;
+    case 4: *v = ld32(p); break;
+    case 8: *v = ld64(p); break;
+    default: /* an odd width a hostile header gave: its bytes, never past them */
+        *v = 0;
+        for (unsigned i = 0; i < n && i < 8; i++)
+            *v |= (uint64_t)p[i] << (8 * i);
+        break;
+    }
     c->p += n;
     return CUDW_OK;
 }
