@@ -203,15 +203,15 @@ const char *cudw_reloc_type_name(uint32_t type)
 unsigned cudw_reloc_type_width(uint32_t type)
 {
     switch (type) {
-    case 1:       /* R_CUDA_32: section offsets */
-    case 0x10003: /* R_MERCURY_ABS32 */
-    case 0x10008: /* R_MERCURY_PROG_REL32: DW_AT_stmt_list of Mercury info */
+    case CUDW_R_CUDA_32: /* section offsets */
+    case CUDW_R_MERCURY_ABS32:
+    case CUDW_R_MERCURY_PROG_REL32: /* DW_AT_stmt_list of Mercury info */
         return 4;
-    case 2:       /* R_CUDA_64 */
-    case 4:       /* R_CUDA_G64 */
-    case 0x10001: /* R_MERCURY_G64 */
-    case 0x10002: /* R_MERCURY_ABS64 */
-    case 0x1003d: /* R_MERCURY_ABS_PROG_REL64 */
+    case CUDW_R_CUDA_64:
+    case CUDW_R_CUDA_G64:
+    case CUDW_R_MERCURY_G64:
+    case CUDW_R_MERCURY_ABS64:
+    case CUDW_R_MERCURY_ABS_PROG_REL64:
         return 8;
     default:      /* R_CUDA_UNUSED_CLEAR64 (73), R_MERCURY_UNUSED_CLEAR64
                      (0x1000e): nothing to write; others unknown here */
