@@ -86,14 +86,10 @@ static size_t st_find(const cfa_state *s, uint64_t reg, int *found)
 
 static int st_grow(cfa_state *s)
 {
-    if (s->n < s->cap)
-        return 0;
-    size_t c = s->cap ? s->cap * 2 : 64;
-    cudw_cfa_rule *q = realloc(s->rules, c * sizeof *q);
+    cudw_cfa_rule *q = vec_room(s->rules, &s->cap, s->n, sizeof *q, 64);
     if (!q)
         return -1;
     s->rules = q;
-    s->cap = c;
     return 0;
 }
 

@@ -54,14 +54,10 @@ static int fail(cudw_line_out *out, int code, uint64_t at, const char *fmt, ...)
 
 static int add_site(cudw_line_out *out, size_t *cap, uint64_t off, const char *sym, int64_t addend, uint8_t w)
 {
-    if (out->nsites == *cap) {
-        size_t c = *cap ? *cap * 2 : 16;
-        cudw_reloc_site *n = realloc(out->sites, c * sizeof *n);
-        if (!n)
-            return -1;
-        out->sites = n;
-        *cap = c;
-    }
+    cudw_reloc_site *n = vec_room(out->sites, cap, out->nsites, sizeof *n, 16);
+    if (!n)
+        return -1;
+    out->sites = n;
     out->sites[out->nsites++] = (cudw_reloc_site){off, sym, addend, w};
     return 0;
 }

@@ -45,14 +45,10 @@ static int cmp_block(const void *a, const void *b)
 
 static int add_range(block **v, size_t *n, size_t *cap, uint64_t start, uint64_t end, uint64_t align)
 {
-    if (*n == *cap) {
-        size_t c = *cap ? *cap * 2 : 64;
-        block *b = realloc(*v, c * sizeof *b);
-        if (!b)
-            return -1;
-        *v = b;
-        *cap = c;
-    }
+    block *b = vec_room(*v, cap, *n, sizeof *b, 64);
+    if (!b)
+        return -1;
+    *v = b;
     /* a power of two up to 64 KiB, else 1: a hostile sh_addralign must not
      * overflow the layout (no real cubin goes past 256) */
     if (!align || align > 0x10000 || (align & (align - 1)))

@@ -57,16 +57,12 @@ void input_drop(const cudw_input *in, const void *p, size_t n)
 input_con *input_add_con(cudw_input *in, cudw_fatbin *fb, int owns_fb, size_t first, size_t count, uint64_t off,
                          uint64_t size)
 {
-    if (in->ncons == in->capcons) {
-        size_t cap = in->capcons ? in->capcons * 2 : 16;
-        input_con *n = realloc(in->cons, cap * sizeof *n);
-        if (!n) {
-            input_fail(in, CUDW_E_NOMEM, NULL, 0, "input", "out of memory");
-            return NULL;
-        }
-        in->cons = n;
-        in->capcons = cap;
+    input_con *n = vec_room(in->cons, &in->capcons, in->ncons, sizeof *n, 16);
+    if (!n) {
+        input_fail(in, CUDW_E_NOMEM, NULL, 0, "input", "out of memory");
+        return NULL;
     }
+    in->cons = n;
     input_con *k = &in->cons[in->ncons++];
     memset(k, 0, sizeof *k);
     k->fb = fb;

@@ -218,14 +218,10 @@ static int record_patch(cudw_link *L, int o, uint64_t off, unsigned width, int t
 {
     if (!L->opts.dedup_strings)
         return CUDW_OK;
-    if (L->npatches == L->cpatches) {
-        size_t c = L->cpatches ? L->cpatches * 2 : 256;
-        patchrec *n = realloc(L->patches, c * sizeof *n);
-        if (!n)
-            return CUDW_E_NOMEM;
-        L->patches = n;
-        L->cpatches = c;
-    }
+    patchrec *n = vec_room(L->patches, &L->cpatches, L->npatches, sizeof *n, 256);
+    if (!n)
+        return CUDW_E_NOMEM;
+    L->patches = n;
     L->patches[L->npatches++] = (patchrec){o, off, width, target, v};
     return CUDW_OK;
 }

@@ -85,14 +85,10 @@ int link_osec_find(cudw_link *L, const char *name)
 
 int link_osec_add(cudw_link *L, const char *name, uint32_t type, uint64_t flags, uint64_t align)
 {
-    if (L->nsecs == L->csecs) {
-        size_t c = L->csecs ? L->csecs * 2 : 32;
-        osec *v = realloc(L->secs, c * sizeof *v);
-        if (!v)
-            return -1;
-        L->secs = v;
-        L->csecs = c;
-    }
+    osec *v = vec_room(L->secs, &L->csecs, L->nsecs, sizeof *v, 32);
+    if (!v)
+        return -1;
+    L->secs = v;
     if ((L->nsecs + 1) * 2 > L->nsec_slots && sec_slots_grow(L))
         return -1;
     osec *s = &L->secs[L->nsecs];
@@ -112,14 +108,10 @@ int link_osec_add(cudw_link *L, const char *name, uint32_t type, uint64_t flags,
 
 int link_add_frag(osec *s, const uint8_t *p, size_t n, unsigned input, unsigned isec)
 {
-    if (s->nfrags == s->cfrags) {
-        size_t c = s->cfrags ? s->cfrags * 2 : 8;
-        frag *v = realloc(s->frags, c * sizeof *v);
-        if (!v)
-            return -1;
-        s->frags = v;
-        s->cfrags = c;
-    }
+    frag *v = vec_room(s->frags, &s->cfrags, s->nfrags, sizeof *v, 8);
+    if (!v)
+        return -1;
+    s->frags = v;
     s->frags[s->nfrags++] = (frag){p, NULL, s->size, n, input, isec, 0};
     s->size += n;
     return 0;
@@ -174,14 +166,10 @@ int link_keep(cudw_link *L, int osec_i, int kind, uint64_t off, uint32_t type, u
               int target)
 {
     osec *s = &L->secs[osec_i];
-    if (s->nrel[kind] == s->crel[kind]) {
-        size_t c = s->crel[kind] ? s->crel[kind] * 2 : 64;
-        orel *v = realloc(s->rel[kind], c * sizeof *v);
-        if (!v)
-            return CUDW_E_NOMEM;
-        s->rel[kind] = v;
-        s->crel[kind] = c;
-    }
+    orel *v = vec_room(s->rel[kind], &s->crel[kind], s->nrel[kind], sizeof *v, 64);
+    if (!v)
+        return CUDW_E_NOMEM;
+    s->rel[kind] = v;
     s->rel[kind][s->nrel[kind]++] = (orel){off, type, sym, addend, target};
     L->st.relocs_kept++;
     return CUDW_OK;

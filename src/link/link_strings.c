@@ -181,14 +181,10 @@ typedef struct relvec {
 
 static int relvec_add(relvec *r, orel x)
 {
-    if (r->n == r->cap) {
-        size_t c = r->cap ? r->cap * 2 : 64;
-        orel *v = realloc(r->v, c * sizeof *v);
-        if (!v)
-            return CUDW_E_NOMEM;
-        r->v = v;
-        r->cap = c;
-    }
+    orel *v = vec_room(r->v, &r->cap, r->n, sizeof *v, 64);
+    if (!v)
+        return CUDW_E_NOMEM;
+    r->v = v;
     r->v[r->n++] = x;
     return CUDW_OK;
 }

@@ -54,14 +54,10 @@ static int tab_add(symtab *t, const osym *s, uint32_t *out)
     size_t slot;
     if (tab_find(t, s->name, s->input, &slot) >= 0)
         return CUDW_E_ARG;
-    if (t->n == t->cap) {
-        size_t c = t->cap ? t->cap * 2 : 64;
-        osym *v = realloc(t->v, c * sizeof *v);
-        if (!v)
-            return CUDW_E_NOMEM;
-        t->v = v;
-        t->cap = c;
-    }
+    osym *v = vec_room(t->v, &t->cap, t->n, sizeof *v, 64);
+    if (!v)
+        return CUDW_E_NOMEM;
+    t->v = v;
     t->v[t->n] = *s;
     t->slots[slot] = t->n + 1;
     *out = (uint32_t)t->n++;

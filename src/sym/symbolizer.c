@@ -216,14 +216,10 @@ int cudw_symbolizer_prepare(cudw_symbolizer *s)
 
 static int gadd(cudw_symbolizer *s, size_t *cap, const char *name, uint32_t image)
 {
-    if (s->ngnames == *cap) {
-        size_t c = *cap ? *cap * 2 : 1024;
-        gname *g = realloc(s->gnames, c * sizeof *g);
-        if (!g)
-            return CUDW_E_NOMEM;
-        s->gnames = g;
-        *cap = c;
-    }
+    gname *g = vec_room(s->gnames, cap, s->ngnames, sizeof *g, 1024);
+    if (!g)
+        return CUDW_E_NOMEM;
+    s->gnames = g;
     size_t n = strlen(name) + 1;
     char *copy = arena_alloc(&s->mem, n);
     if (!copy)
