@@ -149,7 +149,8 @@ static const stmt_index *stmt_index_of(cudw_file *f, const cudw_section *info)
             ix->n = n;
     }
     f->err = saved;
-    qsort(ix->v, ix->n, sizeof *ix->v, stmt_cmp);
+    if (ix->n > 1)
+        qsort(ix->v, ix->n, sizeof *ix->v, stmt_cmp);
     if (cache_put(f, CACHE_COMPDIR, info->index, 0, ix))
         return NULL;
     return ix;
