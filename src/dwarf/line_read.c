@@ -22,22 +22,26 @@ int cudw_line_op_next(const cudw_line_table *t, uint64_t *ppos, cudw_line_op *o)
     /* a cursor over the table's bytes, recording nothing: an error here is
      * reported at the opcode's offset, as the row machine reports it */
     const uint8_t *d = t->section->data;
-    cur_t c = cur_raw(d, t->end);
-    c.p += at;
-    uint8_t op = *c.p++;
-    int rc;
+    uint8_t op = d[at];
     o->offset = at;
     o->opcode = op;
     o->reloc = NULL;
     o->raw = NULL;
     o->raw_len = o->ext_len = o->u = o->u2 = o->addr_adv = 0;
     o->s = o->line_adv = 0;
-    if (op >= t->opcode_base) {
+    if (op >= t->opcode_base) { /* most opcodes: no operand */
         unsigned adj = op - t->opcode_base;
         o->kind = CUDW_LOP_SPECIAL;
         o->addr_adv = (uint64_t)(adj / t->line_range) * t->min_inst_length;
         o->line_adv = t->line_base + (int)(adj % t->line_range);
-    } else if (op != 0) {
+        o->size = 1;
+        *ppos = at + 1;
+        return CUDW_OK;
+    }
+    cur_t c = cur_raw(d, t->end);
+    c.p += at + 1;
+    int rc;
+    if (op != 0) {
         o->kind = CUDW_LOP_STANDARD;
         switch (op) {
         case CUDW_DW_LNS_copy: case CUDW_DW_LNS_negate_stmt: case CUDW_DW_LNS_set_basic_block:
