@@ -61,15 +61,13 @@ uint64_t *loc_starts(cudw_file *f, const cudw_section *loc, size_t *n)
     int start = 1;
     while (v && cudw_list_next(f, loc, 1, 8, &cur, &e) == CUDW_OK) {
         if (start) {
-            if (*n == cap) {
-                uint64_t *nv = realloc(v, (cap *= 2) * sizeof *v);
-                if (!nv) {
-                    free(v);
-                    v = NULL;
-                    break;
-                }
-                v = nv;
+            uint64_t *nv = vec_room(v, &cap, *n, sizeof *v, 64);
+            if (!nv) {
+                free(v);
+                v = NULL;
+                break;
             }
+            v = nv;
             v[(*n)++] = e.offset;
         }
         start = e.kind == CUDW_LOC_END;

@@ -141,15 +141,12 @@ static int cies(cudw_file *f, const cudw_section *s, uint8_t asz, cie_index **ou
     while ((rc = frame_next_headers(f, s, asz, &cur, &e)) == CUDW_OK) {
         if (!e.is_cie)
             continue;
-        if (n == cap) {
-            cap = cap ? cap * 2 : 64;
-            uint64_t *t = realloc(tmp, cap * sizeof *t);
-            if (!t) {
-                free(tmp);
-                return cudw_fail(f, CUDW_E_NOMEM, s, 0, "frame index", "out of memory");
-            }
-            tmp = t;
+        uint64_t *t = vec_room(tmp, &cap, n, sizeof *t, 64);
+        if (!t) {
+            free(tmp);
+            return cudw_fail(f, CUDW_E_NOMEM, s, 0, "frame index", "out of memory");
         }
+        tmp = t;
         tmp[n++] = e.offset;
     }
     if (rc < 0) {

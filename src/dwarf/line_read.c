@@ -231,15 +231,11 @@ static int emit(cudw_line_iter *it, cudw_line_row *out, uint64_t op_offset)
             return rc;
     }
     if (it->keeping) {
-        if (it->nseq == it->capseq) {
-            size_t cap = it->capseq ? it->capseq * 2 : 256;
-            cudw_line_row *n = realloc(it->seq, cap * sizeof *n);
-            if (!n)
-                return cudw_fail(it->table->file, CUDW_E_NOMEM, it->table->section, op_offset, "line program",
-                                 "out of memory");
-            it->seq = n;
-            it->capseq = cap;
-        }
+        cudw_line_row *n = vec_room(it->seq, &it->capseq, it->nseq, sizeof *n, 256);
+        if (!n)
+            return cudw_fail(it->table->file, CUDW_E_NOMEM, it->table->section, op_offset, "line program",
+                             "out of memory");
+        it->seq = n;
         put_row(&it->seq[it->nseq++], st, it, index, op_offset, fn);
     }
     st->index = index;

@@ -187,13 +187,10 @@ static int frame_pointers(cudw_link *L, size_t k, unsigned i, uint64_t **at, siz
         uint64_t p = e.offset + (e.format64 ? 12 : 4);
         link_patch(L, o, base + p, base + cie, w);
         L->st.cie_pointers++;
-        if (*n == cap) {
-            cap = cap ? cap * 2 : 32;
-            uint64_t *v = realloc(*at, cap * sizeof *v);
-            if (!v)
-                return link_fail(L, -1, CUDW_E_NOMEM, NULL, 0, "link", "out of memory");
-            *at = v;
-        }
+        uint64_t *v = vec_room(*at, &cap, *n, sizeof *v, 32);
+        if (!v)
+            return link_fail(L, -1, CUDW_E_NOMEM, NULL, 0, "link", "out of memory");
+        *at = v;
         (*at)[(*n)++] = p;
     }
     if (rc < 0)

@@ -219,14 +219,12 @@ static int reencode(cudw_link *L, int o, const cudw_line_table *t, uint64_t out_
     uint64_t lo = UINT64_MAX;
     cudw_line_iter_init(t, &it, CUDW_LINE_HIDDEN);
     while ((rc = cudw_line_next(&it, &r)) == CUDW_OK) {
-        if (n == cap) {
-            cudw_line_row *v = realloc(rows, (cap *= 2) * sizeof *rows);
-            if (!v) {
-                rc = CUDW_E_NOMEM;
-                break;
-            }
-            rows = v;
+        cudw_line_row *v = vec_room(rows, &cap, n, sizeof *rows, 256);
+        if (!v) {
+            rc = CUDW_E_NOMEM;
+            break;
         }
+        rows = v;
         if (r.function) {
             r.function_offset = map_off(m, base + r.function_offset);
             if (r.function_offset < lo)
