@@ -7,7 +7,7 @@ Builds bench/out/cub_big_sm90_G.cubin and cub_big_sm90_lineinfo.cubin from
 bench/src/cub_big.cu (CUB device algorithms, nvcc -arch=sm_90 -dc, -G and
 -lineinfo; about a minute each, once) and times, output to /dev/null:
 
-  line tables  cudwarf lines, lines --long, lines --json   llvm-dwarfdump --debug-line,
+  line tables  cudwarf lines, --long, --json, --json --compact  llvm-dwarfdump --debug-line,
                eu-readelf --debug-dump=decodedline, readelf --debug-dump=decodedline
   DIEs         cudwarf dump --info, --info --json          llvm-dwarfdump --debug-info,
                eu-readelf --debug-dump=info, readelf --debug-dump=info
@@ -115,6 +115,7 @@ def main():
                   ("cudwarf lines", [cw, "lines", c]),
                   ("cudwarf lines --long", [cw, "lines", "--long", c]),
                   ("cudwarf lines --json", [cw, "lines", "--json", c]),
+                  ("cudwarf lines --json --compact", [cw, "lines", "--json", "--compact", c]),
                   ("cudwarf lines --section .debug_line", [cw, "lines", "--section", ".debug_line", c]),
                   ("llvm-dwarfdump --debug-line", ["llvm-dwarfdump", "--debug-line", r]),
                   ("eu-readelf --debug-dump=decodedline", ["eu-readelf", "--debug-dump=decodedline", r]),

@@ -10,7 +10,7 @@
 #include <string.h>
 
 static const char help[] =
-    "usage: cudwarf lines [--json] [--long] [--section NAME] [--ptx] [--hidden] FILE...\n"
+    "usage: cudwarf lines [--json [--compact]] [--long] [--section NAME] [--ptx] [--hidden] FILE...\n"
     "\n"
     "Print the rows of every line table: .debug_line (SASS address -> source\n"
     "line), .nv_debug_line_sass (SASS address -> PTX line) and their Mercury\n"
@@ -22,7 +22,9 @@ static const char help[] =
     "  --ptx            with .nv_debug_line_sass rows, the PTX line's text\n"
     "  --hidden         with --json, also the address advances no row follows\n"
     "                   (\"hidden\": true; what line-encode needs to reproduce ptxas)\n"
-    "  --json           JSON (schema: docs/json.md)\n"
+    "  --json           JSON, every row with all it means (schema: docs/json.md)\n"
+    "  --compact        with --json, each sequence's symbol and each inlined\n"
+    "                   function's name once, rows without their default values\n"
     "\n"
     "Each table shows its file table (file N: path) once, each sequence its\n"
     "symbol once, then one row a line: address (relocated), file:line[:column],\n"
@@ -32,7 +34,7 @@ static const char help[] =
     "stays the same from row to row.\n";
 
 typedef struct lopts {
-    int json, ptx, hidden, long_form;
+    int json, compact, ptx, hidden, long_form;
     const char *section;
 } lopts;
 
@@ -308,15 +310,9 @@ static int long_table(cudw_file *f, const cudw_line_table *t, const lopts *o, in
     return rc < 0 ? -1 : 0;
 }
 
-/* JSON: the file table and the inlined functions' names once per table,
- * each sequence's symbol once, and rows of the values that change (fields
- * at their default -- column 0, is_stmt true, not end of sequence, no
- * context -- left out; docs/json.md). */
-static int json_table(cudw_file *f, const cudw_line_table *t, const lopts *o, int sass, tinfo *ti, json *j)
+/* A table's header in JSON (the object stays open for its rows). */
+static void json_header(cudw_file *f, const cudw_line_table *t, int sass, json *j)
 {
-    cudw_line_iter it;
-    cudw_line_row r;
-    int rc;
     json_obj(j, NULL);
     json_u64(j, "offset", t->offset);
     json_u64(j, "unit_length", t->unit_length);
@@ -347,6 +343,59 @@ static int json_table(cudw_file *f, const cudw_line_table *t, const lopts *o, in
     }
     json_end_arr(j);
     str_base_json(t, j);
+}
+
+/* JSON, the default: every row with everything it means (its symbol, path,
+ * flags, inlined function), as reference readers and scripts take rows. */
+static int json_table(cudw_file *f, const cudw_line_table *t, const lopts *o, int sass, json *j)
+{
+    cudw_line_iter it;
+    cudw_line_row r;
+    int rc;
+    json_header(f, t, sass, j);
+    json_arr(j, "rows");
+    cudw_line_iter_init(t, &it, o->hidden ? CUDW_LINE_HIDDEN : 0);
+    while ((rc = cudw_line_next(&it, &r)) == CUDW_OK) {
+        json_obj(j, NULL);
+        json_u64(j, "address", r.address);
+        json_str(j, "symbol", r.symbol);
+        if (r.symbol)
+            json_u64(j, "offset", r.address - r.symbol_value);
+        json_u64(j, "file", r.file);
+        json_str(j, "path", cudw_line_file_path(t, r.file));
+        json_u64(j, "line", r.line);
+        json_u64(j, "column", r.column);
+        json_bool(j, "is_stmt", r.is_stmt);
+        json_bool(j, "end_sequence", r.end_sequence);
+        json_u64(j, "context", r.context);
+        json_str(j, "function", r.context ? r.function : NULL);
+        if (r.context || r.function_offset)
+            json_u64(j, "function_offset", r.function_offset);
+        if (r.hidden)
+            json_bool(j, "hidden", 1);
+        if (r.merc_flag)
+            json_u64(j, "merc_flag", r.merc_flag);
+        json_u64(j, "sequence", r.sequence);
+        json_u64(j, "row", r.index);
+        if (o->ptx && sass && !r.end_sequence && !r.hidden)
+            json_str(j, "ptx", ptx_text(f, t, &r));
+        json_end_obj(j);
+    }
+    json_end_arr(j);
+    json_end_obj(j);
+    return rc < 0 ? -1 : 0;
+}
+
+/* JSON --compact: the inlined functions' names once per table, each
+ * sequence's symbol once, and rows of the values that change (fields at
+ * their default -- column 0, is_stmt true, not end of sequence, no
+ * context -- left out; docs/json.md). */
+static int compact_table(cudw_file *f, const cudw_line_table *t, const lopts *o, int sass, tinfo *ti, json *j)
+{
+    cudw_line_iter it;
+    cudw_line_row r;
+    int rc;
+    json_header(f, t, sass, j);
     json_arr(j, "sequences");
     cudw_line_iter_init(t, &it, o->hidden ? CUDW_LINE_HIDDEN : 0);
     int open = 0;
@@ -485,7 +534,8 @@ static int one(cudw_file *f, const char *path, void *vctx, json *j)
         int r;
         while (!bad && (r = cudw_line_table_next(f, s, &cur, &t)) == CUDW_OK) {
             tinfo ti = {0};
-            bad = o->json ? json_table(f, t, o, sass, &ti, j)
+            bad = o->json && o->compact ? compact_table(f, t, o, sass, &ti, j)
+                  : o->json ? json_table(f, t, o, sass, j)
                   : o->long_form ? long_table(f, t, o, sass, &out_stdout)
                                  : text_table(f, t, o, sass, &ti, &out_stdout);
             tinfo_free(&ti);
@@ -525,6 +575,8 @@ int cmd_lines(int argc, char **argv)
             o.hidden = 1;
         else if (!strcmp(a, "--long"))
             o.long_form = 1;
+        else if (!strcmp(a, "--compact"))
+            o.compact = 1;
         else if (!strcmp(a, "--section")) { /* (main splits --section=NAME) */
             if (++i < argc)
                 o.section = argv[i];
@@ -544,6 +596,10 @@ int cmd_lines(int argc, char **argv)
     }
     if (!nfiles) {
         usage_error("lines", "no input file");
+        return EXIT_USAGE;
+    }
+    if (o.compact && !o.json) {
+        usage_error("lines", "--compact is a form of --json");
         return EXIT_USAGE;
     }
     json j;

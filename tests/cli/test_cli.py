@@ -247,6 +247,21 @@ r = run("lines", "--json", inl)
 doc, = json.loads(r.stdout)
 check("lines --json: .debug_line then .nv_debug_line_sass",
       [x["section"] for x in doc["sections"]] == [".debug_line", ".nv_debug_line_sass"])
+# the default form has every row whole (scripts and the reference comparisons
+# read it); --compact says the same rows in fewer bytes
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "common"))
+import lines_json  # noqa: E402
+KEYS = ("address", "symbol", "offset", "file", "path", "line", "column", "is_stmt", "end_sequence", "context",
+        "function", "sequence", "row")
+whole = [[tuple(r[k] for k in KEYS) for r in t["rows"]] for x in doc["sections"] for t in x["tables"]]
+c = run("lines", "--json", "--compact", inl)
+cdoc, = json.loads(c.stdout) if c.returncode == 0 else (None,)
+compact = [[tuple(r[k] for k in KEYS) for r in lines_json.rows(t)] for x in cdoc["sections"] for t in x["tables"]] \
+    if cdoc else None
+check("lines --json rows are whole; --compact gives the same rows",
+      all(len(t) for t in whole) and whole == compact and len(c.stdout) < len(r.stdout),
+      f"{len(whole)} tables vs {compact and len(compact)}")
+check("lines --compact without --json: usage error (exit 2)", run("lines", "--compact", inl).returncode == 2)
 d = bytearray(open(inl, "rb").read())
 lsec = sections(bytes(d))[".debug_line"][1]
 struct.pack_into("<I", d, lsec[4], 0x7FFFFFF0)

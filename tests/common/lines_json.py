@@ -1,6 +1,7 @@
 """The rows of a `cudwarf lines --json` table, one dict each.
 
-lines --json keeps what does not change out of the rows (docs/json.md):
+lines --json gives every row whole; lines --json --compact keeps what
+does not change out of the rows (docs/json.md):
 each sequence names its symbol once, the file table gives the paths and
 the "functions" list the inlined functions' names, and a row leaves out
 the fields at their default.  rows() puts every fact back on each row, as
@@ -9,6 +10,9 @@ the comparisons with libdw, llvm and nvlink want them.
 
 
 def rows(table):
+    if "rows" in table:  # lines --json: every row whole already
+        yield from table["rows"]
+        return
     files = table.get("files", [])
     names = {f["offset"]: f["name"] for f in table.get("functions", [])}
     default_stmt = table.get("default_is_stmt", True)
