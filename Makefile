@@ -47,15 +47,17 @@ $(BUILD)/libcudwarf.so: $(LIB_OBJ) src/libcudwarf.map
 	$(CC) -shared -Wl,-soname,libcudwarf.so.$(SOVERSION) -Wl,--version-script=src/libcudwarf.map -Wl,-z,defs \
 	    -o $@ $(LIB_OBJ) $(LDFLAGS_ALL) $(PKG_LIBS)
 
-$(BUILD)/cudwarf: $(TOOL_OBJ) $(BUILD)/libcudwarf.a
-	$(CC) -o $@ $(TOOL_OBJ) $(BUILD)/libcudwarf.a $(LDFLAGS_ALL) $(PKG_LIBS)
+# the tool keeps its own copy of the hash index (the archive's is local)
+$(BUILD)/cudwarf: $(TOOL_OBJ) $(BUILD)/src/hmap.o $(BUILD)/libcudwarf.a
+	$(CC) -o $@ $(TOOL_OBJ) $(BUILD)/src/hmap.o $(BUILD)/libcudwarf.a $(LDFLAGS_ALL) $(PKG_LIBS)
 
 $(BUILD)/cudwarf.pc: cudwarf.pc.in
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libcudwarf.a tests/unit/testutil.h
+# (test_hmap reaches the hash index directly: its own copy, as the tool's)
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libcudwarf.a $(BUILD)/src/hmap.o tests/unit/testutil.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Itests/unit -Itests/common -o $@ $< $(BUILD)/libcudwarf.a $(LDFLAGS_ALL) $(PKG_LIBS) -lcmocka
+	$(CC) $(CFLAGS_ALL) -Itests/unit -Itests/common -o $@ $< $(BUILD)/src/hmap.o $(BUILD)/libcudwarf.a $(LDFLAGS_ALL) $(PKG_LIBS) -lcmocka
 
 $(BUILD)/tests/cubin_prep: tests/oracles/cubin_prep.c tests/oracles/cubin_prep_main.c tests/oracles/cubin_prep.h
 	@mkdir -p $(dir $@)

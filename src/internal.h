@@ -3,6 +3,7 @@
 #define CUDW_INTERNAL_H
 
 #include "cudwarf.h"
+#include "hmap.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -27,7 +28,7 @@ typedef struct sec_state {
 } sec_state;
 
 /* What the handle has parsed, by (kind, section, offset): abbreviation
- * tables, line-table headers.  Open addressing, grown at half full. */
+ * tables, line-table headers (cache.c). */
 enum { CACHE_ABBREV = 1, CACHE_LINE = 2, CACHE_PTX = 3, CACHE_FRAME = 4, CACHE_COMPDIR = 5 };
 typedef struct cache_entry {
     unsigned kind, section;
@@ -48,8 +49,9 @@ struct cudw_file {
     cudw_section *secs;
     unsigned nsecs;
     sec_state *state;
-    cache_entry *cache;
-    size_t cache_cap, cache_used;
+    cache_entry *cache;      /* in the order put */
+    size_t cache_n, cache_cap;
+    hmap cache_idx;
     arena arena;
     cudw_error err;
 };

@@ -3,6 +3,7 @@
  * .nv_debug_line_sass) the PTX text. */
 #include "cli.h"
 #include "jobs.h"
+#include "hmap.h"
 
 #include <stdatomic.h>
 
@@ -40,71 +41,50 @@ typedef struct lopts {
 
 /* The inlined functions a table's rows name, numbered in the order they
  * are first used (the rows refer to them by number after the first). */
+typedef struct tfunc {
+    uint64_t off;
+    const char *name;
+} tfunc;
+
 typedef struct tinfo {
-    uint64_t *offs;           /* function offsets by number - 1 */
-    const char **names;
+    tfunc *v;                 /* by number - 1 */
     size_t n, cap;
-    uint32_t *slot;           /* open addressing: 1 + index */
-    size_t nslot;
+    hmap idx;                 /* offset -> index */
 } tinfo;
 
 static void tinfo_free(tinfo *ti)
 {
-    free(ti->offs);
-    free(ti->names);
-    free(ti->slot);
+    free(ti->v);
+    hmap_free(&ti->idx);
     memset(ti, 0, sizeof *ti);
 }
 
 /* The number (1-based) of function offset off, or 0. */
 static size_t fn_number(const tinfo *ti, uint64_t off)
 {
-    if (!ti->nslot)
-        return 0;
-    for (size_t k = (size_t)(off * 0x9e3779b97f4a7c15ull >> 20) & (ti->nslot - 1);; k = (k + 1) & (ti->nslot - 1)) {
-        uint32_t v = ti->slot[k];
-        if (!v || ti->offs[v - 1] == off)
-            return v;
-    }
+    hmap_probe p = hmap_probe_at(&ti->idx, off);
+    for (uint32_t r; (r = hmap_next(&p)) != HMAP_NONE;)
+        if (ti->v[r].off == off)
+            return r + 1;
+    return 0;
 }
 
 static int fn_add(tinfo *ti, uint64_t off, const char *name)
 {
     if (fn_number(ti, off))
         return 0;
-    if (2 * (ti->n + 1) > ti->nslot) {
-        size_t ns = ti->nslot ? ti->nslot * 2 : 64;
-        uint32_t *sl = calloc(ns, sizeof *sl);
-        if (!sl)
-            return -1;
-        free(ti->slot);
-        ti->slot = sl;
-        ti->nslot = ns;
-        for (size_t i = 0; i < ti->n; i++)
-            for (size_t k = (size_t)(ti->offs[i] * 0x9e3779b97f4a7c15ull >> 20) & (ns - 1);; k = (k + 1) & (ns - 1))
-                if (!sl[k]) {
-                    sl[k] = (uint32_t)i + 1;
-                    break;
-                }
-    }
     if (ti->n == ti->cap) {
         size_t c = ti->cap ? ti->cap * 2 : 16;
-        uint64_t *o = realloc(ti->offs, c * sizeof *o);
-        if (o)
-            ti->offs = o;
-        const char **nm = o ? realloc(ti->names, c * sizeof *nm) : NULL;
-        if (!nm)
+        tfunc *v = realloc(ti->v, c * sizeof *v);
+        if (!v)
             return -1;
-        ti->names = nm;
+        ti->v = v;
         ti->cap = c;
     }
-    ti->offs[ti->n] = off;
-    ti->names[ti->n++] = name;
-    for (size_t k = (size_t)(off * 0x9e3779b97f4a7c15ull >> 20) & (ti->nslot - 1);; k = (k + 1) & (ti->nslot - 1))
-        if (!ti->slot[k]) {
-            ti->slot[k] = (uint32_t)ti->n;
-            return 0;
-        }
+    if (hmap_add(&ti->idx, off, (uint32_t)ti->n))
+        return -1;
+    ti->v[ti->n++] = (tfunc){off, name};
+    return 0;
 }
 
 static const char *ptx_text(cudw_file *f, const cudw_line_table *t, const cudw_line_row *r)
@@ -445,8 +425,8 @@ static int compact_table(cudw_file *f, const cudw_line_table *t, const lopts *o,
     json_arr(j, "functions"); /* the inlined functions' names, in first use */
     for (size_t i = 0; i < ti->n; i++) {
         json_obj(j, NULL);
-        json_u64(j, "offset", ti->offs[i]);
-        json_str(j, "name", ti->names[i]);
+        json_u64(j, "offset", ti->v[i].off);
+        json_str(j, "name", ti->v[i].name);
         json_end_obj(j);
     }
     json_end_arr(j);

@@ -85,30 +85,30 @@ int has_duplicate_strings(const cudw_section *sec)
     size_t n = 0;
     for (uint64_t i = 0; i < sec->data_size; i++)
         n += sec->data[i] == 0;
-    size_t nslots = 16;
-    while (nslots < 2 * n + 2)
-        nslots *= 2;
-    uint64_t *slots = calloc(nslots, sizeof *slots); /* string offset + 1 */
-    if (!slots)
-        return 0;
+    uint64_t *first = malloc((n ? n : 1) * sizeof *first); /* each content's offset */
+    size_t nfirst = 0;
+    hmap idx = {0};
     int dup = 0;
+    if (!first || hmap_reserve(&idx, n)) {
+        free(first);
+        return 0;
+    }
     for (uint64_t at = 0; at < sec->data_size && !dup;) {
         const uint8_t *z = memchr(sec->data + at, 0, (size_t)(sec->data_size - at));
         if (!z)
             break;
         size_t len = (size_t)(z - (sec->data + at)) + 1;
-        size_t h = (size_t)cudw_fnv(CUDW_FNV0, sec->data + at, len) & (nslots - 1);
-        for (; slots[h]; h = (h + 1) & (nslots - 1)) {
-            const char *o = (const char *)sec->data + slots[h] - 1;
-            if (strlen(o) + 1 == len && !memcmp(o, sec->data + at, len)) {
-                dup = 1;
-                break;
-            }
-        }
-        slots[h] = at + 1;
+        uint64_t h = cudw_fnv(CUDW_FNV0, sec->data + at, len);
+        hmap_probe p = hmap_probe_at(&idx, h);
+        /* equal bytes through a NUL are equal strings */
+        for (uint32_t r; !dup && (r = hmap_next(&p)) != HMAP_NONE;)
+            dup = !memcmp(sec->data + first[r], sec->data + at, len);
+        hmap_add(&idx, h, (uint32_t)nfirst); /* reserved: cannot fail */
+        first[nfirst++] = at;
         at += len;
     }
-    free(slots);
+    free(first);
+    hmap_free(&idx);
     return dup;
 }
 

@@ -65,67 +65,33 @@ typedef struct builder {
     wbuf pool;            /* names, NUL-separated */
     pub_ent *ents;
     size_t nents, cap;
-    size_t *slots;        /* open-addressing name -> ents index + 1 */
-    size_t nslots;
+    hmap names;           /* name -> ents index */
     cand *cands;
     size_t ncands, ccap;
     size_t npending;
     subprog *subs;
     size_t nsubs, scap;
-    size_t *stab;         /* open-addressing key hash -> subs index + 1 */
-    size_t nstab;
+    hmap keys;            /* key hash -> subs index */
     int oom;
 } builder;
 
 #define fnv cudw_fnv
 #define FNV0 CUDW_FNV0
 
-static void *grow(void *p, size_t *cap, size_t need, size_t elem, int *oom)
+/* p with room for element n (vec_room), or p unchanged and *oom set */
+static void *grow(void *p, size_t *cap, size_t n, size_t elem, int *oom)
 {
-    if (need <= *cap)
-        return p;
-    size_t c = *cap ? *cap * 2 : 64;
-    while (c < need)
-        c *= 2;
-    if (c > SIZE_MAX / elem) {
+    void *q = vec_room(p, cap, n, elem, 64);
+    if (!q)
         *oom = 1;
-        return p;
-    }
-    void *q = realloc(p, c * elem);
-    if (!q) {
-        *oom = 1;
-        return p;
-    }
-    *cap = c;
-    return q;
+    return q ? q : p;
 }
 
 /* Name -> entry, last wins: a later DIE of the same name replaces the
- * earlier one.  Open addressing at most half full. */
-static int name_slots_grow(builder *b)
-{
-    size_t n = b->nslots ? b->nslots * 2 : 256;
-    size_t *t = calloc(n, sizeof *t);
-    if (!t)
-        return b->oom = 1, -1;
-    for (size_t i = 0; i < b->nents; i++) {
-        const pub_ent *e = &b->ents[i];
-        size_t h = (size_t)fnv(FNV0, b->pool.p + e->name, e->len) & (n - 1);
-        while (t[h])
-            h = (h + 1) & (n - 1);
-        t[h] = i + 1;
-    }
-    free(b->slots);
-    b->slots = t;
-    b->nslots = n;
-    return 0;
-}
-
+ * earlier one. */
 static void add_entry(builder *b, const char *qual, const char *name, uint64_t die)
 {
     if (b->oom)
-        return;
-    if ((b->nents + 1) * 2 > b->nslots && name_slots_grow(b))
         return;
     size_t at = b->pool.n;
     if (qual) {
@@ -140,24 +106,27 @@ static void add_entry(builder *b, const char *qual, const char *name, uint64_t d
         return;
     }
     const uint8_t *s = b->pool.p + at;
-    size_t h = (size_t)fnv(FNV0, s, len) & (b->nslots - 1);
-    for (; b->slots[h]; h = (h + 1) & (b->nslots - 1)) {
-        pub_ent *e = &b->ents[b->slots[h] - 1];
+    uint64_t h = fnv(FNV0, s, len);
+    hmap_probe p = hmap_probe_at(&b->names, h);
+    for (uint32_t r; (r = hmap_next(&p)) != HMAP_NONE;) {
+        pub_ent *e = &b->ents[r];
         if (e->len == len && !memcmp(b->pool.p + e->name, s, len)) {
             e->die = die;
+            b->pool.n = at; /* the name is there already */
             return;
         }
     }
-    b->ents = grow(b->ents, &b->cap, b->nents + 1, sizeof *b->ents, &b->oom);
-    if (b->oom)
+    b->ents = grow(b->ents, &b->cap, b->nents, sizeof *b->ents, &b->oom);
+    if (b->oom || hmap_add(&b->names, h, (uint32_t)b->nents)) {
+        b->oom = 1;
         return;
-    b->ents[b->nents] = (pub_ent){at, len, die};
-    b->slots[h] = ++b->nents;
+    }
+    b->ents[b->nents++] = (pub_ent){at, len, die};
 }
 
 static void add_cand(builder *b, const char *qual, const char *name, const char *mangled, uint64_t die)
 {
-    b->cands = grow(b->cands, &b->ccap, b->ncands + 1, sizeof *b->cands, &b->oom);
+    b->cands = grow(b->cands, &b->ccap, b->ncands, sizeof *b->cands, &b->oom);
     if (b->oom)
         return;
     b->cands[b->ncands++] = (cand){name, qual, mangled, die};
@@ -187,19 +156,11 @@ static int key_equals(const subprog *s, const char *m, size_t n)
 
 static int build_subtab(builder *b)
 {
-    size_t n = 16;
-    while (n < b->nsubs * 2)
-        n *= 2;
-    b->stab = calloc(n, sizeof *b->stab);
-    if (!b->stab)
+    if (hmap_reserve(&b->keys, b->nsubs))
         return b->oom = 1, -1;
-    b->nstab = n;
     for (size_t i = 0; i < b->nsubs; i++) {
         b->subs[i].hash = key_hash(&b->subs[i]);
-        size_t h = (size_t)b->subs[i].hash & (n - 1);
-        while (b->stab[h])
-            h = (h + 1) & (n - 1);
-        b->stab[h] = i + 1;
+        hmap_add(&b->keys, b->subs[i].hash, (uint32_t)i); /* reserved: cannot fail */
     }
     return 0;
 }
@@ -212,8 +173,9 @@ static const subprog *owner_of(const builder *b, const char *m, size_t n)
     uint64_t h = FNV0;
     for (size_t i = 0; i < n; i++) {
         if (m[i] == 'E' && i > 0) {
-            for (size_t j = (size_t)h & (b->nstab - 1); b->stab[j]; j = (j + 1) & (b->nstab - 1)) {
-                const subprog *s = &b->subs[b->stab[j] - 1];
+            hmap_probe p = hmap_probe_at(&b->keys, h);
+            for (uint32_t r; (r = hmap_next(&p)) != HMAP_NONE;) {
+                const subprog *s = &b->subs[r];
                 if (s->hash == h && key_equals(s, m, i)) {
                     best = s;
                     break;
@@ -292,7 +254,7 @@ static int walk_unit(builder *b, const cudw_unit *u)
             if (x.name)
                 sub_at[dep] = x.name;
             if (x.link && x.name && b->kind == CUDW_PUB_NAMES) {
-                b->subs = grow(b->subs, &b->scap, b->nsubs + 1, sizeof *b->subs, &b->oom);
+                b->subs = grow(b->subs, &b->scap, b->nsubs, sizeof *b->subs, &b->oom);
                 if (!b->oom)
                     b->subs[b->nsubs++] = (subprog){x.link, strlen(x.link), x.name, 0};
             }
@@ -375,7 +337,7 @@ int cudw_pub_build(cudw_file *f, const cudw_section *info, int kind, unsigned fl
             if (flags & CUDW_PUB_RESOLVED) {
                 wb_le(&o, u.offset, 4);
             } else {
-                out->sites = grow(out->sites, &scap, out->nsites + 1, sizeof *out->sites, &b.oom);
+                out->sites = grow(out->sites, &scap, out->nsites, sizeof *out->sites, &b.oom);
                 if (!b.oom)
                     out->sites[out->nsites++] = (cudw_reloc_site){o.n, info->name, (int64_t)u.offset, 4};
                 wb_le(&o, 0, 4);
@@ -393,10 +355,10 @@ int cudw_pub_build(cudw_file *f, const cudw_section *info, int kind, unsigned fl
         }
         wb_free(&b.pool);
         free(b.ents);
-        free(b.slots);
+        hmap_free(&b.names);
         free(b.cands);
         free(b.subs);
-        free(b.stab);
+        hmap_free(&b.keys);
         if (rc != CUDW_OK)
             break;
     }

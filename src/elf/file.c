@@ -229,6 +229,7 @@ void cudw_close(cudw_file *f)
     if (f->owns_map)
         munmap((void *)(uintptr_t)f->map, f->map_size);
     free(f->cache);
+    hmap_free(&f->cache_idx);
     arena_free_all(&f->arena);
     free(f->name);
     free(f);

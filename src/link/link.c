@@ -58,15 +58,16 @@ static int check_definitions(cudw_link *L)
         const cudw_section *st = cudw_section_find(L->in[k], ".symtab");
         total += st && st->data ? (size_t)(st->data_size / 24) : 0;
     }
-    size_t cap = 16;
-    while (cap < 2 * total)
-        cap *= 2;
     struct def {
         const char *name;
         size_t input;
-    } *tab = calloc(cap, sizeof *tab);
-    if (!tab)
+    } *defs = malloc((total ? total : 1) * sizeof *defs);
+    size_t n = 0;
+    hmap idx = {0}; /* name -> defs index */
+    if (!defs || hmap_reserve(&idx, total)) {
+        free(defs);
         return link_fail(L, -1, CUDW_E_NOMEM, NULL, 0, "link", "out of memory");
+    }
     int rc = CUDW_OK;
     for (size_t k = 0; k < L->nin && !rc; k++) {
         cudw_file *f = L->in[k];
@@ -76,23 +77,23 @@ static int check_definitions(cudw_link *L)
             if (cudw_symbol_get(f, st->index, i, &y) != CUDW_OK || y.bind != 1 /* GLOBAL */ ||
                 (y.type != 1 && y.type != 2) || !y.shndx || y.shndx >= 0xff00 || !y.name[0])
                 continue;
-            size_t mask = cap - 1;
-            for (size_t j = cudw_fnv(CUDW_FNV0, y.name, strlen(y.name)) & mask;; j = (j + 1) & mask) {
-                if (!tab[j].name) {
-                    tab[j] = (struct def){y.name, k};
-                    break;
-                }
-                if (!strcmp(tab[j].name, y.name)) {
-                    if (tab[j].input != k)
-                        rc = link_fail(L, (int)k, CUDW_E_ARG, st, (uint64_t)i * 24, "symbol",
-                                       "multiple definition of '%s', first defined in input %zu (%s)", y.name,
-                                       tab[j].input + 1, cudw_file_name(L->in[tab[j].input]));
-                    break;
-                }
+            uint64_t h = cudw_fnv(CUDW_FNV0, y.name, strlen(y.name));
+            hmap_probe p = hmap_probe_at(&idx, h);
+            uint32_t r;
+            while ((r = hmap_next(&p)) != HMAP_NONE && strcmp(defs[r].name, y.name))
+                ;
+            if (r == HMAP_NONE) {
+                hmap_add(&idx, h, (uint32_t)n); /* reserved: cannot fail */
+                defs[n++] = (struct def){y.name, k};
+            } else if (defs[r].input != k) {
+                rc = link_fail(L, (int)k, CUDW_E_ARG, st, (uint64_t)i * 24, "symbol",
+                               "multiple definition of '%s', first defined in input %zu (%s)", y.name,
+                               defs[r].input + 1, cudw_file_name(L->in[defs[r].input]));
             }
         }
     }
-    free(tab);
+    free(defs);
+    hmap_free(&idx);
     return rc;
 }
 

@@ -64,17 +64,20 @@ typedef struct osym {
 typedef struct symtab {
     osym *v;
     size_t n, cap;
-    size_t *slots;        /* hash of (name, input) -> index + 1 */
-    size_t nslots;
+    hmap idx;             /* (name, input) -> index */
 } symtab;
 
 /* name -> value of a symbol table (the --symbols file) */
+typedef struct code_sym {
+    const char *name;
+    uint64_t value;
+    uint8_t dup;          /* 1: the name is defined more than once, apart */
+} code_sym;
+
 typedef struct namemap {
-    const char **names;
-    uint64_t *values;
-    uint8_t *dup;         /* 1: the name is defined more than once */
-    size_t *slots;
-    size_t n, cap, nslots;
+    code_sym *v;
+    size_t n, cap;
+    hmap idx;             /* name -> index */
 } namemap;
 
 struct cudw_link {
@@ -85,8 +88,7 @@ struct cudw_link {
     int gate;             /* Mercury sections accepted */
     osec *secs;
     size_t nsecs, csecs;
-    size_t *sec_slots;    /* name -> osec index + 1 */
-    size_t nsec_slots;
+    hmap sec_idx;         /* name -> osec index */
     uint32_t ***symcache[2]; /* [table][input][symtab section] -> per symbol: intern index + 1 */
     symtab tab[2];
     int **osec_of;        /* [input][section index] -> osec or -1 */

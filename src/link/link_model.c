@@ -49,37 +49,15 @@ int link_note(cudw_link *L, const char *fmt, ...)
 
 /* Output sections by name: CUB links carry thousands of placeholder
  * .text.<function> sections. */
-static size_t name_slot(const char *name, size_t n)
-{
-    return (size_t)cudw_fnv(CUDW_FNV0, name, strlen(name)) & (n - 1);
-}
-
-static int sec_slots_grow(cudw_link *L)
-{
-    size_t n = L->nsec_slots ? L->nsec_slots * 2 : 256;
-    size_t *t = calloc(n, sizeof *t);
-    if (!t)
-        return -1;
-    for (size_t i = 0; i < L->nsecs; i++) {
-        size_t h = name_slot(L->secs[i].name, n);
-        while (t[h])
-            h = (h + 1) & (n - 1);
-        t[h] = i + 1;
-    }
-    free(L->sec_slots);
-    L->sec_slots = t;
-    L->nsec_slots = n;
-    return 0;
-}
+static uint64_t name_hash(const char *name) { return cudw_fnv(CUDW_FNV0, name, strlen(name)); }
 
 int link_osec_find(cudw_link *L, const char *name)
 {
-    if (!L->nsec_slots)
-        return -1;
     int found = -1;
-    for (size_t h = name_slot(name, L->nsec_slots); L->sec_slots[h]; h = (h + 1) & (L->nsec_slots - 1))
-        if (!strcmp(L->secs[L->sec_slots[h] - 1].name, name))
-            found = (int)(L->sec_slots[h] - 1); /* the last of a name: ptx_txt sections repeat */
+    hmap_probe p = hmap_probe_at(&L->sec_idx, name_hash(name));
+    for (uint32_t r; (r = hmap_next(&p)) != HMAP_NONE;)
+        if ((int)r > found && !strcmp(L->secs[r].name, name))
+            found = (int)r; /* the last of a name: ptx_txt sections repeat */
     return found;
 }
 
@@ -89,16 +67,13 @@ int link_osec_add(cudw_link *L, const char *name, uint32_t type, uint64_t flags,
     if (!v)
         return -1;
     L->secs = v;
-    if ((L->nsecs + 1) * 2 > L->nsec_slots && sec_slots_grow(L))
+    if (hmap_reserve(&L->sec_idx, L->nsecs + 1))
         return -1;
     osec *s = &L->secs[L->nsecs];
     memset(s, 0, sizeof *s);
     if (!(s->name = strdup(name)))
         return -1;
-    size_t h = name_slot(name, L->nsec_slots);
-    while (L->sec_slots[h])
-        h = (h + 1) & (L->nsec_slots - 1);
-    L->sec_slots[h] = L->nsecs + 1;
+    hmap_add(&L->sec_idx, name_hash(name), (uint32_t)L->nsecs); /* reserved: cannot fail */
     s->type = type;
     s->flags = flags;
     s->align = align ? align : 1;
@@ -190,7 +165,7 @@ void link_free_model(cudw_link *L)
         free(s->name);
     }
     free(L->secs);
-    free(L->sec_slots);
+    hmap_free(&L->sec_idx);
     for (size_t k = 0; k < L->nin; k++) {
         if (L->osec_of)
             free(L->osec_of[k]);

@@ -10,43 +10,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t name_hash(const char *s)
-{
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (; *s; s++)
-        h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
-    return h;
-}
+static uint64_t name_hash(const char *s) { return cudw_fnv(CUDW_FNV0, s, strlen(s)); }
 
 /* 1 if name is in the set; with add, puts it there (0 after adding, -1 out of memory) */
 static int set_has(name_set *s, const char *name, int add)
 {
-    if (add && (s->n + 1) * 2 > s->cap) {
-        size_t c = s->cap ? s->cap * 2 : 256;
-        const char **t = calloc(c, sizeof *t);
-        if (!t)
-            return -1;
-        for (size_t i = 0; i < s->cap; i++)
-            if (s->slot[i]) {
-                size_t h = (size_t)name_hash(s->slot[i]) & (c - 1);
-                while (t[h])
-                    h = (h + 1) & (c - 1);
-                t[h] = s->slot[i];
-            }
-        free(s->slot);
-        s->slot = t;
-        s->cap = c;
-    }
-    if (!s->cap)
-        return 0;
-    size_t h = (size_t)name_hash(name) & (s->cap - 1);
-    for (; s->slot[h]; h = (h + 1) & (s->cap - 1))
-        if (!strcmp(s->slot[h], name))
+    uint64_t h = name_hash(name);
+    hmap_probe p = hmap_probe_at(&s->idx, h);
+    for (uint32_t r; (r = hmap_next(&p)) != HMAP_NONE;)
+        if (!strcmp(s->v[r], name))
             return 1;
-    if (add) {
-        s->slot[h] = name;
-        s->n++;
-    }
+    if (!add)
+        return 0;
+    const char **v = vec_room(s->v, &s->cap, s->n, sizeof *v, 256);
+    if (!v)
+        return -1;
+    s->v = v;
+    if (hmap_add(&s->idx, h, (uint32_t)s->n))
+        return -1;
+    v[s->n++] = name;
     return 0;
 }
 
@@ -80,7 +62,10 @@ int needs_pulls(link_needs *ls, cudw_file *f) { return each_global(f, ls, resolv
 
 void needs_free(link_needs *ls)
 {
-    free(ls->defined.slot);
-    free(ls->undefined.slot);
+    name_set *sets[] = {&ls->defined, &ls->undefined};
+    for (int i = 0; i < 2; i++) {
+        free(sets[i]->v);
+        hmap_free(&sets[i]->idx);
+    }
     memset(ls, 0, sizeof *ls);
 }

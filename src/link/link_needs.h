@@ -6,8 +6,9 @@
 #include "../internal.h"
 
 typedef struct name_set {
-    const char **slot;
-    size_t cap, n;
+    const char **v;
+    size_t n, cap;
+    hmap idx;
 } name_set;
 
 typedef struct link_needs {

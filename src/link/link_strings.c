@@ -19,8 +19,11 @@
 
 /* Where pieces of a section went: the start of each piece (a string, a
  * line table) before and after; an offset moves with the piece it is in. */
+typedef struct moved {
+    uint64_t old_at, new_at;
+} moved;
 typedef struct offmap {
-    uint64_t *old_at, *new_at;
+    moved *v;
     size_t n, cap;
 } offmap;
 typedef offmap strmap;
@@ -31,12 +34,12 @@ static uint64_t map_off(const offmap *m, uint64_t x)
     size_t lo = 0, hi = m->n;
     while (hi - lo > 1) {
         size_t mid = lo + (hi - lo) / 2;
-        if (m->old_at[mid] <= x)
+        if (m->v[mid].old_at <= x)
             lo = mid;
         else
             hi = mid;
     }
-    return m->n ? m->new_at[lo] + (x - m->old_at[lo]) : x;
+    return m->n ? m->v[lo].new_at + (x - m->v[lo].old_at) : x;
 }
 
 /* Merged bytes of an osec (its fragments, patched) into one buffer. */
@@ -64,27 +67,14 @@ static void replace_frags(osec *s, uint8_t *data, size_t n)
     s->size = n;
 }
 
-/* full length (with its NUL) of string i; the last one runs to `at` */
-static uint64_t str_len(const strmap *m, size_t i, uint64_t at)
+static int map_add(offmap *m, uint64_t old_at, uint64_t new_at)
 {
-    return (i + 1 < m->n ? m->old_at[i + 1] : at) - m->old_at[i];
-}
-
-static int grow_map(strmap *m, size_t *cap)
-{
-    if (m->n < *cap && m->old_at && m->new_at)
-        return 0;
-    size_t c = *cap ? *cap * 2 : 256;
-    uint64_t *x = realloc(m->old_at, c * sizeof *x);
-    if (!x)
-        return -1;
-    m->old_at = x;
-    uint64_t *y = realloc(m->new_at, c * sizeof *y);
-    if (!y)
-        return -1;
-    m->new_at = y;
-    *cap = c;
-    return 0;
+    moved *v = vec_room(m->v, &m->cap, m->n, sizeof *v, 256);
+    if (!v)
+        return CUDW_E_NOMEM;
+    m->v = v;
+    v[m->n++] = (moved){old_at, new_at};
+    return CUDW_OK;
 }
 
 /* Strings (NUL-terminated runs; an unterminated tail counts as one) in
@@ -95,57 +85,40 @@ static int dedup_section(cudw_link *L, int o, strmap *m, size_t *saved)
     uint8_t *b = flatten(s);
     if (!b)
         return CUDW_E_NOMEM;
-    size_t cap = 0, nslots = 0;
-    size_t *slots = NULL; /* content -> index of its first copy, + 1 */
+    moved *kept = NULL; /* each content's first copy: where it was and where it is */
+    size_t nkept = 0, ckept = 0;
+    hmap idx = {0};     /* content -> index in kept */
     wbuf nb = {0};
     int rc = CUDW_OK;
-    for (uint64_t at = 0; at < s->size;) {
+    for (uint64_t at = 0; at < s->size && rc == CUDW_OK;) {
         const uint8_t *z = memchr(b + at, 0, (size_t)(s->size - at));
-        uint64_t full = z ? (uint64_t)(z - (b + at)) + 1 : s->size - at;
-        if (grow_map(m, &cap)) {
-            rc = CUDW_E_NOMEM;
-            break;
-        }
-        if ((m->n + 1) * 2 > nslots) {
-            size_t ns = nslots ? nslots * 2 : 1024;
-            size_t *t = calloc(ns, sizeof *t);
-            if (!t) {
+        size_t full = z ? (size_t)(z - (b + at)) + 1 : (size_t)(s->size - at);
+        uint64_t h = cudw_fnv(CUDW_FNV0, b + at, full);
+        hmap_probe p = hmap_probe_at(&idx, h);
+        uint32_t r;
+        /* equal bytes through a NUL are equal strings; the unterminated
+         * tail is longer than any equal prefix before it: never a copy */
+        while ((r = hmap_next(&p)) != HMAP_NONE)
+            if (z && !memcmp(b + kept[r].old_at, b + at, full))
+                break;
+        if (r != HMAP_NONE) {
+            rc = map_add(m, at, kept[r].new_at);
+        } else {
+            moved *v = vec_room(kept, &ckept, nkept, sizeof *v, 256);
+            if (!v || hmap_add(&idx, h, (uint32_t)nkept)) {
+                kept = v ? v : kept;
                 rc = CUDW_E_NOMEM;
                 break;
             }
-            for (size_t i = 0; i < m->n; i++) {
-                if (m->new_at[i] + str_len(m, i, at) > nb.n || (i && m->new_at[i] < m->new_at[i - 1]))
-                    continue; /* a later copy: its first copy is in the table already */
-                size_t h = (size_t)cudw_fnv(CUDW_FNV0, b + m->old_at[i], (size_t)str_len(m, i, at)) & (ns - 1);
-                while (t[h])
-                    h = (h + 1) & (ns - 1);
-                t[h] = i + 1;
-            }
-            free(slots);
-            slots = t;
-            nslots = ns;
+            kept = v;
+            kept[nkept++] = (moved){at, nb.n};
+            rc = map_add(m, at, nb.n);
+            wb_put(&nb, b + at, full);
         }
-        size_t h = (size_t)cudw_fnv(CUDW_FNV0, b + at, (size_t)full) & (nslots - 1);
-        long same = -1;
-        for (; slots[h]; h = (h + 1) & (nslots - 1)) {
-            size_t i = slots[h] - 1;
-            if (str_len(m, i, at) == full && !memcmp(b + m->old_at[i], b + at, (size_t)full)) {
-                same = (long)i;
-                break;
-            }
-        }
-        m->old_at[m->n] = at;
-        if (same >= 0) {
-            m->new_at[m->n] = m->new_at[same];
-        } else {
-            m->new_at[m->n] = nb.n;
-            wb_put(&nb, b + at, (size_t)full);
-            slots[h] = m->n + 1;
-        }
-        m->n++;
         at += full;
     }
-    free(slots);
+    free(kept);
+    hmap_free(&idx);
     free(b);
     if (rc != CUDW_OK || nb.oom) {
         wb_free(&nb);
@@ -153,24 +126,6 @@ static int dedup_section(cudw_link *L, int o, strmap *m, size_t *saved)
     }
     *saved += (size_t)(s->size - nb.n);
     replace_frags(s, nb.p, nb.n);
-    return CUDW_OK;
-}
-
-static int tab_add(tabmap *t, uint64_t o, uint64_t n)
-{
-    if (t->n == t->cap) {
-        size_t c = t->cap ? t->cap * 2 : 64;
-        uint64_t *a = realloc(t->old_at, c * sizeof *a);
-        if (a)
-            t->old_at = a;
-        uint64_t *b = a ? realloc(t->new_at, c * sizeof *b) : NULL;
-        if (!b)
-            return CUDW_E_NOMEM;
-        t->new_at = b;
-        t->cap = c;
-    }
-    t->old_at[t->n] = o;
-    t->new_at[t->n++] = n;
     return CUDW_OK;
 }
 
@@ -308,7 +263,7 @@ static int rebuild_lines(cudw_link *L, int o, int str, const strmap *m, tabmap *
         while (rc == CUDW_OK && (rc = cudw_line_table_next(f, is, &cur, &t)) == CUDW_OK) {
             int uses = t->str_section && L->osec_of[fr.input][t->str_section->index] == str;
             uint64_t out_at = fr.at + t->offset;
-            if ((rc = tab_add(tm, out_at, nb.n)) != CUDW_OK)
+            if ((rc = map_add(tm, out_at, nb.n)) != CUDW_OK)
                 break;
             if (!uses || !t->has_str_base) {
                 /* untouched: copy, keep its relocations where they move to */
@@ -375,8 +330,7 @@ int link_dedup_strings(cudw_link *L)
                 continue;
             tabmap tm = {0};
             if ((rc = rebuild_lines(L, (int)o, (int)so, &m, &tm)) != CUDW_OK) {
-                free(tm.old_at);
-                free(tm.new_at);
+                free(tm.v);
                 break;
             }
             /* offsets into the rebuilt section: stmt_list, applied or kept */
@@ -394,11 +348,9 @@ int link_dedup_strings(cudw_link *L)
                         if (r->target == (int)o)
                             r->addend = (int64_t)map_off(&tm, (uint64_t)r->addend);
                     }
-            free(tm.old_at);
-            free(tm.new_at);
+            free(tm.v);
         }
-        free(m.old_at);
-        free(m.new_at);
+        free(m.v);
     }
     if (rc == CUDW_E_NOMEM && !L->err.code)
         return link_fail(L, -1, rc, NULL, 0, "link", "out of memory");

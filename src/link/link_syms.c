@@ -16,50 +16,26 @@ static uint64_t key_hash(const char *name, int input)
     return cudw_fnv(cudw_fnv(CUDW_FNV0, name, strlen(name)), &input, sizeof input);
 }
 
-static int tab_grow(symtab *t)
+/* Index of (name, input) in t, or -1 */
+static long tab_find(const symtab *t, const char *name, int input)
 {
-    size_t n = t->nslots ? t->nslots * 2 : 256;
-    size_t *s = calloc(n, sizeof *s);
-    if (!s)
-        return -1;
-    for (size_t i = 0; i < t->n; i++) {
-        size_t h = (size_t)key_hash(t->v[i].name, t->v[i].input) & (n - 1);
-        while (s[h])
-            h = (h + 1) & (n - 1);
-        s[h] = i + 1;
-    }
-    free(t->slots);
-    t->slots = s;
-    t->nslots = n;
-    return 0;
-}
-
-/* Index of (name, input) in t, or -1; *slot receives where it would go. */
-static long tab_find(const symtab *t, const char *name, int input, size_t *slot)
-{
-    size_t h = (size_t)key_hash(name, input) & (t->nslots - 1);
-    for (; t->slots[h]; h = (h + 1) & (t->nslots - 1)) {
-        const osym *s = &t->v[t->slots[h] - 1];
-        if (s->input == input && !strcmp(s->name, name))
-            return (long)(t->slots[h] - 1);
-    }
-    *slot = h;
+    hmap_probe p = hmap_probe_at(&t->idx, key_hash(name, input));
+    for (uint32_t r; (r = hmap_next(&p)) != HMAP_NONE;)
+        if (t->v[r].input == input && !strcmp(t->v[r].name, name))
+            return (long)r;
     return -1;
 }
 
+/* s, known not to be in t, added; its index in *out */
 static int tab_add(symtab *t, const osym *s, uint32_t *out)
 {
-    if ((t->n + 1) * 2 > t->nslots && tab_grow(t))
-        return CUDW_E_NOMEM;
-    size_t slot;
-    if (tab_find(t, s->name, s->input, &slot) >= 0)
-        return CUDW_E_ARG;
     osym *v = vec_room(t->v, &t->cap, t->n, sizeof *v, 64);
     if (!v)
         return CUDW_E_NOMEM;
     t->v = v;
+    if (hmap_add(&t->idx, key_hash(s->name, s->input), (uint32_t)t->n))
+        return CUDW_E_NOMEM;
     t->v[t->n] = *s;
-    t->slots[slot] = t->n + 1;
     *out = (uint32_t)t->n++;
     return CUDW_OK;
 }
@@ -104,11 +80,8 @@ static int section_for(cudw_link *L, size_t k, unsigned shndx, int *sec, uint64_
 int link_intern_section_sym(cudw_link *L, int table, int osec_i, uint32_t *out)
 {
     symtab *t = &L->tab[table];
-    if (!t->nslots && tab_grow(t))
-        return CUDW_E_NOMEM;
     /* section symbols are keyed by their section's name and input -2 - index */
-    size_t slot;
-    long i = tab_find(t, L->secs[osec_i].name, -2 - osec_i, &slot);
+    long i = tab_find(t, L->secs[osec_i].name, -2 - osec_i);
     if (i >= 0) {
         *out = (uint32_t)i;
         return CUDW_OK;
@@ -121,11 +94,8 @@ int link_intern_section_sym(cudw_link *L, int table, int osec_i, uint32_t *out)
 static int intern_symbol(cudw_link *L, int table, size_t k, const cudw_symbol *y, uint32_t *out)
 {
     symtab *t = &L->tab[table];
-    if (!t->nslots && tab_grow(t))
-        return CUDW_E_NOMEM;
     int input = y->bind == 0 ? (int)k : -1;
-    size_t slot;
-    long i = tab_find(t, y->name, input, &slot);
+    long i = tab_find(t, y->name, input);
     int sec;
     uint64_t shift;
     int rc = section_for(L, k, y->shndx, &sec, &shift);
@@ -217,14 +187,13 @@ int link_add_symbols(cudw_link *L)
             for (uint32_t j = 1; j < st->data_size / 24; j++) {
                 cudw_symbol y;
                 uint32_t idx;
-                size_t slot;
                 if (cudw_symbol_get(f, si, j, &y) != CUDW_OK)
                     return link_fail_from(L, (int)k, CUDW_E_BAD_ELF);
                 if (y.type == 3 || y.type == 4 /* STT_FILE */ || !y.name[0] || y.shndx == 0)
                     continue;
                 int want = L->opts.keep_debug || (y.type == 2 && table == 0);
-                if (!want && y.bind != 0 && t->nslots) {
-                    long i = tab_find(t, y.name, -1, &slot);
+                if (!want && y.bind != 0) {
+                    long i = tab_find(t, y.name, -1);
                     want = i >= 0 && t->v[i].sec == -1;
                 }
                 if (want && intern_symbol(L, table, k, &y, &idx))
@@ -237,31 +206,14 @@ int link_add_symbols(cudw_link *L)
 
 /* ---------------- the --symbols file ---------------- */
 
-static int map_grow(namemap *m)
-{
-    size_t n = m->nslots ? m->nslots * 2 : 1024;
-    size_t *s = calloc(n, sizeof *s);
-    if (!s)
-        return -1;
-    for (size_t i = 0; i < m->n; i++) {
-        size_t h = (size_t)cudw_fnv(CUDW_FNV0, m->names[i], strlen(m->names[i])) & (n - 1);
-        while (s[h])
-            h = (h + 1) & (n - 1);
-        s[h] = i + 1;
-    }
-    free(m->slots);
-    m->slots = s;
-    m->nslots = n;
-    return 0;
-}
+static uint64_t name_hash(const char *name) { return cudw_fnv(CUDW_FNV0, name, strlen(name)); }
 
-static long map_find(const namemap *m, const char *name, size_t *slot)
+static long map_find(const namemap *m, const char *name)
 {
-    size_t h = (size_t)cudw_fnv(CUDW_FNV0, name, strlen(name)) & (m->nslots - 1);
-    for (; m->slots[h]; h = (h + 1) & (m->nslots - 1))
-        if (!strcmp(m->names[m->slots[h] - 1], name))
-            return (long)(m->slots[h] - 1);
-    *slot = h;
+    hmap_probe p = hmap_probe_at(&m->idx, name_hash(name));
+    for (uint32_t r; (r = hmap_next(&p)) != HMAP_NONE;)
+        if (!strcmp(m->v[r].name, name))
+            return (long)r;
     return -1;
 }
 
@@ -273,8 +225,6 @@ int link_code_symbols(cudw_link *L)
     if (!st)
         return link_fail(L, -1, CUDW_E_NOT_FOUND, NULL, 0, "symbols file", "%s has no .symtab",
                          cudw_file_name(f));
-    if (map_grow(m))
-        return link_fail(L, -1, CUDW_E_NOMEM, NULL, 0, "link", "out of memory");
     for (uint32_t j = 1; j < st->data_size / 24; j++) {
         cudw_symbol y;
         if (cudw_symbol_get(f, st->index, j, &y) != CUDW_OK) {
@@ -287,32 +237,19 @@ int link_code_symbols(cudw_link *L)
             const cudw_section *in = cudw_section_get(f, y.shndx);
             L->debug_shared_vars |= in && !strcmp(in->name, ".nv_debug.shared");
         }
-        if ((m->n + 1) * 2 > m->nslots && map_grow(m))
-            return link_fail(L, -1, CUDW_E_NOMEM, NULL, 0, "link", "out of memory");
-        size_t slot;
-        long i = map_find(m, y.name, &slot);
+        long i = map_find(m, y.name);
         if (i >= 0) {
-            m->dup[i] |= m->values[i] != y.value;
+            m->v[i].dup |= m->v[i].value != y.value;
             continue;
         }
-        if (m->n == m->cap) {
-            size_t c = m->cap ? m->cap * 2 : 256;
-            const char **nn = realloc(m->names, c * sizeof *nn);
-            uint64_t *vv = nn ? realloc(m->values, c * sizeof *vv) : NULL;
-            uint8_t *dd = vv ? realloc(m->dup, c) : NULL;
-            if (nn)
-                m->names = nn;
-            if (vv)
-                m->values = vv;
-            if (!dd)
-                return link_fail(L, -1, CUDW_E_NOMEM, NULL, 0, "link", "out of memory");
-            m->dup = dd;
-            m->cap = c;
+        code_sym *v = vec_room(m->v, &m->cap, m->n, sizeof *v, 256);
+        if (!v || hmap_add(&m->idx, name_hash(y.name), (uint32_t)m->n)) {
+            if (v)
+                m->v = v;
+            return link_fail(L, -1, CUDW_E_NOMEM, NULL, 0, "link", "out of memory");
         }
-        m->names[m->n] = y.name;
-        m->values[m->n] = y.value;
-        m->dup[m->n] = 0;
-        m->slots[slot] = ++m->n;
+        m->v = v;
+        v[m->n++] = (code_sym){y.name, y.value, 0};
     }
     return CUDW_OK;
 }
@@ -320,13 +257,10 @@ int link_code_symbols(cudw_link *L)
 int link_code_lookup(const cudw_link *L, const char *name, uint64_t *value)
 {
     const namemap *m = &L->code;
-    if (!m->nslots)
+    long i = map_find(m, name);
+    if (i < 0 || m->v[i].dup)
         return 0;
-    size_t slot;
-    long i = map_find(m, name, &slot);
-    if (i < 0 || m->dup[i])
-        return 0;
-    *value = m->values[i];
+    *value = m->v[i].value;
     return 1;
 }
 
@@ -344,10 +278,8 @@ void link_syms_free(cudw_link *L)
     }
     for (int t = 0; t < 2; t++) {
         free(L->tab[t].v);
-        free(L->tab[t].slots);
+        hmap_free(&L->tab[t].idx);
     }
-    free(L->code.names);
-    free(L->code.values);
-    free(L->code.dup);
-    free(L->code.slots);
+    free(L->code.v);
+    hmap_free(&L->code.idx);
 }

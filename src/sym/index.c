@@ -42,34 +42,32 @@ static const char *short_name(const char *name)
     return last && last[1] ? last + 1 : NULL;
 }
 
-static void name_insert(sym_image *img, const char *name, uint32_t idx)
+static uint32_t name_find(const sym_image *img, const char *name, size_t len, uint64_t h)
 {
-    size_t mask = img->name_cap - 1, n = strlen(name);
-    uint64_t h = sym_hash(name, n);
-    for (size_t i = h & mask;; i = (i + 1) & mask) {
-        struct sym_key *k = &img->by_name[i];
-        if (!k->func) {
-            *k = (struct sym_key){h, name, (uint32_t)n, idx + 1};
-            return;
-        }
-        if (k->hash == h && k->len == n && !memcmp(k->key, name, n))
-            return; /* the first of a name wins */
+    hmap_probe p = hmap_probe_at(&img->by_name, h);
+    for (uint32_t r; (r = hmap_next(&p)) != HMAP_NONE;) {
+        const struct sym_key *k = &img->names[r];
+        if (k->len == len && !memcmp(k->key, name, len))
+            return r;
     }
+    return HMAP_NONE;
+}
+
+/* the first of a name wins; the table has room (reserved) */
+static void name_insert(sym_image *img, const char *name, uint32_t func)
+{
+    size_t n = strlen(name);
+    uint64_t h = sym_hash(name, n);
+    if (name_find(img, name, n, h) != HMAP_NONE)
+        return;
+    img->names[img->nnames] = (struct sym_key){name, (uint32_t)n, func};
+    hmap_add(&img->by_name, h, (uint32_t)img->nnames++);
 }
 
 const sym_func *sym_func_named(const sym_image *img, const char *name, size_t len)
 {
-    if (!img->name_cap)
-        return NULL;
-    size_t mask = img->name_cap - 1;
-    uint64_t h = sym_hash(name, len);
-    for (size_t i = h & mask;; i = (i + 1) & mask) {
-        const struct sym_key *k = &img->by_name[i];
-        if (!k->func)
-            return NULL;
-        if (k->hash == h && k->len == len && !memcmp(k->key, name, len))
-            return &img->funcs[k->func - 1];
-    }
+    uint32_t r = name_find(img, name, len, sym_hash(name, len));
+    return r == HMAP_NONE ? NULL : &img->funcs[img->names[r].func];
 }
 
 const sym_func *sym_func_at(const sym_image *img, uint32_t shndx, uint64_t addr)
@@ -141,13 +139,9 @@ int sym_funcs_load(sym_image *img, unsigned flags)
     img->nfuncs = k;
     if (k)
         qsort(img->funcs, k, sizeof *img->funcs, func_cmp);
-    size_t cap = 16;
-    while (cap < 4 * k)
-        cap *= 2;
-    img->by_name = arena_alloc(&img->mem, cap * sizeof *img->by_name);
-    if (!img->by_name)
+    img->names = arena_alloc(&img->mem, 2 * k * sizeof *img->names + 1);
+    if (!img->names || hmap_reserve(&img->by_name, 2 * k))
         return sym_fail(img, CUDW_E_NOMEM, st, 0, "symbol table", "out of memory");
-    img->name_cap = cap;
     for (uint32_t i = 0; i < k; i++)
         name_insert(img, img->funcs[i].name, i);
     for (uint32_t i = 0; i < k; i++) /* the callees' own names, where no symbol has them */
@@ -198,66 +192,35 @@ typedef struct build {
     size_t cap_rows, cap_seqs, cap_names;
     tinfo *ts;
     size_t nts, cap_ts;
-    const char **keys;        /* name pointers interned (open addressing) */
-    uint32_t *vals;
-    size_t key_cap;
+    hmap name_idx;            /* name pointer -> L->names index */
 } build;
 
-static int grow(void **p, size_t *cap, size_t need, size_t size)
+/* *p with room for element n (vec_room): 0, or -1 out of memory */
+static int grow(void **p, size_t *cap, size_t n, size_t size)
 {
-    if (need <= *cap)
-        return 0;
-    size_t c = *cap ? *cap : 64;
-    while (c < need)
-        c *= 2;
-    void *q = realloc(*p, c * size);
+    void *q = vec_room(*p, cap, n, size, 64);
     if (!q)
         return -1;
     *p = q;
-    *cap = c;
     return 0;
 }
 
+/* 1 + the index of name (a pointer into .debug_str: equal names are one
+ * pointer) in L->names, added if new; 0 out of memory */
 static uint32_t intern(build *b, const char *name, unsigned flags)
 {
-    if (b->L->nnames * 2 + 2 > b->key_cap) {
-        size_t cap = b->key_cap ? b->key_cap * 2 : 64;
-        const char **k = calloc(cap, sizeof *k);
-        uint32_t *v = k ? calloc(cap, sizeof *v) : NULL;
-        if (!v) {
-            free(k);
-            return 0;
-        }
-        for (size_t i = 0; i < b->key_cap; i++)
-            if (b->keys[i])
-                for (size_t j = ((uintptr_t)b->keys[i] * 0x9e3779b97f4a7c15ull >> 20) & (cap - 1);;
-                     j = (j + 1) & (cap - 1))
-                    if (!k[j]) {
-                        k[j] = b->keys[i];
-                        v[j] = b->vals[i];
-                        break;
-                    }
-        free(b->keys);
-        free(b->vals);
-        b->keys = k;
-        b->vals = v;
-        b->key_cap = cap;
-    }
-    size_t mask = b->key_cap - 1;
-    for (size_t j = ((uintptr_t)name * 0x9e3779b97f4a7c15ull >> 20) & mask;; j = (j + 1) & mask) {
-        if (b->keys[j] == name)
-            return b->vals[j];
-        if (!b->keys[j]) {
-            if (grow((void **)&b->L->names, &b->cap_names, b->L->nnames + 1, sizeof *b->L->names))
-                return 0;
-            sym_name *nm = &b->L->names[b->L->nnames++];
-            nm->name = name;
-            nm->demangled = flags & CUDW_SYM_DEMANGLE ? sym_demangled(b->img, name) : NULL;
-            b->keys[j] = name;
-            b->vals[j] = (uint32_t)b->L->nnames;
-            return b->vals[j];
-        }
-    }
+    uint64_t h = (uintptr_t)name;
+    hmap_probe p = hmap_probe_at(&b->name_idx, h);
+    for (uint32_t r; (r = hmap_next(&p)) != HMAP_NONE;)
+        if (b->L->names[r].name == name)
+            return r + 1;
+    if (grow((void **)&b->L->names, &b->cap_names, b->L->nnames, sizeof *b->L->names) ||
+        hmap_add(&b->name_idx, h, (uint32_t)b->L->nnames))
+        return 0;
+    sym_name *nm = &b->L->names[b->L->nnames++];
+    nm->name = name;
+    nm->demangled = flags & CUDW_SYM_DEMANGLE ? sym_demangled(b->img, name) : NULL;
+    return (uint32_t)b->L->nnames;
 }
 
 static int seq_cmp(const void *a, const void *c)
@@ -297,7 +260,7 @@ static int table_rows(build *b, const cudw_line_table *t, tinfo *ti)
     cudw_line_iter_init(t, &it, 0);
     while ((rc = cudw_line_next(&it, &r)) == CUDW_OK) {
         if (r.index == 1) {
-            if (grow((void **)&L->seqs, &b->cap_seqs, L->nseqs + 1, sizeof *L->seqs))
+            if (grow((void **)&L->seqs, &b->cap_seqs, L->nseqs, sizeof *L->seqs))
                 goto nomem;
             seq = (uint32_t)L->nseqs++;
             sym_seq *s = &L->seqs[seq];
@@ -327,7 +290,7 @@ static int table_rows(build *b, const cudw_line_table *t, tinfo *ti)
         }
         if (L->nrows >= UINT32_MAX - 1)
             return sym_fail(b->img, CUDW_E_LIMIT, t->section, r.op_offset, "line row", "more than 2^32 rows");
-        if (grow((void **)&L->rows, &b->cap_rows, L->nrows + 1, sizeof *L->rows))
+        if (grow((void **)&L->rows, &b->cap_rows, L->nrows, sizeof *L->rows))
             goto nomem;
         sym_row *w = &L->rows[L->nrows];
         if (L->nrows == s->first)
@@ -342,7 +305,7 @@ static int table_rows(build *b, const cudw_line_table *t, tinfo *ti)
         w->fn = 0;
         if ((r.context || r.function_offset) && r.function_offset < UINT32_MAX - 1) {
             w->fn = (uint32_t)r.function_offset + 1; /* resolved once the base is known */
-            if (grow((void **)&ti->offs, &ti->cap, ti->noffs + 1, sizeof *ti->offs))
+            if (grow((void **)&ti->offs, &ti->cap, ti->noffs, sizeof *ti->offs))
                 goto nomem;
             ti->offs[ti->noffs++] = r.function_offset;
         }
@@ -419,13 +382,13 @@ static int sort_sequences(build *b)
 
 static int index_lines(sym_image *img, const cudw_section *sec, sym_lines *L, unsigned flags)
 {
-    build b = {img, L, 0, 0, 0, NULL, 0, 0, NULL, NULL, 0};
+    build b = {.img = img, .L = L};
     L->sec = sec;
     uint64_t cur = 0;
     const cudw_line_table *t;
     int rc;
     while ((rc = cudw_line_table_next(img->f, sec, &cur, &t)) == CUDW_OK) {
-        if (grow((void **)&b.ts, &b.cap_ts, b.nts + 1, sizeof *b.ts)) {
+        if (grow((void **)&b.ts, &b.cap_ts, b.nts, sizeof *b.ts)) {
             rc = sym_fail(img, CUDW_E_NOMEM, sec, 0, "line rows", "out of memory");
             break;
         }
@@ -446,8 +409,7 @@ static int index_lines(sym_image *img, const cudw_section *sec, sym_lines *L, un
     for (size_t k = 0; k < b.nts; k++)
         free(b.ts[k].offs);
     free(b.ts);
-    free(b.keys);
-    free(b.vals);
+    hmap_free(&b.name_idx);
     /* sequences were sorted: rows point at them by emission index */
     if (!rc && L->nseqs) {
         uint32_t *where = malloc(L->nseqs * sizeof *where);
@@ -502,5 +464,6 @@ void sym_index_free(sym_image *img)
     }
     free(img->inl);
     free(img->segs);
+    hmap_free(&img->by_name);
     arena_free_all(&img->mem);
 }

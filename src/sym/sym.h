@@ -77,13 +77,13 @@ typedef struct sym_image {
     cudw_error err;
     sym_func *funcs;             /* sorted by (shndx, value) */
     size_t nfuncs;
-    struct sym_key {             /* open addressing on function names (and the
-                                    callee part of "$kernel$callee") */
-        uint64_t hash;
+    struct sym_key {             /* function names, and the callee part of
+                                    "$kernel$callee" where no symbol has it */
         const char *key;
-        uint32_t len, func;      /* func: 1 + funcs index; 0 empty */
-    } *by_name;
-    size_t name_cap;
+        uint32_t len, func;      /* func: funcs index */
+    } *names;
+    size_t nnames;
+    hmap by_name;                /* sym_hash of a key -> names index */
     uint32_t *sec_seqs;          /* lines[0].seqs of section s: [sec_seqs[s], sec_seqs[s + 1]) */
     unsigned nsec;
     sym_lines lines[2];          /* .debug_line, .nv_debug_line_sass */
@@ -161,8 +161,7 @@ struct cudw_symbolizer {
     atomic_int names_ready;    /* gnames built (inputs with several images) */
     gname *gnames;
     size_t ngnames;
-    uint32_t *gtab;            /* open addressing: 1 + gnames index of a name's first entry */
-    size_t gcap;
+    hmap gtab;                 /* name -> gnames index of its first entry */
     arena mem;
     cudw_error err;
 };

@@ -110,7 +110,7 @@ void cudw_symbolizer_close(cudw_symbolizer *s)
     }
     free(s->images);
     free(s->gnames);
-    free(s->gtab);
+    hmap_free(&s->gtab);
     arena_free_all(&s->mem);
     cudw_close(s->companion);
     cudw_input_close(s->in);
@@ -252,30 +252,21 @@ static int build_names(cudw_symbolizer *s)
         }
         cudw_image_free(im);
     }
-    size_t gc = 16;
-    while (gc < 2 * s->ngnames + 2)
-        gc *= 2;
-    s->gtab = calloc(gc, sizeof *s->gtab);
-    if (!s->gtab)
+    if (hmap_reserve(&s->gtab, s->ngnames))
         return symbolizer_fail(s, CUDW_E_NOMEM, "symbolizer", "out of memory");
-    s->gcap = gc;
     /* chains keep image order: insert from the last entry back */
     for (size_t k = s->ngnames; k-- > 0;) {
         const char *nm = s->gnames[k].name;
-        size_t mask = gc - 1;
-        for (size_t j = sym_hash(nm, strlen(nm)) & mask;; j = (j + 1) & mask) {
-            uint32_t v = s->gtab[j];
-            if (!v) {
-                s->gtab[j] = (uint32_t)k + 1;
-                break;
-            }
-            if (!strcmp(s->gnames[v - 1].name, nm)) {
-                if (s->gnames[v - 1].image != s->gnames[k].image) { /* an image once in a chain */
-                    s->gnames[k].next = v;
-                    s->gtab[j] = (uint32_t)k + 1;
-                }
-                break;
-            }
+        uint64_t h = sym_hash(nm, strlen(nm));
+        hmap_probe p = hmap_probe_at(&s->gtab, h);
+        uint32_t r;
+        while ((r = hmap_next(&p)) != HMAP_NONE && strcmp(s->gnames[r].name, nm))
+            ;
+        if (r == HMAP_NONE) {
+            hmap_add(&s->gtab, h, (uint32_t)k); /* reserved: cannot fail */
+        } else if (s->gnames[r].image != s->gnames[k].image) { /* an image once in a chain */
+            s->gnames[k].next = r + 1;
+            hmap_replace(&s->gtab, &p, (uint32_t)k);
         }
     }
     return CUDW_OK;
@@ -284,15 +275,13 @@ static int build_names(cudw_symbolizer *s)
 /* The first entry for name, or NULL. */
 const gname *sym_gfind(const cudw_symbolizer *s, const char *name, size_t len)
 {
-    size_t mask = s->gcap - 1;
-    for (size_t j = sym_hash(name, len) & mask;; j = (j + 1) & mask) {
-        uint32_t v = s->gtab[j];
-        if (!v)
-            return NULL;
-        const char *o = s->gnames[v - 1].name;
+    hmap_probe p = hmap_probe_at(&s->gtab, sym_hash(name, len));
+    for (uint32_t r; (r = hmap_next(&p)) != HMAP_NONE;) {
+        const char *o = s->gnames[r].name;
         if (!strncmp(o, name, len) && !o[len])
-            return &s->gnames[v - 1];
+            return &s->gnames[r];
     }
+    return NULL;
 }
 
 int sym_ensure_names(cudw_symbolizer *s)
