@@ -243,8 +243,11 @@ int fatbin_entry_load(const cudw_fatbin_entry *e, uint8_t **owned, const uint8_t
                       cudw_error *err);
 /* The size of the fully valid container at p, 0 when it is not one. */
 size_t fatbin_container_check(const uint8_t *p, size_t avail);
-/* The containers a parsed blob holds: offsets and sizes in the blob. */
-unsigned fatbin_containers(const cudw_fatbin *fb, const uint64_t **off, const uint64_t **size);
+/* The containers a parsed blob holds, in order: where they are in the blob. */
+typedef struct fatbin_con {
+    uint64_t offset, size;
+} fatbin_con;
+size_t fatbin_containers(const cudw_fatbin *fb, const fatbin_con **cons);
 
 /* ---- "ar" archives (fatbin/archive.c) ---- */
 typedef struct ar_member {

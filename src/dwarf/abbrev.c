@@ -16,7 +16,8 @@ typedef struct cudw_abbrev_table_impl {
     int dense;                    /* entries[i].code == i + 1 for all i */
 } table_impl;
 
-/* Size of a fixed-size form (addr and ref_addr counted apart), -1 if variable. */
+/* Width of the forms whose width no unit changes; -1 for the others
+ * (addr and ref_addr: info.c's addr_form_size). */
 static int fixed_form_size(uint32_t form)
 {
     switch (form) {

@@ -78,19 +78,13 @@ int cudw_unit_next(cudw_file *f, const cudw_section *s, uint64_t *cursor, cudw_u
     return CUDW_OK;
 }
 
-/* Width of the fixed-size forms; 0 for the others. */
-static unsigned fixed_size(const cudw_unit *u, uint32_t form)
+/* Width of DW_FORM_addr and DW_FORM_ref_addr, which depend on the unit
+ * (the other fixed widths: abbrev.c's fixed_form_size). */
+static unsigned addr_form_size(const cudw_unit *u, uint32_t form)
 {
-    switch (form) {
-    case CUDW_DW_FORM_data1: case CUDW_DW_FORM_ref1: case CUDW_DW_FORM_flag: return 1;
-    case CUDW_DW_FORM_data2: case CUDW_DW_FORM_ref2: return 2;
-    case CUDW_DW_FORM_data4: case CUDW_DW_FORM_ref4: case CUDW_DW_FORM_sec_offset: case CUDW_DW_FORM_strp: return 4;
-    case CUDW_DW_FORM_data8: case CUDW_DW_FORM_ref8: case CUDW_DW_FORM_ref_sig8: return 8;
-    case CUDW_DW_FORM_addr: return u->addr_size;
-    case CUDW_DW_FORM_ref_addr: /* address-sized in DWARF 2, offset-sized from DWARF 3 */
-        return u->version == 2 ? u->addr_size : u->offset_size;
-    default: return 0;
-    }
+    if (form == CUDW_DW_FORM_addr)
+        return u->addr_size;
+    return u->version == 2 ? u->addr_size : u->offset_size; /* address-sized in DWARF 2 */
 }
 
 int cudw_form_read(const cudw_unit *u, uint32_t form, uint64_t *ppos, cudw_attr *a)
@@ -158,7 +152,7 @@ int cudw_form_read(const cudw_unit *u, uint32_t form, uint64_t *ppos, cudw_attr 
         break;
     case CUDW_DW_FORM_addr:
     case CUDW_DW_FORM_ref_addr:
-        rc = cur_field(&c, fixed_size(u, form), fname, &a->u, &a->reloc);
+        rc = cur_field(&c, addr_form_size(u, form), fname, &a->u, &a->reloc);
         a->vclass = form == CUDW_DW_FORM_addr ? CUDW_V_ADDRESS : CUDW_V_REF;
         break;
     case CUDW_DW_FORM_sec_offset:
@@ -268,7 +262,7 @@ static int skip_attrs(const cudw_unit *u, const cudw_abbrev *ab, uint64_t *pos)
 {
     if (ab->fixed_size >= 0) {
         uint64_t n = (uint64_t)ab->fixed_size + (uint64_t)ab->n_addr * u->addr_size +
-                     (uint64_t)ab->n_ref_addr * (u->version == 2 ? u->addr_size : u->offset_size);
+                     (uint64_t)ab->n_ref_addr * addr_form_size(u, CUDW_DW_FORM_ref_addr);
         if (n > u->end - *pos)
             return cudw_fail(u->file, CUDW_E_TRUNCATED, u->section, *pos, "DIE",
                              "attribute values need %llu bytes, the unit ends at 0x%llx",

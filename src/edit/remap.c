@@ -60,14 +60,10 @@ static int64_t delta_in(const sec_rw *w, uint64_t from, uint64_t to)
 
 static int add_edit(sec_rw *w, uint64_t pos, uint64_t old_len, char *text)
 {
-    if (w->ne == w->cape) {
-        size_t c = w->cape ? 2 * w->cape : 16;
-        edit *n = realloc(w->e, c * sizeof *n);
-        if (!n)
-            return -1;
-        w->e = n;
-        w->cape = c;
-    }
+    edit *n = vec_room(w->e, &w->cape, w->ne, sizeof *n, 16);
+    if (!n)
+        return -1;
+    w->e = n;
     w->e[w->ne++] = (edit){pos, old_len, text, strlen(text)};
     w->changed = 1;
     return 0;
@@ -75,14 +71,10 @@ static int add_edit(sec_rw *w, uint64_t pos, uint64_t old_len, char *text)
 
 static int add_patch(sec_rw *w, uint64_t pos, uint64_t value, unsigned width)
 {
-    if (w->np == w->capp) {
-        size_t c = w->capp ? 2 * w->capp : 16;
-        patch *n = realloc(w->p, c * sizeof *n);
-        if (!n)
-            return -1;
-        w->p = n;
-        w->capp = c;
-    }
+    patch *n = vec_room(w->p, &w->capp, w->np, sizeof *n, 16);
+    if (!n)
+        return -1;
+    w->p = n;
     w->p[w->np++] = (patch){pos, value, width};
     w->changed = 1;
     return 0;

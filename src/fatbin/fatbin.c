@@ -30,9 +30,9 @@ struct cudw_fatbin {
     size_t n, cap;
     uint8_t **images;     /* decompressed buffers, per entry */
     char **texts;         /* per entry: its name and options, copied out of the blob */
-    uint64_t *con_off;    /* each container's offset and size in the blob */
-    uint64_t *con_size;
-    unsigned ncon, capcon;
+    size_t captexts;
+    fatbin_con *cons;     /* each container's offset and size in the blob */
+    size_t ncon, capcon;
     cudw_error err;
 };
 
@@ -69,17 +69,14 @@ static int fb_fail(cudw_fatbin *fb, int code, uint64_t off, const char *what, co
  * touch them again to print a name. */
 static int add(cudw_fatbin *fb, const cudw_fatbin_entry *e)
 {
-    if (fb->n == fb->cap) {
-        size_t cap = fb->cap ? fb->cap * 2 : 1; /* a library has 24,000 one-entry containers */
-        cudw_fatbin_entry *n = realloc(fb->entries, cap * sizeof *n);
-        if (n)
-            fb->entries = n;
-        char **t = n ? realloc(fb->texts, cap * sizeof *t) : NULL;
-        if (!t)
-            return fb_fail(fb, CUDW_E_NOMEM, e->offset, "fatbin entry", "out of memory");
-        fb->texts = t;
-        fb->cap = cap;
-    }
+    /* first 1: a library has 24,000 one-entry containers */
+    cudw_fatbin_entry *n = vec_room(fb->entries, &fb->cap, fb->n, sizeof *n, 1);
+    if (n)
+        fb->entries = n;
+    char **t = n ? vec_room(fb->texts, &fb->captexts, fb->n, sizeof *t, 1) : NULL;
+    if (!t)
+        return fb_fail(fb, CUDW_E_NOMEM, e->offset, "fatbin entry", "out of memory");
+    fb->texts = t;
     cudw_fatbin_entry *d = &fb->entries[fb->n];
     *d = *e;
     fb->texts[fb->n] = NULL;
@@ -206,19 +203,11 @@ int cudw_fatbin_parse(const void *blob, size_t size, const char *name, cudw_fatb
                            (unsigned long long)(size - pos - hsize));
         uint64_t at = pos + hsize, end = at + psize;
         unsigned index = 0;
-        if (fb->ncon == fb->capcon) {
-            unsigned cap = fb->capcon ? fb->capcon * 2 : 1;
-            uint64_t *o = realloc(fb->con_off, cap * sizeof *o);
-            if (o)
-                fb->con_off = o;
-            uint64_t *z = o ? realloc(fb->con_size, cap * sizeof *z) : NULL;
-            if (!z)
-                return fb_fail(fb, CUDW_E_NOMEM, pos, "fatbin", "out of memory");
-            fb->con_size = z;
-            fb->capcon = cap;
-        }
-        fb->con_off[fb->ncon] = pos;
-        fb->con_size[fb->ncon++] = end - pos;
+        fatbin_con *c = vec_room(fb->cons, &fb->capcon, fb->ncon, sizeof *c, 1);
+        if (!c)
+            return fb_fail(fb, CUDW_E_NOMEM, pos, "fatbin", "out of memory");
+        fb->cons = c;
+        c[fb->ncon++] = (fatbin_con){pos, end - pos};
         while (at < end) {
             if ((rc = parse_entry(fb, at, end, container, index++, &at)))
                 return rc;
@@ -233,10 +222,9 @@ int cudw_fatbin_parse(const void *blob, size_t size, const char *name, cudw_fatb
 
 const cudw_error *cudw_fatbin_error(const cudw_fatbin *fb) { return &fb->err; }
 
-unsigned fatbin_containers(const cudw_fatbin *fb, const uint64_t **off, const uint64_t **size)
+size_t fatbin_containers(const cudw_fatbin *fb, const fatbin_con **cons)
 {
-    *off = fb->con_off;
-    *size = fb->con_size;
+    *cons = fb->cons;
     return fb->ncon;
 }
 size_t cudw_fatbin_count(const cudw_fatbin *fb) { return fb->n; }
@@ -411,8 +399,7 @@ void cudw_fatbin_close(cudw_fatbin *fb)
     for (size_t i = 0; fb->texts && i < fb->n; i++)
         free(fb->texts[i]);
     free(fb->texts);
-    free(fb->con_off);
-    free(fb->con_size);
+    free(fb->cons);
     free(fb->entries);
     free(fb->name);
     free(fb);

@@ -76,22 +76,18 @@ input_con *input_add_con(cudw_input *in, cudw_fatbin *fb, int owns_fb, size_t fi
 
 static cudw_input_image *new_image(cudw_input *in)
 {
-    if (in->nimages == in->capimages) {
-        size_t c = in->capimages ? in->capimages * 2 : 16;
-        cudw_input_image *im = realloc(in->images, c * sizeof *im);
-        if (im)
-            in->images = im;
-        input_where *w = im ? realloc(in->where, c * sizeof *w) : NULL;
-        if (!w) {
-            input_fail(in, CUDW_E_NOMEM, NULL, 0, "input", "out of memory");
-            return NULL;
-        }
-        in->where = w;
-        in->capimages = c;
+    cudw_input_image *im = vec_room(in->images, &in->capimages, in->nimages, sizeof *im, 16);
+    if (im)
+        in->images = im;
+    input_where *w = im ? vec_room(in->where, &in->capwhere, in->nimages, sizeof *w, 16) : NULL;
+    if (!w) {
+        input_fail(in, CUDW_E_NOMEM, NULL, 0, "input", "out of memory");
+        return NULL;
     }
+    in->where = w;
     memset(&in->where[in->nimages], 0, sizeof *in->where);
     in->where[in->nimages].con = NO_CON;
-    cudw_input_image *im = &in->images[in->nimages++];
+    im = &in->images[in->nimages++];
     memset(im, 0, sizeof *im);
     im->container = NO_CON;
     im->tag = "";
@@ -166,8 +162,8 @@ int input_con_images(cudw_input *in, size_t from)
 
 int input_split_blob(cudw_input *in, cudw_fatbin *fb, const cudw_section *s)
 {
-    const uint64_t *off, *size;
-    unsigned n = fatbin_containers(fb, &off, &size);
+    const fatbin_con *cons;
+    size_t n = fatbin_containers(fb, &cons);
     size_t e = 0;
     if (!n)
         cudw_fatbin_close(fb);
@@ -175,7 +171,7 @@ int input_split_blob(cudw_input *in, cudw_fatbin *fb, const cudw_section *s)
         size_t first = e;
         while (e < cudw_fatbin_count(fb) && cudw_fatbin_get(fb, e)->container == c)
             e++;
-        input_con *k = input_add_con(in, fb, c == 0, first, e - first, off[c], size[c]);
+        input_con *k = input_add_con(in, fb, c == 0, first, e - first, cons[c].offset, cons[c].size);
         if (!k) {
             if (c == 0)
                 cudw_fatbin_close(fb);
@@ -184,8 +180,8 @@ int input_split_blob(cudw_input *in, cudw_fatbin *fb, const cudw_section *s)
         k->pub.ordinal = c;
         k->pub.section = s ? s->name : NULL;
         k->pub.section_index = s ? s->index : 0;
-        k->pub.section_offset = off[c];
-        k->pub.file_offset = (s ? s->offset : 0) + off[c];
+        k->pub.section_offset = cons[c].offset;
+        k->pub.file_offset = (s ? s->offset : 0) + cons[c].offset;
         k->pub.found_by = CUDW_FOUND_SECTION;
     }
     return CUDW_OK;
@@ -247,7 +243,7 @@ static int archive_images(cudw_input *in)
             continue;
         cudw_file *f;
         int rc = file_open_mem_any(&f, m.data, m.size, owner);
-        cudw_file **nm = realloc(in->members, (in->nmembers + 1) * sizeof *nm);
+        cudw_file **nm = vec_room(in->members, &in->capmembers, in->nmembers, sizeof *nm, 16);
         if (!nm) {
             cudw_close(f);
             return input_fail(in, CUDW_E_NOMEM, NULL, 0, "input", "out of memory");

@@ -39,10 +39,10 @@ struct cudw_input {
     input_con *cons;
     size_t ncons, capcons;
     cudw_input_image *images;
-    input_where *where;
-    size_t nimages, capimages;
+    input_where *where;       /* per image, beside it (images is public) */
+    size_t nimages, capimages, capwhere;
     cudw_file **members;      /* archive members opened as ELF */
-    size_t nmembers;
+    size_t nmembers, capmembers;
     arena names;              /* labels, tags, owners */
     cudw_error err;
 };

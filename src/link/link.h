@@ -99,7 +99,7 @@ struct cudw_link {
     patchrec *patches;
     size_t npatches, cpatches;
     char **notes;
-    size_t nnotes;
+    size_t nnotes, cnotes;
     cudw_error err;
     int err_input;
     /* emission */

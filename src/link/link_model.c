@@ -37,7 +37,7 @@ int link_note(cudw_link *L, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    char **n = realloc(L->notes, (L->nnotes + 1) * sizeof *n);
+    char **n = vec_room(L->notes, &L->cnotes, L->nnotes, sizeof *n, 8);
     if (!n)
         return CUDW_E_NOMEM;
     L->notes = n;

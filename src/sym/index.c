@@ -195,16 +195,6 @@ typedef struct build {
     hmap name_idx;            /* name pointer -> L->names index */
 } build;
 
-/* *p with room for element n (vec_room): 0, or -1 out of memory */
-static int grow(void **p, size_t *cap, size_t n, size_t size)
-{
-    void *q = vec_room(*p, cap, n, size, 64);
-    if (!q)
-        return -1;
-    *p = q;
-    return 0;
-}
-
 /* 1 + the index of name (a pointer into .debug_str: equal names are one
  * pointer) in L->names, added if new; 0 out of memory */
 static uint32_t intern(build *b, const char *name, unsigned flags)
@@ -214,7 +204,7 @@ static uint32_t intern(build *b, const char *name, unsigned flags)
     for (uint32_t r; (r = hmap_next(&p)) != HMAP_NONE;)
         if (b->L->names[r].name == name)
             return r + 1;
-    if (grow((void **)&b->L->names, &b->cap_names, b->L->nnames, sizeof *b->L->names) ||
+    if (sym_grow((void **)&b->L->names, &b->cap_names, b->L->nnames, sizeof *b->L->names) ||
         hmap_add(&b->name_idx, h, (uint32_t)b->L->nnames))
         return 0;
     sym_name *nm = &b->L->names[b->L->nnames++];
@@ -260,7 +250,7 @@ static int table_rows(build *b, const cudw_line_table *t, tinfo *ti)
     cudw_line_iter_init(t, &it, 0);
     while ((rc = cudw_line_next(&it, &r)) == CUDW_OK) {
         if (r.index == 1) {
-            if (grow((void **)&L->seqs, &b->cap_seqs, L->nseqs, sizeof *L->seqs))
+            if (sym_grow((void **)&L->seqs, &b->cap_seqs, L->nseqs, sizeof *L->seqs))
                 goto nomem;
             seq = (uint32_t)L->nseqs++;
             sym_seq *s = &L->seqs[seq];
@@ -290,7 +280,7 @@ static int table_rows(build *b, const cudw_line_table *t, tinfo *ti)
         }
         if (L->nrows >= UINT32_MAX - 1)
             return sym_fail(b->img, CUDW_E_LIMIT, t->section, r.op_offset, "line row", "more than 2^32 rows");
-        if (grow((void **)&L->rows, &b->cap_rows, L->nrows, sizeof *L->rows))
+        if (sym_grow((void **)&L->rows, &b->cap_rows, L->nrows, sizeof *L->rows))
             goto nomem;
         sym_row *w = &L->rows[L->nrows];
         if (L->nrows == s->first)
@@ -305,7 +295,7 @@ static int table_rows(build *b, const cudw_line_table *t, tinfo *ti)
         w->fn = 0;
         if ((r.context || r.function_offset) && r.function_offset < UINT32_MAX - 1) {
             w->fn = (uint32_t)r.function_offset + 1; /* resolved once the base is known */
-            if (grow((void **)&ti->offs, &ti->cap, ti->noffs, sizeof *ti->offs))
+            if (sym_grow((void **)&ti->offs, &ti->cap, ti->noffs, sizeof *ti->offs))
                 goto nomem;
             ti->offs[ti->noffs++] = r.function_offset;
         }
@@ -388,7 +378,7 @@ static int index_lines(sym_image *img, const cudw_section *sec, sym_lines *L, un
     const cudw_line_table *t;
     int rc;
     while ((rc = cudw_line_table_next(img->f, sec, &cur, &t)) == CUDW_OK) {
-        if (grow((void **)&b.ts, &b.cap_ts, b.nts, sizeof *b.ts)) {
+        if (sym_grow((void **)&b.ts, &b.cap_ts, b.nts, sizeof *b.ts)) {
             rc = sym_fail(img, CUDW_E_NOMEM, sec, 0, "line rows", "out of memory");
             break;
         }

@@ -27,21 +27,6 @@ typedef struct ibuild {
     size_t niv, cap_iv, cap_inl, cap_segs;
 } ibuild;
 
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return 0;
-    size_t c = *cap ? *cap : 64;
-    while (c < need)
-        c *= 2;
-    void *q = realloc(*p, c * size);
-    if (!q)
-        return -1;
-    *p = q;
-    *cap = c;
-    return 0;
-}
-
 /* The name of the function an inlined subroutine instantiates: its
  * abstract origin's linkage name (or name), through specifications. */
 static const char *origin_name(const cudw_unit *u, const cudw_die *d)
@@ -83,7 +68,7 @@ static int add_ival(ibuild *b, uint32_t node, uint32_t depth, uint32_t shndx, ui
 {
     if (hi <= lo)
         return CUDW_OK;
-    if (grow((void **)&b->iv, &b->cap_iv, b->niv + 1, sizeof *b->iv))
+    if (sym_grow((void **)&b->iv, &b->cap_iv, b->niv, sizeof *b->iv))
         return sym_fail(b->img, CUDW_E_NOMEM, NULL, 0, "inline ranges", "out of memory");
     b->iv[b->niv++] = (ival){shndx, node, depth, lo, hi};
     return CUDW_OK;
@@ -174,7 +159,7 @@ static int unit_nodes(ibuild *b, const cudw_unit *u)
             continue;
         if (img->ninl >= INT32_MAX)
             return sym_fail(img, CUDW_E_LIMIT, u->section, d.offset, "inlined subroutine", "too many");
-        if (grow((void **)&img->inl, &b->cap_inl, img->ninl + 1, sizeof *img->inl))
+        if (sym_grow((void **)&img->inl, &b->cap_inl, img->ninl, sizeof *img->inl))
             return sym_fail(img, CUDW_E_NOMEM, u->section, d.offset, "inlined subroutine", "out of memory");
         uint32_t node = (uint32_t)img->ninl++;
         sym_inl *n = &img->inl[node];
@@ -215,7 +200,7 @@ static int add_seg(ibuild *b, uint32_t shndx, uint64_t lo, uint64_t hi, uint32_t
             return CUDW_OK;
         }
     }
-    if (grow((void **)&img->segs, &b->cap_segs, img->nsegs + 1, sizeof *img->segs))
+    if (sym_grow((void **)&img->segs, &b->cap_segs, img->nsegs, sizeof *img->segs))
         return sym_fail(img, CUDW_E_NOMEM, NULL, 0, "inline ranges", "out of memory");
     img->segs[img->nsegs++] = (sym_seg){shndx, node, lo, hi};
     return CUDW_OK;
@@ -239,7 +224,7 @@ static int segments(ibuild *b)
         uint64_t x = b->iv[g0].lo;
         while (!rc) {
             while (i < g1 && b->iv[i].lo <= x) {
-                if (grow((void **)&open, &cap, nopen + 1, sizeof *open)) {
+                if (sym_grow((void **)&open, &cap, nopen, sizeof *open)) {
                     rc = sym_fail(b->img, CUDW_E_NOMEM, NULL, 0, "inline ranges", "out of memory");
                     break;
                 }

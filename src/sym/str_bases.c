@@ -62,14 +62,10 @@ static size_t candidates(const cudw_section *str, const tinfo *t, uint64_t lower
         for (size_t i = 0; i < t->noffs && ok; i++)
             ok = is_start(str, b + t->offs[i]);
         if (ok) {
-            if (n == cap) {
-                size_t c = cap ? 2 * cap : 16;
-                uint64_t *q = realloc(*out, c * sizeof *q);
-                if (!q)
-                    break;
-                *out = q;
-                cap = c;
-            }
+            uint64_t *q = vec_room(*out, &cap, n, sizeof *q, 16);
+            if (!q)
+                break;
+            *out = q;
             (*out)[n++] = b;
         }
         if ((work += t->noffs + 1) > (1u << 26))

@@ -110,6 +110,16 @@ const sym_func *sym_func_at(const sym_image *img, uint32_t shndx, uint64_t addr)
 /* A demangled copy of name in img's memory, or name itself. */
 const char *sym_demangled(sym_image *img, const char *name);
 
+/* *p with room for element n (vec_room): 0, or -1 out of memory */
+static inline int sym_grow(void **p, size_t *cap, size_t n, size_t size)
+{
+    void *q = vec_room(*p, cap, n, size, 64);
+    if (!q)
+        return -1;
+    *p = q;
+    return 0;
+}
+
 /* Names are long (C++ templates: hundreds of bytes), so the hash takes
  * them 8 bytes at a time. */
 static inline uint64_t sym_hash(const char *s, size_t n)
