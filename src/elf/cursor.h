@@ -1,4 +1,10 @@
-/* The bounded reader every DWARF parser reads through.
+/* The bounded reader every parser of the library reads through: the DWARF
+ * sections, NVIDIA's, and the ELF symbol and relocation entries.  Two
+ * readers take bytes directly, both bounded once: the line-row fast path
+ * (line_read.c: an opcode is taken there only when all its bytes lie
+ * before the table's end, everything else goes to the cursor's decoder),
+ * and the PTX text index (ptx_txt.c: a memchr over NUL-separated lines,
+ * which has no field to fail).  The ELF container itself is libelf's.
  *
  * A cursor reads one unit, [p, end), of one section.  Each read checks that
  * its bytes lie inside the unit; when they do not, it records one located

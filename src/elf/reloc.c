@@ -8,6 +8,7 @@
  * .rela.debug_line); Mercury twins use sh_type 0x70000082 (RELA layout)
  * with .nv.merc.symtab.  For REL the addend is the field's own bytes. */
 #include "../internal.h"
+#include "cursor.h"
 
 #include <gelf.h>
 #include <stdlib.h>
@@ -43,9 +44,12 @@ static int check_section(cudw_file *f, const cudw_section *r)
 static int decode(cudw_file *f, unsigned ri, uint64_t off, const cudw_section *tgt, cudw_reloc *x)
 {
     const cudw_section *r = &f->secs[ri];
-    const uint8_t *p = r->data + off;
-    x->offset = ld64(p);
-    uint64_t info = ld64(p + 8);
+    /* the section holds whole entries (check_section) */
+    cur_t c = cur_make(f, r, off, off + (r->type == SHT_REL ? 16 : 24), "relocation");
+    uint64_t info = 0, addend = 0;
+    int rc;
+    if ((rc = cur_un(&c, 8, "r_offset", &x->offset)) || (rc = cur_un(&c, 8, "r_info", &info)))
+        return rc;
     x->type = (uint32_t)info;
     x->sym_index = (uint32_t)(info >> 32);
     x->rela = r->type != SHT_REL;
@@ -56,10 +60,14 @@ static int decode(cudw_file *f, unsigned ri, uint64_t off, const cudw_section *t
         return cudw_fail(f, CUDW_E_BAD_RELOC, r, off, "relocation", "r_offset 0x%llx (%u bytes) outside %s (size 0x%llx)",
                          (unsigned long long)x->offset, x->width, tgt->name, (unsigned long long)tgt->size);
     if (x->rela) {
-        x->addend = (int64_t)ld64(p + 16);
-    } else if (x->width && tgt->data) {
-        const uint8_t *q = tgt->data + x->offset;
-        x->addend = x->width == 4 ? (int64_t)(int32_t)ld32(q) : (int64_t)ld64(q);
+        if ((rc = cur_un(&c, 8, "r_addend", &addend)))
+            return rc;
+        x->addend = (int64_t)addend;
+    } else if (x->width && tgt->data) { /* REL: the addend is the field's bytes */
+        cur_t t = cur_make(f, tgt, x->offset, x->offset + x->width, "relocated field");
+        if ((rc = cur_un(&t, x->width, "addend", &addend)))
+            return rc;
+        x->addend = x->width == 4 ? (int64_t)(int32_t)addend : (int64_t)addend;
     }
     cudw_symbol sym;
     if (cudw_symbol_get(f, r->link, x->sym_index, &sym))
