@@ -46,17 +46,20 @@ typedef struct hmap_probe {
  * ratio, good whatever bits of h vary (pointers, small integers, FNV) */
 static inline uint32_t hmap_tag(uint64_t h) { return (uint32_t)((h * 0x9e3779b97f4a7c15ull) >> 32); }
 
+/* what a probe of an empty index walks: one empty slot */
+static const hmap_slot hmap_no_slots[1];
+
 static inline hmap_probe hmap_probe_at(const hmap *m, uint64_t h)
 {
     uint32_t t = hmap_tag(h);
-    return (hmap_probe){m->s, m->cap ? t & (m->cap - 1) : 0, m->cap ? m->cap - 1 : 0, t};
+    if (!m->cap)
+        return (hmap_probe){hmap_no_slots, 0, 0, t};
+    return (hmap_probe){m->s, t & (m->cap - 1), m->cap - 1, t};
 }
 
 /* the next position whose tag is h's, HMAP_NONE at the end of its run */
 static inline uint32_t hmap_next(hmap_probe *p)
 {
-    if (!p->s)
-        return HMAP_NONE;
     for (;;) {
         const hmap_slot *x = &p->s[p->i];
         if (!x->ref1)

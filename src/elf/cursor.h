@@ -217,6 +217,20 @@ CUR_INLINE int cur_skip(cur_t *c, uint64_t n, const char *field)
     return CUDW_OK;
 }
 
+/* A fixed-layout record of n bytes (an ELF symbol, a relocation entry)
+ * taken whole: one bounds check, *rec its first byte for the record's
+ * field loads, the cursor past it. */
+CUR_INLINE int cur_record(cur_t *c, uint64_t n, const char *field, const uint8_t **rec)
+{
+    if (n > cur_left(c)) {
+        *rec = NULL;
+        return cur_short(c, field, n);
+    }
+    *rec = c->p;
+    c->p += n;
+    return CUDW_OK;
+}
+
 /* The initial length of a unit: u32, or with allow64 0xffffffff then u64
  * (64-bit DWARF; *is64 = 1).  The reserved values 0xfffffff0-0xfffffffe,
  * and 64-bit DWARF without allow64, are CUDW_E_UNSUPPORTED; a length past

@@ -279,19 +279,20 @@ int cudw_symbol_get(cudw_file *f, unsigned symtab, uint32_t sym, cudw_symbol *ou
                          "symbol %u out of range (table has %llu)", sym,
                          (unsigned long long)(st->data_size / sizeof(Elf64_Sym)));
     /*   Elf64_Sym (24 B): st_name u32 | st_info u8 (bind << 4 | type) |
-     *   st_other u8 | st_shndx u16 | st_value u64 | st_size u64
-     * (the entry is in range: checked above) */
+     *   st_other u8 | st_shndx u16 | st_value u64 | st_size u64 */
     uint64_t at = (uint64_t)sym * sizeof(Elf64_Sym);
-    cur_t c = cur_make(f, st, at, at + sizeof(Elf64_Sym), "symbol");
-    uint32_t name = 0;
-    uint8_t info = 0;
-    int rc;
-    if ((rc = cur_u32(&c, "st_name", &name)) || (rc = cur_u8(&c, "st_info", &info)) ||
-        (rc = cur_u8(&c, "st_other", &out->other)) || (rc = cur_u16(&c, "st_shndx", &out->shndx)) ||
-        (rc = cur_un(&c, 8, "st_value", &out->value)) || (rc = cur_un(&c, 8, "st_size", &out->size)))
+    cur_t c = cur_make(f, st, at, st->data_size, "symbol");
+    const uint8_t *p;
+    int rc = cur_record(&c, sizeof(Elf64_Sym), "Elf64_Sym", &p);
+    if (rc)
         return rc;
-    out->type = info & 0xf;
-    out->bind = info >> 4;
+    uint32_t name = ld32(p);
+    out->type = p[4] & 0xf;
+    out->bind = p[4] >> 4;
+    out->other = p[5];
+    out->shndx = ld16(p + 6);
+    out->value = ld64(p + 8);
+    out->size = ld64(p + 16);
     out->name = "";
     if (out->type == STT_SECTION && out->shndx < f->nsecs) {
         out->name = f->secs[out->shndx].name;

@@ -44,12 +44,13 @@ static int check_section(cudw_file *f, const cudw_section *r)
 static int decode(cudw_file *f, unsigned ri, uint64_t off, const cudw_section *tgt, cudw_reloc *x)
 {
     const cudw_section *r = &f->secs[ri];
-    /* the section holds whole entries (check_section) */
-    cur_t c = cur_make(f, r, off, off + (r->type == SHT_REL ? 16 : 24), "relocation");
-    uint64_t info = 0, addend = 0;
-    int rc;
-    if ((rc = cur_un(&c, 8, "r_offset", &x->offset)) || (rc = cur_un(&c, 8, "r_info", &info)))
+    cur_t c = cur_make(f, r, off, r->data_size, "relocation");
+    const uint8_t *p;
+    int rc = cur_record(&c, r->type == SHT_REL ? 16 : 24, r->type == SHT_REL ? "Elf64_Rel" : "Elf64_Rela", &p);
+    if (rc)
         return rc;
+    x->offset = ld64(p);
+    uint64_t info = ld64(p + 8);
     x->type = (uint32_t)info;
     x->sym_index = (uint32_t)(info >> 32);
     x->rela = r->type != SHT_REL;
@@ -60,11 +61,10 @@ static int decode(cudw_file *f, unsigned ri, uint64_t off, const cudw_section *t
         return cudw_fail(f, CUDW_E_BAD_RELOC, r, off, "relocation", "r_offset 0x%llx (%u bytes) outside %s (size 0x%llx)",
                          (unsigned long long)x->offset, x->width, tgt->name, (unsigned long long)tgt->size);
     if (x->rela) {
-        if ((rc = cur_un(&c, 8, "r_addend", &addend)))
-            return rc;
-        x->addend = (int64_t)addend;
+        x->addend = (int64_t)ld64(p + 16);
     } else if (x->width && tgt->data) { /* REL: the addend is the field's bytes */
-        cur_t t = cur_make(f, tgt, x->offset, x->offset + x->width, "relocated field");
+        cur_t t = cur_make(f, tgt, x->offset, tgt->data_size, "relocated field");
+        uint64_t addend;
         if ((rc = cur_un(&t, x->width, "addend", &addend)))
             return rc;
         x->addend = x->width == 4 ? (int64_t)(int32_t)addend : (int64_t)addend;
