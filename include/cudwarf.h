@@ -1354,10 +1354,12 @@ void cudw_link_inputs_close(cudw_link_inputs *li);
  * leaves them at 0 for sm_90); relocations against functions and data kept
  * against a symbol table of the same names, whose sections are SHT_NOBITS
  * placeholders.  The result is an ELF a reader uses beside the code link.
- * On failure *out is NULL; the error is in err (err_input: the input it
- * concerns, -1 for none). */
-int cudw_link_run(cudw_file *const *inputs, size_t n, const cudw_link_opts *opts, cudw_link **out,
-                  cudw_error *err, int *err_input);
+ * Like cudw_open, on failure *out still holds the error (cudw_link_error;
+ * nothing to write; free it), except for CUDW_E_NOMEM with *out NULL. */
+int cudw_link_run(cudw_file *const *inputs, size_t n, const cudw_link_opts *opts, cudw_link **out);
+/* The error of a failed link (code 0 after success); *input, when input is
+ * not NULL: the index of the input it concerns, -1 for none. */
+const cudw_error *cudw_link_error(const cudw_link *l, int *input);
 const cudw_link_stats *cudw_link_get_stats(const cudw_link *l);
 uint64_t cudw_link_size(const cudw_link *l);
 /* Stream the ELF file out. */

@@ -157,11 +157,11 @@ int cmd_link(int argc, char **argv)
         }
         o.symbols = cudw_link_inputs_files(sy)[0];
     }
-    cudw_error err;
-    int which;
-    if (cudw_link_run(elf, nim, &o, &L, &err, &which) != CUDW_OK) {
-        char b[512];
-        cudw_error_format(&err, b, sizeof b);
+    if (cudw_link_run(elf, nim, &o, &L) != CUDW_OK) {
+        char b[512] = "out of memory";
+        int which = -1;
+        if (L)
+            cudw_error_format(cudw_link_error(L, &which), b, sizeof b);
         eprintf("%s: link: %s: %s\n", progname, which >= 0 ? cudw_link_inputs_label(im, (size_t)which) : out, b);
         goto done;
     }

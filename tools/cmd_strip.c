@@ -88,11 +88,10 @@ int cmd_strip(int argc, char **argv)
     }
     if (dbg) {
         cudw_link_opts o = {.keep_debug = 1};
-        cudw_error err;
-        int which;
-        if (cudw_link_run(&f, 1, &o, &L, &err, &which) != CUDW_OK) {
-            char b[512];
-            cudw_error_format(&err, b, sizeof b);
+        if (cudw_link_run(&f, 1, &o, &L) != CUDW_OK) {
+            char b[512] = "out of memory";
+            if (L)
+                cudw_error_format(cudw_link_error(L, NULL), b, sizeof b);
             eprintf("%s: %s: %s\n", progname, in_path, b);
             goto done;
         }

@@ -454,48 +454,38 @@ static int run(cudw_link *L)
     return link_build_elf(L);
 }
 
-int cudw_link_run(cudw_file *const *inputs, size_t n, const cudw_link_opts *opts, cudw_link **out,
-                  cudw_error *err, int *err_input)
+int cudw_link_run(cudw_file *const *inputs, size_t n, const cudw_link_opts *opts, cudw_link **out)
 {
-    *out = NULL;
-    if (err_input)
-        *err_input = -1;
-    cudw_link *L = calloc(1, sizeof *L);
-    if (!L) {
-        if (err) {
-            memset(err, 0, sizeof *err);
-            err->code = CUDW_E_NOMEM;
-            err->what = "link";
-            snprintf(err->detail, sizeof err->detail, "out of memory");
-        }
+    cudw_link *L = *out = calloc(1, sizeof *L);
+    if (!L)
         return CUDW_E_NOMEM;
-    }
     L->in = inputs;
     L->nin = n;
     L->err_input = -1;
     if (opts)
         L->opts = *opts;
     int rc = n ? run(L) : link_fail(L, -1, CUDW_E_ARG, NULL, 0, "link", "no inputs");
-    if (rc == CUDW_OK && L->err.code)
-        rc = L->err.code;
-    if (rc != CUDW_OK) {
-        if (err)
-            *err = L->err;
-        if (err_input)
-            *err_input = L->err_input;
-        cudw_link_free(L);
-        return rc;
-    }
-    *out = L;
-    return CUDW_OK;
+    if (rc != CUDW_OK && !L->err.code)
+        link_fail(L, -1, rc, NULL, 0, "link", "%s", cudw_status_name(rc));
+    return L->err.code;
+}
+
+const cudw_error *cudw_link_error(const cudw_link *L, int *input)
+{
+    if (input)
+        *input = L->err_input;
+    return &L->err;
 }
 
 const cudw_link_stats *cudw_link_get_stats(const cudw_link *L) { return &L->st; }
 uint64_t cudw_link_size(const cudw_link *L) { return L->ew.total; }
 size_t cudw_link_note_count(const cudw_link *L) { return L->nnotes; }
 const char *cudw_link_note(const cudw_link *L, size_t i) { return i < L->nnotes ? L->notes[i] : NULL; }
-int cudw_link_write(const cudw_link *L, cudw_write_fn fn, void *ctx) { return ew_emit(&L->ew, fn, NULL, ctx); }
+int cudw_link_write(const cudw_link *L, cudw_write_fn fn, void *ctx)
+{
+    return L->err.code ? L->err.code : ew_emit(&L->ew, fn, NULL, ctx); /* a failed link has no file */
+}
 int cudw_link_write_copy(const cudw_link *L, cudw_write_fn fn, cudw_copy_fn copy, void *ctx)
 {
-    return ew_emit(&L->ew, fn, copy, ctx);
+    return L->err.code ? L->err.code : ew_emit(&L->ew, fn, copy, ctx);
 }
