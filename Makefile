@@ -143,7 +143,7 @@ install: all
 	    $(DESTDIR)$(PYDIR)/cudwarf $(DESTDIR)$(DOCDIR)
 	install -m 644 include/cudwarf.h $(DESTDIR)$(PREFIX)/include/
 	install -d $(DESTDIR)$(PREFIX)/include/cudwarf
-	install -m 644 include/cudwarf/dwarf.h $(DESTDIR)$(PREFIX)/include/cudwarf/
+	install -m 644 include/cudwarf/*.h $(DESTDIR)$(PREFIX)/include/cudwarf/
 	install -m 644 $(BUILD)/libcudwarf.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(BUILD)/libcudwarf.so $(DESTDIR)$(PREFIX)/lib/libcudwarf.so.$(VERSION)
 	ln -sf libcudwarf.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libcudwarf.so.$(SOVERSION)
