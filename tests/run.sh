@@ -363,11 +363,11 @@ if suite sass-ptx; then
 fi
 
 if suite constants; then
-    echo "== include/cudwarf/dwarf.h: every constant = the library's name for its value"
+    echo "== include/cudwarf/dwarf.h, nvidia.h: every constant = the library's name for its value"
     if [ "$build" != build ]; then
         echo "skipped: ctypes loads the library into an uninstrumented Python; the normal build's run tests it"
     else
-        python3 tests/tools/check_constants.py "$PWD/$build/libcudwarf.so" include/cudwarf/dwarf.h >"$log/const.txt" 2>&1 ||
+        python3 tests/tools/check_constants.py "$PWD/$build/libcudwarf.so" include/cudwarf/dwarf.h include/cudwarf/nvidia.h >"$log/const.txt" 2>&1 ||
             echo "FAIL check_constants.py: exit $?" >>"$log/const.txt"
         count_lines "$log/const.txt"
         tail -1 "$log/const.txt"

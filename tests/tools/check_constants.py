@@ -1,17 +1,17 @@
 #!/usr/bin/env python3
-"""Every constant in include/cudwarf/dwarf.h against the library's own names:
+"""Every constant of the headers given (include/cudwarf/dwarf.h, nvidia.h) against the library's own names:
 CUDW_DW_TAG_x = v must satisfy cudw_tag_name(v) == "DW_TAG_x", and so on for
 every group; a register class must spell registers the way its comment says.
 The names come from the library's tables (const_names.c, reloc_names.c), which
 the reference comparisons (llvm-dwarfdump, eu-readelf, GNU readelf) check
 value by value, so a wrong number in the header fails here.
-usage: check_constants.py LIBCUDWARF_SO HEADER"""
+usage: check_constants.py LIBCUDWARF_SO HEADER..."""
 import ctypes
 import re
 import sys
 
 lib = ctypes.CDLL(sys.argv[1])
-text = open(sys.argv[2]).read()
+text = "".join(open(h).read() for h in sys.argv[2:])
 consts = [(m.group(1), int(m.group(2), 0)) for m in re.finditer(r"^\s+CUDW_(\w+) = (0x[0-9a-f]+|\d+),", text, re.M)]
 
 
@@ -71,7 +71,7 @@ for name, v in consts:
 for b in bad:
     print("FAIL", b)
 if len(consts) < 600:
-    print(f"FAIL only {len(consts)} constants read from {sys.argv[2]}")
+    print(f"FAIL only {len(consts)} constants read from {' '.join(sys.argv[2:])}")
     bad.append(1)
 print(f"{'ok  ' if not bad else 'FAIL'} {len(consts)} constants in {len(seen)} groups equal the library's names")
 sys.exit(1 if bad else 0)

@@ -1,0 +1,46 @@
+/* What cudwarf lines' forms share (lines_rows.c): the options, the
+ * inlined functions a table names, where a row's file and PTX line are,
+ * and the two JSON forms. */
+#ifndef CUDW_TOOLS_LINES_H
+#define CUDW_TOOLS_LINES_H
+
+#include "cli.h"
+#include "hmap.h"
+
+typedef struct lopts {
+    int json, compact, ptx, hidden, long_form;
+    const char *section;
+} lopts;
+
+/* The inlined functions a table's rows name, numbered in the order they
+ * are first used (the rows refer to them by number after the first). */
+typedef struct tfunc {
+    uint64_t off;
+    const char *name;
+} tfunc;
+
+typedef struct tinfo {
+    tfunc *v;                 /* by number - 1 */
+    size_t n, cap;
+    hmap idx;                 /* offset -> index */
+} tinfo;
+
+void tinfo_free(tinfo *ti);
+/* The number (1-based) of function offset off, or 0. */
+size_t fn_number(const tinfo *ti, uint64_t off);
+/* off numbered next (its name kept) unless it has a number: 0, -1 out of memory */
+int fn_add(tinfo *ti, uint64_t off, const char *name);
+/* the PTX line a .nv_debug_line_sass row points at, or NULL */
+const char *ptx_text(cudw_file *f, const cudw_line_table *t, const cudw_line_row *r);
+/* The path a row's file number names; for whole-program .nv_debug_line_sass
+ * tables, which name no PTX file, the one PTX text section (addr2line
+ * --ptx names it the same way). */
+const char *row_path(cudw_file *f, const cudw_line_table *t, int sass, uint64_t file);
+
+/* JSON, the default: every row with everything it means.  0, or 1 when
+ * a row did not decode. */
+int json_table(cudw_file *f, const cudw_line_table *t, const lopts *o, int sass, json *j);
+/* JSON --compact: the inlined functions' names once per table. */
+int compact_table(cudw_file *f, const cudw_line_table *t, const lopts *o, int sass, tinfo *ti, json *j);
+
+#endif

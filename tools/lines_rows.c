@@ -1,0 +1,206 @@
+/* cudwarf lines: what its forms share (lines.h) and the two JSON forms. */
+#include "lines.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void tinfo_free(tinfo *ti)
+{
+    free(ti->v);
+    hmap_free(&ti->idx);
+    memset(ti, 0, sizeof *ti);
+}
+
+/* The number (1-based) of function offset off, or 0. */
+size_t fn_number(const tinfo *ti, uint64_t off)
+{
+    hmap_probe p = hmap_probe_at(&ti->idx, off);
+    for (uint32_t r; (r = hmap_next(&p)) != HMAP_NONE;)
+        if (ti->v[r].off == off)
+            return r + 1;
+    return 0;
+}
+
+int fn_add(tinfo *ti, uint64_t off, const char *name)
+{
+    if (fn_number(ti, off))
+        return 0;
+    if (ti->n == ti->cap) {
+        size_t c = ti->cap ? ti->cap * 2 : 16;
+        tfunc *v = realloc(ti->v, c * sizeof *v);
+        if (!v)
+            return -1;
+        ti->v = v;
+        ti->cap = c;
+    }
+    if (hmap_add(&ti->idx, off, (uint32_t)ti->n))
+        return -1;
+    ti->v[ti->n++] = (tfunc){off, name};
+    return 0;
+}
+
+const char *ptx_text(cudw_file *f, const cudw_line_table *t, const cudw_line_row *r)
+{
+    const cudw_section *p = cudw_ptx_section_for(f, t, r->file);
+    const char *text;
+    if (!p || cudw_ptx_line(f, p, r->line, &text) != CUDW_OK)
+        return NULL;
+    return text;
+}
+
+/* The path a row's file number names; for whole-program .nv_debug_line_sass
+ * tables, which name no PTX file, the one PTX text section (addr2line
+ * --ptx names it the same way). */
+const char *row_path(cudw_file *f, const cudw_line_table *t, int sass, uint64_t file)
+{
+    const char *path = cudw_line_file_path(t, file);
+    if (!path && sass && !file) {
+        const cudw_section *ps = cudw_ptx_section_for(f, t, file);
+        path = ps ? ps->name : NULL;
+    }
+    return path;
+}
+
+/* A table's header in JSON (the object stays open for its rows). */
+static void json_header(cudw_file *f, const cudw_line_table *t, int sass, json *j)
+{
+    json_obj(j, NULL);
+    json_u64(j, "offset", t->offset);
+    json_u64(j, "unit_length", t->unit_length);
+    json_u64(j, "version", t->version);
+    json_u64(j, "header_length", t->header_length);
+    json_u64(j, "min_inst_length", t->min_inst_length);
+    json_bool(j, "default_is_stmt", t->default_is_stmt);
+    json_i64(j, "line_base", t->line_base);
+    json_u64(j, "line_range", t->line_range);
+    json_u64(j, "opcode_base", t->opcode_base);
+    json_arr(j, "directories");
+    for (size_t i = 0; i < t->ndirs; i++)
+        json_str(j, NULL, t->dirs[i]);
+    json_end_arr(j);
+    if (sass) { /* the PTX text its rows' line numbers count in (file 0: the only one) */
+        const cudw_section *ps = cudw_ptx_section_for(f, t, 0);
+        json_str(j, "ptx_section", ps ? ps->name : NULL);
+    }
+    json_arr(j, "files");
+    for (size_t i = 0; i < t->nfiles; i++) {
+        json_obj(j, NULL);
+        json_str(j, "name", t->files[i].name);
+        json_u64(j, "dir", t->files[i].dir);
+        json_u64(j, "mtime", t->files[i].mtime);
+        json_u64(j, "size", t->files[i].size);
+        json_str(j, "path", t->files[i].path);
+        json_end_obj(j);
+    }
+    json_end_arr(j);
+    str_base_json(t, j);
+}
+
+/* JSON, the default: every row with everything it means (its symbol, path,
+ * flags, inlined function), as reference readers and scripts take rows. */
+int json_table(cudw_file *f, const cudw_line_table *t, const lopts *o, int sass, json *j)
+{
+    cudw_line_iter it;
+    cudw_line_row r;
+    int rc;
+    json_header(f, t, sass, j);
+    json_arr(j, "rows");
+    cudw_line_iter_init(t, &it, o->hidden ? CUDW_LINE_HIDDEN : 0);
+    while ((rc = cudw_line_next(&it, &r)) == CUDW_OK) {
+        json_obj(j, NULL);
+        json_u64(j, "address", r.address);
+        json_str(j, "symbol", r.symbol);
+        if (r.symbol)
+            json_u64(j, "offset", r.address - r.symbol_value);
+        json_u64(j, "file", r.file);
+        json_str(j, "path", cudw_line_file_path(t, r.file));
+        json_u64(j, "line", r.line);
+        json_u64(j, "column", r.column);
+        json_bool(j, "is_stmt", r.is_stmt);
+        json_bool(j, "end_sequence", r.end_sequence);
+        json_u64(j, "context", r.context);
+        json_str(j, "function", r.context ? r.function : NULL);
+        if (r.context || r.function_offset)
+            json_u64(j, "function_offset", r.function_offset);
+        if (r.hidden)
+            json_bool(j, "hidden", 1);
+        if (r.merc_flag)
+            json_u64(j, "merc_flag", r.merc_flag);
+        json_u64(j, "sequence", r.sequence);
+        json_u64(j, "row", r.index);
+        if (o->ptx && sass && !r.end_sequence && !r.hidden)
+            json_str(j, "ptx", ptx_text(f, t, &r));
+        json_end_obj(j);
+    }
+    json_end_arr(j);
+    json_end_obj(j);
+    return rc < 0 ? -1 : 0;
+}
+
+/* JSON --compact: the inlined functions' names once per table, each
+ * sequence's symbol once, and rows of the values that change (fields at
+ * their default -- column 0, is_stmt true, not end of sequence, no
+ * context -- left out; docs/json.md). */
+int compact_table(cudw_file *f, const cudw_line_table *t, const lopts *o, int sass, tinfo *ti, json *j)
+{
+    cudw_line_iter it;
+    cudw_line_row r;
+    int rc;
+    json_header(f, t, sass, j);
+    json_arr(j, "sequences");
+    cudw_line_iter_init(t, &it, o->hidden ? CUDW_LINE_HIDDEN : 0);
+    int open = 0;
+    while ((rc = cudw_line_next(&it, &r)) == CUDW_OK) {
+        if ((r.context || r.function_offset) && !fn_number(ti, r.function_offset) &&
+            fn_add(ti, r.function_offset, r.function))
+            return -2;
+        if (!open) {
+            json_obj(j, NULL);
+            json_str(j, "symbol", r.symbol);
+            json_u64(j, "symbol_value", r.symbol_value);
+            json_arr(j, "rows");
+            open = 1;
+        }
+        json_obj(j, NULL);
+        json_u64(j, "address", r.address);
+        json_u64(j, "file", r.file);
+        json_u64(j, "line", r.line);
+        if (r.column)
+            json_u64(j, "column", r.column);
+        if (r.is_stmt != (t->default_is_stmt != 0))
+            json_bool(j, "is_stmt", r.is_stmt);
+        if (r.end_sequence)
+            json_bool(j, "end_sequence", 1);
+        if (r.context)
+            json_u64(j, "context", r.context);
+        if (r.context || r.function_offset)
+            json_u64(j, "function_offset", r.function_offset);
+        if (r.hidden)
+            json_bool(j, "hidden", 1);
+        if (r.merc_flag)
+            json_u64(j, "merc_flag", r.merc_flag);
+        if (o->ptx && sass && !r.end_sequence && !r.hidden)
+            json_str(j, "ptx", ptx_text(f, t, &r));
+        json_end_obj(j);
+        if (r.end_sequence && !r.hidden) {
+            json_end_arr(j);
+            json_end_obj(j);
+            open = 0;
+        }
+    }
+    if (open) { /* a table that ends without an end_sequence */
+        json_end_arr(j);
+        json_end_obj(j);
+    }
+    json_end_arr(j);
+    json_arr(j, "functions"); /* the inlined functions' names, in first use */
+    for (size_t i = 0; i < ti->n; i++) {
+        json_obj(j, NULL);
+        json_u64(j, "offset", ti->v[i].off);
+        json_str(j, "name", ti->v[i].name);
+        json_end_obj(j);
+    }
+    json_end_arr(j);
+    json_end_obj(j);
+    return rc < 0 ? -1 : 0;
+}
