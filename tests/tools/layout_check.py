@@ -1,0 +1,37 @@
+#!/usr/bin/env python3
+"""The layout rules of the sources: docs/architecture.md names every file of
+src/, tools/ and include/ (by path or name; a header also through the .c
+file it declares, "cursor.h, .c" pairs, the chapters' list), and no C file
+or header runs over 620 lines (files stay small and named by what they do).
+
+usage: layout_check.py   (from the repository's root)
+"""
+import os, re, sys
+
+doc = open("docs/architecture.md").read()
+words = set(re.findall(r"[\w./*-]+", doc))
+limit = 620
+bad, n = [], 0
+for top in ("src", "tools", "include"):
+    for root, _, files in os.walk(top):
+        for f in sorted(files):
+            if not f.endswith((".c", ".h", ".map")):
+                continue
+            path = os.path.join(root, f)
+            n += 1
+            stem, ext = os.path.splitext(f)
+            named = (path in words or f in words or
+                     (ext == ".h" and (stem + ".c") in words) or
+                     # "cursor.h, .c": a pair on one line
+                     re.search(r"\b%s\.[ch], \.[ch]\b" % re.escape(stem), doc) or
+                     # the chapters: "info.h (DIEs...), lines.h," after include/cudwarf/*.h
+                     (root == "include/cudwarf" and re.search(r"\b%s\b" % re.escape(f), doc)))
+            if not named:
+                bad.append(f"{path}: not named in docs/architecture.md")
+            lines = sum(1 for _ in open(path, errors="replace"))
+            if ext in (".c", ".h") and lines > limit:
+                bad.append(f"{path}: {lines} lines (more than {limit})")
+for b in bad:
+    print("FAIL", b)
+print(f"{'ok  ' if not bad else 'FAIL'} {n} files named in docs/architecture.md, none over {limit} lines")
+sys.exit(1 if bad else 0)
