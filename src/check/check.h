@@ -47,7 +47,8 @@ void walk_one(walker *w, const cudw_section *s);
 
 /* verify.c's helpers for the checks: where location lists start in loc
  * (malloc'd; NULL and *n 0 when out of memory or no loc); whether a string
- * occurs twice in sec (a .debug_str concatenated without de-duplication). */
+ * occurs twice in sec (a .debug_str concatenated without de-duplication):
+ * 1, 0, or -1 out of memory. */
 uint64_t *loc_starts(cudw_file *f, const cudw_section *loc, size_t *n);
 int has_duplicate_strings(const cudw_section *sec);
 

@@ -65,6 +65,7 @@ uint64_t *loc_starts(cudw_file *f, const cudw_section *loc, size_t *n)
             if (!nv) {
                 free(v);
                 v = NULL;
+                *n = 0;
                 break;
             }
             v = nv;
@@ -77,7 +78,7 @@ uint64_t *loc_starts(cudw_file *f, const cudw_section *loc, size_t *n)
 }
 
 /* 1 when some string occurs twice in sec: a .debug_str concatenated
- * without de-duplication, as nvlink writes it. */
+ * without de-duplication, as nvlink writes it; -1 out of memory. */
 int has_duplicate_strings(const cudw_section *sec)
 {
     if (!sec || !sec->data)
@@ -91,7 +92,7 @@ int has_duplicate_strings(const cudw_section *sec)
     int dup = 0;
     if (!first || hmap_reserve(&idx, n)) {
         free(first);
-        return 0;
+        return -1;
     }
     for (uint64_t at = 0; at < sec->data_size && !dup;) {
         const uint8_t *z = memchr(sec->data + at, 0, (size_t)(sec->data_size - at));

@@ -263,16 +263,20 @@ static void walk_lines(walker *w, const cudw_section *s, int sass)
                  * de-duplicated, so there a shared base is its sm_90 bug */
                 flagged = 1;
                 int dup = has_duplicate_strings(t->str_section);
-                w_finding(w, dup ? CUDW_FINDING_ERROR : CUDW_FINDING_NOTE, CUDW_E_BAD_OFFSET, s,
-                          t->str_base_offset, "line table header",
-                          dup ? "the table at 0x%llx takes the same .debug_str base (0x%llx) as the one at 0x%llx: "
-                                "its inlined-function names resolve into another input's strings (nvlink sm_90 "
-                                "leaves the base words of linked tables at 0)"
-                              : "the table at 0x%llx shares its .debug_str base (0x%llx) with the one at 0x%llx; "
-                                "the strings are unique, as after de-duplication, and every name starts a "
-                                "string; in nvlink -arch=sm_90 output it would be nvlink's base-word bug",
-                          (unsigned long long)t->offset, (unsigned long long)t->str_base,
-                          (unsigned long long)first_at);
+                if (dup < 0)
+                    w_finding(w, CUDW_FINDING_ERROR, CUDW_E_NOMEM, s, t->str_base_offset, "line table header",
+                              "out of memory: shared .debug_str bases not checked");
+                else
+                    w_finding(w, dup ? CUDW_FINDING_ERROR : CUDW_FINDING_NOTE, CUDW_E_BAD_OFFSET, s,
+                              t->str_base_offset, "line table header",
+                              dup ? "the table at 0x%llx takes the same .debug_str base (0x%llx) as the one at 0x%llx: "
+                                    "its inlined-function names resolve into another input's strings (nvlink sm_90 "
+                                    "leaves the base words of linked tables at 0)"
+                                  : "the table at 0x%llx shares its .debug_str base (0x%llx) with the one at 0x%llx; "
+                                    "the strings are unique, as after de-duplication, and every name starts a "
+                                    "string; in nvlink -arch=sm_90 output it would be nvlink's base-word bug",
+                              (unsigned long long)t->offset, (unsigned long long)t->str_base,
+                              (unsigned long long)first_at);
             }
         }
         if (rc < 0) {
