@@ -86,7 +86,7 @@ static inline uint32_t ld32(const uint8_t *p)
 }
 static inline uint64_t ld64(const uint8_t *p) { return ld32(p) | (uint64_t)ld32(p + 4) << 32; }
 
-/* ---- FNV-1a, for the hash tables the writers keep ---- */
+/* ---- FNV-1a: the hash of byte keys (names, strings) in hmap.h indexes ---- */
 #define CUDW_FNV0 0xcbf29ce484222325ull
 static inline uint64_t cudw_fnv(uint64_t h, const void *p, size_t n)
 {
