@@ -45,6 +45,13 @@ int cur_short(const cur_t *c, const char *field, uint64_t need)
                     (unsigned long long)need, (unsigned long long)cur_end(c));
 }
 
+int cur_record_fail(cudw_file *f, const cudw_section *s, uint64_t off, uint64_t n, const char *what,
+                    const char *field)
+{
+    cur_t c = cur_make(f, s, off, s->data_size, what);
+    return cur_short(&c, field, n);
+}
+
 int cur_leb_fail(const cur_t *c, const char *field, int rc)
 {
     field = field_name(c, field);

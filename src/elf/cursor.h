@@ -231,6 +231,23 @@ CUR_INLINE int cur_record(cur_t *c, uint64_t n, const char *field, const uint8_t
     return CUDW_OK;
 }
 
+int cur_record_fail(cudw_file *f, const cudw_section *s, uint64_t off, uint64_t n, const char *what,
+                    const char *field);
+
+/* The same for the record at off of s, without a cursor to keep: the
+ * cursor is made only to report a record that does not fit (the tables
+ * of symbols and relocations are read a record at a time, at random). */
+CUR_INLINE int cur_record_at(cudw_file *f, const cudw_section *s, uint64_t off, uint64_t n, const char *what,
+                             const char *field, const uint8_t **rec)
+{
+    if (s->data && off <= s->data_size && n <= s->data_size - off) {
+        *rec = s->data + off;
+        return CUDW_OK;
+    }
+    *rec = NULL;
+    return cur_record_fail(f, s, off, n, what, field);
+}
+
 /* The initial length of a unit: u32, or with allow64 0xffffffff then u64
  * (64-bit DWARF; *is64 = 1).  The reserved values 0xfffffff0-0xfffffffe,
  * and 64-bit DWARF without allow64, are CUDW_E_UNSUPPORTED; a length past

@@ -281,9 +281,8 @@ int cudw_symbol_get(cudw_file *f, unsigned symtab, uint32_t sym, cudw_symbol *ou
     /*   Elf64_Sym (24 B): st_name u32 | st_info u8 (bind << 4 | type) |
      *   st_other u8 | st_shndx u16 | st_value u64 | st_size u64 */
     uint64_t at = (uint64_t)sym * sizeof(Elf64_Sym);
-    cur_t c = cur_make(f, st, at, st->data_size, "symbol");
     const uint8_t *p;
-    int rc = cur_record(&c, sizeof(Elf64_Sym), "Elf64_Sym", &p);
+    int rc = cur_record_at(f, st, at, sizeof(Elf64_Sym), "symbol", "Elf64_Sym", &p);
     if (rc)
         return rc;
     uint32_t name = ld32(p);
@@ -298,8 +297,9 @@ int cudw_symbol_get(cudw_file *f, unsigned symtab, uint32_t sym, cudw_symbol *ou
         out->name = f->secs[out->shndx].name;
     } else if (name) {
         const cudw_section *str = cudw_section_get(f, st->link);
+        /* a table ending in NUL terminates every string in it: no scan */
         if (!str || !str->data || name >= str->data_size ||
-            !memchr(str->data + name, 0, str->data_size - name))
+            (str->data[str->data_size - 1] && !memchr(str->data + name, 0, str->data_size - name)))
             return cudw_fail(f, CUDW_E_BAD_OFFSET, st, (uint64_t)sym * sizeof(Elf64_Sym), "symbol",
                              "name offset 0x%x outside the string table", name);
         out->name = (const char *)str->data + name;

@@ -44,9 +44,8 @@ static int check_section(cudw_file *f, const cudw_section *r)
 static int decode(cudw_file *f, unsigned ri, uint64_t off, const cudw_section *tgt, cudw_reloc *x)
 {
     const cudw_section *r = &f->secs[ri];
-    cur_t c = cur_make(f, r, off, r->data_size, "relocation");
     const uint8_t *p;
-    int rc = cur_record(&c, r->type == SHT_REL ? 16 : 24, r->type == SHT_REL ? "Elf64_Rel" : "Elf64_Rela", &p);
+    int rc = cur_record_at(f, r, off, r->type == SHT_REL ? 16 : 24, "relocation", "relocation entry", &p);
     if (rc)
         return rc;
     x->offset = ld64(p);
@@ -63,11 +62,10 @@ static int decode(cudw_file *f, unsigned ri, uint64_t off, const cudw_section *t
     if (x->rela) {
         x->addend = (int64_t)ld64(p + 16);
     } else if (x->width && tgt->data) { /* REL: the addend is the field's bytes */
-        cur_t t = cur_make(f, tgt, x->offset, tgt->data_size, "relocated field");
-        uint64_t addend;
-        if ((rc = cur_un(&t, x->width, "addend", &addend)))
+        const uint8_t *q;
+        if ((rc = cur_record_at(f, tgt, x->offset, x->width, "relocated field", "addend", &q)))
             return rc;
-        x->addend = x->width == 4 ? (int64_t)(int32_t)addend : (int64_t)addend;
+        x->addend = x->width == 4 ? (int64_t)(int32_t)ld32(q) : (int64_t)ld64(q);
     }
     cudw_symbol sym;
     if (cudw_symbol_get(f, r->link, x->sym_index, &sym))
