@@ -4,7 +4,8 @@
  * (line_read.c: an opcode is taken there only when all its bytes lie
  * before the table's end, everything else goes to the cursor's decoder),
  * and the PTX text index (ptx_txt.c: a memchr over NUL-separated lines,
- * which has no field to fail).  The ELF container itself is libelf's.
+ * which has no field to fail; through cur_str, verify of a CUB -G cubin
+ * took 2.2% more instructions).  The ELF container itself is libelf's.
  *
  * A cursor reads one unit, [p, end), of one section.  Each read checks that
  * its bytes lie inside the unit; when they do not, it records one located
