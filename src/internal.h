@@ -4,6 +4,7 @@
 
 #include "cudwarf.h"
 #include "hmap.h"
+#include "vec.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -136,23 +137,6 @@ static inline int u64_sorted_has(const uint64_t *v, size_t n, uint64_t x)
             hi = mid;
     }
     return lo < n && v[lo] == x;
-}
-
-/* ---- growable arrays ---- */
-/* v (*cap elements of elem bytes, n of them used) with room for one more:
- * v itself, or v grown to twice its capacity (first elements the first
- * time); NULL when out of memory, v still valid then.  *cap follows. */
-static inline void *vec_room(void *v, size_t *cap, size_t n, size_t elem, size_t first)
-{
-    if (n < *cap)
-        return v;
-    size_t c = *cap ? *cap * 2 : first;
-    if (c < *cap || c > SIZE_MAX / elem)
-        return NULL;
-    void *nv = realloc(v, c * elem);
-    if (nv)
-        *cap = c;
-    return nv;
 }
 
 /* ---- growable output buffer (wbuf.c) ---- */

@@ -60,7 +60,7 @@ typedef struct irec {
     int compressed;
     hash128 h;
     kern *k;
-    size_t nk;
+    size_t nk, ck;
 } irec;
 
 typedef struct sctx {
@@ -101,17 +101,15 @@ static int size_job(void *p, size_t k)
             unsigned cur = 0;
             cudw_code_section cs;
             while (cudw_code_next(img->elf, &cur, &cs) == CUDW_OK) {
-                kern *nk = realloc(r->k, (r->nk + 1) * sizeof *nk);
-                char *name = strdup(cs.function);
-                if (!nk || !name) {
-                    free(nk ? NULL : name);
-                    if (nk)
-                        r->k = nk;
+                kern *nk = vec_room(r->k, &r->ck, r->nk, sizeof *nk, 16);
+                if (nk)
+                    r->k = nk;
+                char *name = nk ? strdup(cs.function) : NULL;
+                if (!name) {
                     eprintf("%s: %s: out of memory\n", progname, im->label);
                     rc = EXIT_BAD_INPUT;
                     break;
                 }
-                r->k = nk;
                 r->k[r->nk++] = (kern){name, cs.size, cs.data ? hash_bytes(cs.data, cs.size) : (hash128){0, 0}};
             }
         } else {

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "hmap.h"
+#include "vec.h"
 
 typedef struct lopts {
     int json, compact, ptx, hidden, long_form;

@@ -25,14 +25,10 @@ int fn_add(tinfo *ti, uint64_t off, const char *name)
 {
     if (fn_number(ti, off))
         return 0;
-    if (ti->n == ti->cap) {
-        size_t c = ti->cap ? ti->cap * 2 : 16;
-        tfunc *v = realloc(ti->v, c * sizeof *v);
-        if (!v)
-            return -1;
-        ti->v = v;
-        ti->cap = c;
-    }
+    tfunc *v = vec_room(ti->v, &ti->cap, ti->n, sizeof *v, 16);
+    if (!v)
+        return -1;
+    ti->v = v;
     if (hmap_add(&ti->idx, off, (uint32_t)ti->n))
         return -1;
     ti->v[ti->n++] = (tfunc){off, name};

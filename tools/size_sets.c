@@ -42,10 +42,9 @@ static int by_row(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
-/* rows keyed by name: a small open-addressing table over an array */
 static uint64_t str_hash(const char *s)
 {
-    uint64_t h = 0xcbf29ce484222325ull;
+    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
     for (; *s; s++)
         h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
     return h;
@@ -53,39 +52,22 @@ static uint64_t str_hash(const char *s)
 
 row *row_get(rowset *rs, const char *name)
 {
-    if (2 * (rs->n + 1) > rs->nslot) {
-        size_t ns = rs->nslot ? 2 * rs->nslot : 256;
-        size_t *sl = calloc(ns, sizeof *sl);
-        if (!sl)
-            return NULL;
-        for (size_t i = 0; i < rs->n; i++) {
-            size_t k = str_hash(rs->v[i].name) & (ns - 1);
-            while (sl[k])
-                k = (k + 1) & (ns - 1);
-            sl[k] = i + 1;
-        }
-        free(rs->slot);
-        rs->slot = sl;
-        rs->nslot = ns;
-    }
-    size_t k = str_hash(name) & (rs->nslot - 1);
-    for (; rs->slot[k]; k = (k + 1) & (rs->nslot - 1))
-        if (!strcmp(rs->v[rs->slot[k] - 1].name, name))
-            return &rs->v[rs->slot[k] - 1];
-    if (rs->n == rs->cap) {
-        size_t c = rs->cap ? 2 * rs->cap : 64;
-        row *v = realloc(rs->v, c * sizeof *v);
-        if (!v)
-            return NULL;
-        rs->v = v;
-        rs->cap = c;
-    }
-    char *own = strdup(name);
-    if (!own)
+    uint64_t h = str_hash(name);
+    hmap_probe p = hmap_probe_at(&rs->idx, h);
+    for (uint32_t r; (r = hmap_next(&p)) != HMAP_NONE;)
+        if (!strcmp(rs->v[r].name, name))
+            return &rs->v[r];
+    row *v = vec_room(rs->v, &rs->cap, rs->n, sizeof *v, 64);
+    if (!v)
         return NULL;
+    rs->v = v;
+    char *own = strdup(name);
+    if (!own || hmap_add(&rs->idx, h, (uint32_t)rs->n)) {
+        free(own);
+        return NULL;
+    }
     rs->v[rs->n] = (row){own, own, 0, 0, 0, 0};
-    rs->slot[k] = ++rs->n;
-    return &rs->v[rs->n - 1];
+    return &rs->v[rs->n++];
 }
 
 void rowset_free(rowset *rs)
@@ -93,7 +75,7 @@ void rowset_free(rowset *rs)
     for (size_t i = 0; i < rs->n; i++)
         free(rs->v[i].owned);
     free(rs->v);
-    free(rs->slot);
+    hmap_free(&rs->idx);
 }
 
 /* ---- duplicates: groups of equal hashes ---- */

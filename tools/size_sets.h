@@ -4,8 +4,10 @@
 #define CUDW_TOOLS_SIZE_SETS_H
 
 #include "cudwarf.h"
+#include "hmap.h"
 #include "json.h"
 #include "out.h"
+#include "vec.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -23,12 +25,11 @@ typedef struct row {
     size_t last;              /* 1 + the image counted last (a kernel has two sections on sm_100+) */
 } row;
 
-/* rows keyed by name: a small open-addressing table over an array */
+/* rows keyed by name (found until rows_sort reorders them) */
 typedef struct rowset {
     row *v;
     size_t n, cap;
-    size_t *slot;             /* 1 + index */
-    size_t nslot;
+    hmap idx;                 /* name -> index */
 } rowset;
 
 /* The row named name, added (zero) when new; NULL when out of memory. */
