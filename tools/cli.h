@@ -156,6 +156,13 @@ int is_line_section(const cudw_section *s, const char *only);
  * --line: "str_base" as stored, "str_base_relocated" when a relocation
  * changes it, "str_base_symbol"/"str_base_addend" for that relocation. */
 void str_base_json(const cudw_line_table *t, json *j);
+/* A line table's header fields in JSON (into the open object), in the one
+ * order both forms use, ending with its str_base: dump --line --json adds
+ * the standard opcode lengths (LH_OPCODE_LENGTHS), lines --json each file's
+ * joined path (LH_PATHS) and the PTX section of a .nv_debug_line_sass
+ * table (LH_PTX). */
+enum { LH_OPCODE_LENGTHS = 1, LH_PATHS = 2, LH_PTX = 4 };
+void line_header_json(cudw_file *f, const cudw_line_table *t, unsigned what, json *j);
 
 
 #endif

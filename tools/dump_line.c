@@ -29,6 +29,46 @@ void str_base_json(const cudw_line_table *t, json *j)
     }
 }
 
+void line_header_json(cudw_file *f, const cudw_line_table *t, unsigned what, json *j)
+{
+    json_u64(j, "offset", t->offset);
+    json_u64(j, "unit_length", t->unit_length);
+    json_u64(j, "version", t->version);
+    json_u64(j, "header_length", t->header_length);
+    json_u64(j, "min_inst_length", t->min_inst_length);
+    json_bool(j, "default_is_stmt", t->default_is_stmt);
+    json_i64(j, "line_base", t->line_base);
+    json_u64(j, "line_range", t->line_range);
+    json_u64(j, "opcode_base", t->opcode_base);
+    if (what & LH_OPCODE_LENGTHS) {
+        json_arr(j, "standard_opcode_lengths");
+        for (unsigned k = 1; k < t->opcode_base; k++)
+            json_u64(j, NULL, t->std_opcode_lengths[k - 1]);
+        json_end_arr(j);
+    }
+    json_arr(j, "directories");
+    for (size_t k = 0; k < t->ndirs; k++)
+        json_str(j, NULL, t->dirs[k]);
+    json_end_arr(j);
+    if (what & LH_PTX) { /* the PTX text its rows' line numbers count in (file 0: the only one) */
+        const cudw_section *ps = cudw_ptx_section_for(f, t, 0);
+        json_str(j, "ptx_section", ps ? ps->name : NULL);
+    }
+    json_arr(j, "files");
+    for (size_t k = 0; k < t->nfiles; k++) {
+        json_obj(j, NULL);
+        json_str(j, "name", t->files[k].name);
+        json_u64(j, "dir", t->files[k].dir);
+        json_u64(j, "mtime", t->files[k].mtime);
+        json_u64(j, "size", t->files[k].size);
+        if (what & LH_PATHS)
+            json_str(j, "path", t->files[k].path);
+        json_end_obj(j);
+    }
+    json_end_arr(j);
+    str_base_json(t, j);
+}
+
 void line_text(cudw_file *f, const cudw_section *s, obuf *o)
 {
     (void)f;
@@ -153,7 +193,6 @@ void line_text(cudw_file *f, const cudw_section *s, obuf *o)
 
 void line_json(cudw_file *f, const cudw_section *s, json *j)
 {
-    (void)f;
     json_obj(j, NULL);
     json_str(j, "section", s->name);
     json_u64(j, "index", s->index);
@@ -162,34 +201,7 @@ void line_json(cudw_file *f, const cudw_section *s, json *j)
     const cudw_line_table *t;
     while (cudw_line_table_next(f, s, &cur, &t) == CUDW_OK) {
         json_obj(j, NULL);
-        json_u64(j, "offset", t->offset);
-        json_u64(j, "unit_length", t->unit_length);
-        json_u64(j, "version", t->version);
-        json_u64(j, "header_length", t->header_length);
-        json_u64(j, "min_inst_length", t->min_inst_length);
-        json_bool(j, "default_is_stmt", t->default_is_stmt);
-        json_i64(j, "line_base", t->line_base);
-        json_u64(j, "line_range", t->line_range);
-        json_u64(j, "opcode_base", t->opcode_base);
-        json_arr(j, "standard_opcode_lengths");
-        for (unsigned k = 1; k < t->opcode_base; k++)
-            json_u64(j, NULL, t->std_opcode_lengths[k - 1]);
-        json_end_arr(j);
-        json_arr(j, "directories");
-        for (size_t k = 0; k < t->ndirs; k++)
-            json_str(j, NULL, t->dirs[k]);
-        json_end_arr(j);
-        json_arr(j, "files");
-        for (size_t k = 0; k < t->nfiles; k++) {
-            json_obj(j, NULL);
-            json_str(j, "name", t->files[k].name);
-            json_u64(j, "dir", t->files[k].dir);
-            json_u64(j, "mtime", t->files[k].mtime);
-            json_u64(j, "size", t->files[k].size);
-            json_end_obj(j);
-        }
-        json_end_arr(j);
-        str_base_json(t, j);
+        line_header_json(f, t, LH_OPCODE_LENGTHS, j);
         if (t->has_str_base)
             json_u64(j, "str_base_offset", t->str_base_offset);
         json_arr(j, "ops");

@@ -61,35 +61,7 @@ const char *row_path(cudw_file *f, const cudw_line_table *t, int sass, uint64_t 
 static void json_header(cudw_file *f, const cudw_line_table *t, int sass, json *j)
 {
     json_obj(j, NULL);
-    json_u64(j, "offset", t->offset);
-    json_u64(j, "unit_length", t->unit_length);
-    json_u64(j, "version", t->version);
-    json_u64(j, "header_length", t->header_length);
-    json_u64(j, "min_inst_length", t->min_inst_length);
-    json_bool(j, "default_is_stmt", t->default_is_stmt);
-    json_i64(j, "line_base", t->line_base);
-    json_u64(j, "line_range", t->line_range);
-    json_u64(j, "opcode_base", t->opcode_base);
-    json_arr(j, "directories");
-    for (size_t i = 0; i < t->ndirs; i++)
-        json_str(j, NULL, t->dirs[i]);
-    json_end_arr(j);
-    if (sass) { /* the PTX text its rows' line numbers count in (file 0: the only one) */
-        const cudw_section *ps = cudw_ptx_section_for(f, t, 0);
-        json_str(j, "ptx_section", ps ? ps->name : NULL);
-    }
-    json_arr(j, "files");
-    for (size_t i = 0; i < t->nfiles; i++) {
-        json_obj(j, NULL);
-        json_str(j, "name", t->files[i].name);
-        json_u64(j, "dir", t->files[i].dir);
-        json_u64(j, "mtime", t->files[i].mtime);
-        json_u64(j, "size", t->files[i].size);
-        json_str(j, "path", t->files[i].path);
-        json_end_obj(j);
-    }
-    json_end_arr(j);
-    str_base_json(t, j);
+    line_header_json(f, t, LH_PATHS | (sass ? LH_PTX : 0), j);
 }
 
 /* JSON, the default: every row with everything it means (its symbol, path,
