@@ -125,6 +125,25 @@ static inline int sleb_read(const uint8_t **pp, const uint8_t *end, int64_t *out
 
 static inline int64_t mul_wrap(int64_t a, int64_t b) { return (int64_t)((uint64_t)a * (uint64_t)b); }
 
+/* ---- in n structs of elem bytes that ascend by the uint64_t at byte off
+ * of each (an offset map, fragments): the last one whose key is <= x; 0
+ * when none is or n is 0 (the caller tells those apart) ---- */
+static inline size_t floor_index(const void *v, size_t n, size_t elem, size_t off, uint64_t x)
+{
+    const uint8_t *b = (const uint8_t *)v;
+    size_t lo = 0, hi = n;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        uint64_t k;
+        memcpy(&k, b + mid * elem + off, sizeof k);
+        if (k <= x)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* ---- 1 when x is in v[0..n), which ascends ---- */
 static inline int u64_sorted_has(const uint64_t *v, size_t n, uint64_t x)
 {

@@ -17,6 +17,7 @@
 #include "../internal.h"
 
 #include <gelf.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 typedef struct block {
@@ -60,17 +61,9 @@ static int add_range(block **v, size_t *n, size_t *cap, uint64_t start, uint64_t
 /* new offset of old offset x */
 static uint64_t map(const cudw_strip *s, uint64_t x)
 {
-    size_t lo = 0, hi = s->nblocks;
-    while (hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (s->blocks[mid].start <= x)
-            lo = mid;
-        else
-            hi = mid;
-    }
     if (!s->nblocks)
         return 64;
-    const block *b = &s->blocks[lo];
+    const block *b = &s->blocks[floor_index(s->blocks, s->nblocks, sizeof *b, offsetof(block, start), x)];
     if (x < b->start) /* before every block: right after the header */
         return 64;
     if (x <= b->end)

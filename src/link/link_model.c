@@ -95,15 +95,9 @@ int link_add_frag(osec *s, const uint8_t *p, size_t n, unsigned input, unsigned 
 /* The fragment holding off (fragments ascend). */
 frag *link_frag_at(const osec *s, uint64_t off)
 {
-    size_t lo = 0, hi = s->nfrags;
-    while (hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (s->frags[mid].at <= off)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return s->nfrags ? &s->frags[lo] : NULL;
+    if (!s->nfrags)
+        return NULL;
+    return &s->frags[floor_index(s->frags, s->nfrags, sizeof *s->frags, offsetof(frag, at), off)];
 }
 
 /* Patches never straddle fragments: each lies in one input's bytes. */

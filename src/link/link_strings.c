@@ -31,15 +31,10 @@ typedef offmap tabmap;
 
 static uint64_t map_off(const offmap *m, uint64_t x)
 {
-    size_t lo = 0, hi = m->n;
-    while (hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (m->v[mid].old_at <= x)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return m->n ? m->v[lo].new_at + (x - m->v[lo].old_at) : x;
+    if (!m->n)
+        return x;
+    const moved *p = &m->v[floor_index(m->v, m->n, sizeof *m->v, offsetof(moved, old_at), x)];
+    return p->new_at + (x - p->old_at);
 }
 
 /* Merged bytes of an osec (its fragments, patched) into one buffer. */
