@@ -11,7 +11,6 @@ void tinfo_free(tinfo *ti)
     memset(ti, 0, sizeof *ti);
 }
 
-/* The number (1-based) of function offset off, or 0. */
 size_t fn_number(const tinfo *ti, uint64_t off)
 {
     hmap_probe p = hmap_probe_at(&ti->idx, off);
@@ -44,9 +43,6 @@ const char *ptx_text(cudw_file *f, const cudw_line_table *t, const cudw_line_row
     return text;
 }
 
-/* The path a row's file number names; for whole-program .nv_debug_line_sass
- * tables, which name no PTX file, the one PTX text section (addr2line
- * --ptx names it the same way). */
 const char *row_path(cudw_file *f, const cudw_line_table *t, int sass, uint64_t file)
 {
     const char *path = cudw_line_file_path(t, file);
@@ -119,8 +115,7 @@ int compact_table(cudw_file *f, const cudw_line_table *t, const lopts *o, int sa
     cudw_line_iter_init(t, &it, o->hidden ? CUDW_LINE_HIDDEN : 0);
     int open = 0;
     while ((rc = cudw_line_next(&it, &r)) == CUDW_OK) {
-        if ((r.context || r.function_offset) && !fn_number(ti, r.function_offset) &&
-            fn_add(ti, r.function_offset, r.function))
+        if ((r.context || r.function_offset) && fn_add(ti, r.function_offset, r.function))
             return -2;
         if (!open) {
             json_obj(j, NULL);
