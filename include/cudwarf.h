@@ -309,6 +309,7 @@ int cudw_register_is_packed(uint64_t reg);
 #include "cudwarf/symbolizer.h" /* SASS location -> source lines and inline call stack */
 #include "cudwarf/verify.h"     /* verification */
 #include "cudwarf/edit.h"       /* writing: link as nvlink -g does, strip, remap */
+#include "cudwarf/ptx.h"        /* PTX .file/.loc, and the line table ptxas writes from them */
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

@@ -94,6 +94,7 @@ int cmd_dump(int argc, char **argv);
 int cmd_lines(int argc, char **argv);
 int cmd_addr2line(int argc, char **argv);
 int cmd_line_encode(int argc, char **argv);
+int cmd_ptx_lines(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_extract(int argc, char **argv);

@@ -1,0 +1,48 @@
+/* The PTX handle (cudwarf/ptx.h), shared by the reader and its queries. */
+#ifndef CUDW_PTX_PTX_H
+#define CUDW_PTX_PTX_H
+
+#include "internal.h"
+
+/* a function_name label: where the .debug_str section defines it */
+typedef struct ptx_label {
+    const char *name;
+    size_t len;
+    uint64_t offset;
+    uint8_t defined, warned;
+} ptx_label;
+
+struct cudw_ptx {
+    const char *data;     /* the text (the caller's, or map) */
+    size_t size;
+    void *map;            /* cudw_ptx_open's mapping */
+    size_t map_size;
+    const char *name;
+    size_t nlines;
+    cudw_ptx_file *files;
+    size_t nfiles, capfiles;
+    cudw_ptx_loc *locs;   /* in text order */
+    size_t nlocs, caplocs;
+    uint32_t *loc_label;  /* while reading: each .loc's label (UINT32_MAX: none) */
+    size_t caploclabel;
+    cudw_ptx_func *funcs; /* in text order */
+    size_t nfuncs, capfuncs;
+    cudw_ptx_diag *warns;
+    size_t nwarns, capwarns;
+    uint8_t *str;         /* the .debug_str section's bytes */
+    size_t nstr, capstr;
+    ptx_label *labels;
+    size_t nlabels, caplabels;
+    hmap label_index;     /* labels by name (while reading) */
+    hmap key_index;       /* the latest .loc of each F L C (while reading) */
+    int in_comment;       /* inside a block comment */
+    cudw_ptx_diag err;
+    arena mem;            /* names, paths, labels */
+};
+
+/* The rows ptxas writes from p and the SASS -> PTX table sass (ptx_lines.c):
+ * merc, a Mercury table (entries flagged 0x92); defer, the sm_90+ rule. */
+int ptx_gen_run(cudw_file *f, const cudw_ptx *p, const cudw_line_table *sass, int merc, int defer,
+                cudw_line_row **rows, size_t *nrows);
+
+#endif

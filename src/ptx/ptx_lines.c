@@ -1,0 +1,431 @@
+/* ptxas's stage 1: the .debug_line it writes from the PTX's .locs and the
+ * cubin's .nv_debug_line_sass (SASS address -> PTX line).  The rules were
+ * measured against ptxas 13.0 (docs/ptx-lines.md has them with the proof);
+ * in short, walking the SASS rows of a sequence:
+ *
+ *   - the .loc in effect for the PTX line is the row's; the same .loc
+ *     instance as the previous instruction, or line 0, writes nothing;
+ *   - a row is written only when the line changes; its context is the
+ *     row of its inlined_at .loc, written first (at the same address) the
+ *     first time a context is needed -- or, when the last row already is
+ *     there with that line, that row;
+ *   - the 0x90 opcode goes out lazily, only before something that needs
+ *     the context (rows carry it: the encoder writes it when it changes);
+ *   - a function entry (address 0, a callee symbol placed in the kernel's
+ *     section, a Mercury row flagged 0x92) writes the entry row, then the
+ *     state line is the function's first .loc; a next SASS row at the same
+ *     address and PTX line repeats the entry row, not counted in context
+ *     numbers;
+ *   - a same-line instruction after a context change or an entry writes
+ *     a lone advance (a hidden row);
+ *   - sm_90+ (not Mercury) defers a same-line .loc whose new contexts would
+ *     all be on that line until the next .loc shows whether it needs them. */
+#include "internal.h"
+#include "ptx/ptx.h"
+
+typedef struct gen {
+    const cudw_ptx *p;
+    int defer, merc;
+    cudw_line_row *rows;
+    size_t nrows, cap;
+    cudw_line_row proto; /* symbol of the sequence */
+    uint64_t n;          /* rows counted in context numbers */
+    int has_line;
+    uint64_t line, file, dfile;
+    int has_addr;
+    uint64_t addr, pc;
+    int has_pc;
+    uint64_t dctx, dfn, own_ctx;
+    int want_set, force;
+    uint64_t want_c, want_f;
+    uint64_t enc_line, enc_file; /* of the last row written */
+    uint64_t *reg;       /* per .loc: its context row, valid when reg_gen matches */
+    uint32_t *reg_gen;
+    uint32_t gen;
+    size_t *chain;       /* ensure's work list */
+    size_t capchain;
+} gen;
+
+static const cudw_ptx_loc *LOC(const gen *g, size_t i) { return &g->p->locs[i - 1]; }
+static uint64_t fn_of(const gen *g, size_t L, uint64_t ctx) { return LOC(g, L)->label && ctx ? LOC(g, L)->function_offset : 0; }
+static int registered(const gen *g, size_t L) { return g->reg_gen[L - 1] == g->gen; }
+static uint64_t wctx(const gen *g) { return g->want_set ? g->want_c : g->dctx; }
+
+static cudw_line_row *push(gen *g)
+{
+    cudw_line_row *v = vec_room(g->rows, &g->cap, g->nrows, sizeof *v, 256);
+    if (!v)
+        return NULL;
+    g->rows = v;
+    v = &g->rows[g->nrows++];
+    *v = g->proto;
+    v->context = g->dctx;
+    v->function_offset = g->dfn;
+    return v;
+}
+
+static void flush(gen *g)
+{
+    if (g->want_set && (g->want_c != g->dctx || g->want_f != g->dfn || g->force)) {
+        g->dctx = g->want_c;
+        g->dfn = g->want_f;
+    }
+    g->want_set = 0;
+    g->force = 0;
+}
+
+static int row(gen *g, uint64_t a, uint64_t file, uint64_t line, uint8_t merc_flag)
+{
+    g->dfile = file;
+    flush(g);
+    cudw_line_row *r = push(g);
+    if (!r)
+        return CUDW_E_NOMEM;
+    r->address = a;
+    r->file = file;
+    r->line = line;
+    r->merc_flag = merc_flag;
+    g->n++;
+    g->has_line = 1;
+    g->line = line;
+    g->file = file;
+    g->has_addr = g->has_pc = 1;
+    g->addr = g->pc = a;
+    g->enc_line = line;
+    g->enc_file = file;
+    return CUDW_OK;
+}
+
+static int hidden(gen *g, uint64_t a)
+{
+    cudw_line_row *r = push(g);
+    if (!r)
+        return CUDW_E_NOMEM;
+    r->address = a;
+    r->file = g->enc_file;
+    r->line = g->enc_line;
+    r->hidden = 1;
+    g->has_pc = 1;
+    g->pc = a;
+    return CUDW_OK;
+}
+
+static void want(gen *g, uint64_t c, uint64_t f)
+{
+    g->want_set = 1;
+    g->want_c = c;
+    g->want_f = f;
+}
+
+/* The context row of .loc L (0: not inlined), writing the rows of the
+ * contexts it needs at address a, outermost first. */
+static int ensure(gen *g, size_t L, uint64_t a, uint64_t *out)
+{
+    size_t k = 0;
+    for (size_t x = L; x && !registered(g, x); x = LOC(g, x)->inlined_at) {
+        size_t *v = vec_room(g->chain, &g->capchain, k, sizeof *v, 16);
+        if (!v)
+            return CUDW_E_NOMEM;
+        g->chain = v;
+        g->chain[k++] = x;
+    }
+    size_t top = k ? LOC(g, g->chain[k - 1])->inlined_at : L;
+    uint64_t pctx = top ? g->reg[top - 1] : 0;
+    while (k--) {
+        size_t x = g->chain[k];
+        const cudw_ptx_loc *X = LOC(g, x);
+        if (pctx != wctx(g)) {
+            want(g, pctx, fn_of(g, x, pctx));
+            g->own_ctx = pctx;
+        }
+        g->reg_gen[x - 1] = g->gen;
+        if (g->has_addr && g->addr == a && g->has_line && g->line == X->line) {
+            g->reg[x - 1] = g->n; /* the row already there */
+        } else {
+            g->own_ctx = pctx;
+            int rc = row(g, a, X->file, X->line, 0);
+            if (rc)
+                return rc;
+            g->reg[x - 1] = g->n;
+        }
+        pctx = g->reg[x - 1];
+    }
+    *out = pctx;
+    return CUDW_OK;
+}
+
+/* is a an entry of the sequence: a function's start not seen yet */
+typedef struct entries {
+    uint64_t *addr; /* ascending */
+    uint8_t *seen;
+    size_t n;
+} entries;
+
+static int take_entry(entries *E, uint64_t a)
+{
+    size_t lo = 0, hi = E->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (E->addr[mid] < a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < E->n && E->addr[lo] == a && !E->seen[lo]) {
+        E->seen[lo] = 1;
+        return 1;
+    }
+    return 0;
+}
+
+/* One sequence: sass[0..n) (no hidden rows), its entry addresses. */
+static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
+{
+    const cudw_ptx *p = g->p;
+    g->gen++;
+    g->n = 0;
+    g->has_line = g->has_addr = g->has_pc = 0;
+    g->dctx = g->dfn = g->own_ctx = 0;
+    g->want_set = g->force = 0;
+    g->dfile = g->enc_file = 1;
+    g->enc_line = 1;
+    size_t lastL = 0, pending = 0;
+    int after_entry = 0, entry_open = 0;
+    uint64_t entry_a = 0, entry_line = 0;
+    size_t entry_L = 0;
+    int rc = CUDW_OK;
+    for (size_t i = 0; i < n && !rc; i++) {
+        const cudw_line_row *r = &sass[i];
+        uint64_t a = r->address, c;
+        if (r->end_sequence) {
+            cudw_line_row *e = push(g);
+            if (!e)
+                return CUDW_E_NOMEM;
+            e->address = a;
+            e->file = g->enc_file;
+            e->line = g->enc_line;
+            e->end_sequence = 1;
+            break;
+        }
+        int is_entry = E ? take_entry(E, a) : (g->merc && r->merc_flag == 1);
+        cudw_ptx_where w;
+        cudw_ptx_where_is(p, r->line, &w);
+        size_t L = w.loc;
+        if (w.kind == CUDW_PTX_BRACE) {
+            if (!is_entry)
+                continue;
+            L = p->funcs[w.function].first_loc;
+        }
+        if (!L)
+            continue;
+        const cudw_ptx_loc *PL = LOC(g, L);
+        if (is_entry) {
+            pending = 0;
+            if (!g->has_line || PL->line != g->line || PL->file != g->file) {
+                want(g, 0, 0);
+                if ((rc = row(g, a, PL->file, PL->line, g->merc ? 1 : 0)))
+                    break;
+            }
+            size_t fl = p->funcs[w.kind != CUDW_PTX_OUTSIDE ? w.function : PL->function].first_loc;
+            g->has_line = fl != 0;
+            g->line = fl ? LOC(g, fl)->line : 0;
+            after_entry = 1;
+            entry_open = 1;
+            entry_a = a;
+            entry_line = r->line;
+            entry_L = L;
+            lastL = w.kind == CUDW_PTX_BRACE ? 0 : L;
+            continue;
+        }
+        if (entry_open && entry_a == a && entry_line == r->line) {
+            const cudw_ptx_loc *El = LOC(g, entry_L);
+            if (!g->has_line || El->line != g->line) { /* the entry row again, not counted */
+                cudw_line_row *x = push(g);
+                if (!x)
+                    return CUDW_E_NOMEM;
+                x->address = a;
+                x->file = g->dfile;
+                x->line = El->line;
+                g->enc_line = El->line;
+                g->enc_file = g->dfile;
+                g->has_line = 1;
+                g->line = El->line;
+            }
+            entry_open = 0;
+            continue;
+        }
+        entry_open = 0;
+        if (L == lastL)
+            continue;
+        lastL = L;
+        if (PL->line == 0)
+            continue;
+        int after_now = after_entry;
+        after_entry = 0;
+        if (g->merc && after_now && PL->line == g->line && (!g->has_pc || g->pc != a) && (rc = hidden(g, a)))
+            break;
+        if (g->defer) {
+            if (pending) { /* kept only if this .loc is inlined in it */
+                size_t x = PL->inlined_at;
+                while (x && x != pending)
+                    x = LOC(g, x)->inlined_at;
+                if (!x)
+                    pending = 0;
+            }
+            if (pending) {
+                size_t X = pending;
+                pending = 0;
+                uint64_t cx = 0;
+                if (LOC(g, X)->inlined_at && (rc = ensure(g, LOC(g, X)->inlined_at, a, &cx)))
+                    break;
+                if (cx != wctx(g))
+                    want(g, cx, fn_of(g, X, cx));
+            }
+            if (g->has_line && PL->line == g->line) {
+                size_t x = PL->inlined_at;
+                int same = 1;
+                for (; x && !registered(g, x); x = LOC(g, x)->inlined_at)
+                    if (LOC(g, x)->line != g->line) {
+                        same = 0;
+                        break;
+                    }
+                if (same) {
+                    pending = L;
+                    continue;
+                }
+            }
+        }
+        c = 0;
+        if (PL->inlined_at && (rc = ensure(g, PL->inlined_at, a, &c)))
+            break;
+        if (g->defer && c != g->own_ctx) {
+            if (!g->want_set || g->want_c != c)
+                want(g, c, fn_of(g, L, c));
+            g->force = 1;
+        } else if (c != wctx(g)) {
+            want(g, c, fn_of(g, L, c));
+        }
+        g->own_ctx = c;
+        if (!g->has_line || PL->line != g->line) {
+            rc = row(g, a, PL->file, PL->line, 0);
+        } else if (!g->defer) {
+            int had = g->want_set && (g->want_c != g->dctx || g->want_f != g->dfn);
+            flush(g);
+            if ((had || after_now) && (!g->has_pc || g->pc != a))
+                rc = hidden(g, a);
+        }
+    }
+    return rc;
+}
+
+/* The FUNC symbols of the section symbol `name` (of symtab) is in: where
+ * functions start in a sequence ptxas made of a kernel and the callees it
+ * placed there. */
+static int func_entries(cudw_file *f, unsigned symtab, const char *name, uint64_t value, entries *E)
+{
+    const cudw_section *st = cudw_section_get(f, symtab);
+    size_t nsym = st && st->data ? (size_t)(st->data_size / 24) : 0;
+    cudw_symbol s;
+    int shndx = -1;
+    for (size_t i = 1; i < nsym && shndx < 0; i++)
+        if (cudw_symbol_get(f, symtab, (uint32_t)i, &s) == CUDW_OK && s.name && !strcmp(s.name, name) &&
+            s.value == value)
+            shndx = s.shndx;
+    E->n = 0;
+    if (shndx < 0) { /* only the start */
+        E->addr = malloc(sizeof *E->addr);
+        E->seen = calloc(1, 1);
+        if (!E->addr || !E->seen)
+            return CUDW_E_NOMEM;
+        E->addr[E->n++] = value;
+        return CUDW_OK;
+    }
+    size_t cap = 0;
+    for (size_t i = 1; i < nsym; i++) {
+        if (cudw_symbol_get(f, symtab, (uint32_t)i, &s) != CUDW_OK || s.shndx != shndx || s.type != 2 /* STT_FUNC */)
+            continue;
+        uint64_t *v = vec_room(E->addr, &cap, E->n, sizeof *v, 8);
+        if (!v)
+            return CUDW_E_NOMEM;
+        E->addr = v;
+        E->addr[E->n++] = s.value;
+    }
+    for (size_t i = 1; i < E->n; i++) /* ascending (few: insertion) */
+        for (size_t j = i; j && E->addr[j - 1] > E->addr[j]; j--) {
+            uint64_t t = E->addr[j];
+            E->addr[j] = E->addr[j - 1];
+            E->addr[j - 1] = t;
+        }
+    E->seen = calloc(E->n ? E->n : 1, 1);
+    return E->seen ? CUDW_OK : CUDW_E_NOMEM;
+}
+
+int ptx_gen_run(cudw_file *f, const cudw_ptx *p, const cudw_line_table *sass, int merc, int defer,
+                cudw_line_row **rows, size_t *nrows)
+{
+    gen g = {0};
+    g.p = p;
+    g.merc = merc;
+    g.defer = defer;
+    g.reg = malloc((p->nlocs ? p->nlocs : 1) * sizeof *g.reg);
+    g.reg_gen = calloc(p->nlocs ? p->nlocs : 1, sizeof *g.reg_gen);
+    cudw_line_row *seq = NULL;
+    size_t nseq = 0, capseq = 0;
+    int rc = g.reg && g.reg_gen ? CUDW_OK : CUDW_E_NOMEM;
+    cudw_line_iter it;
+    cudw_line_iter_init(sass, &it, 0);
+    cudw_line_row r;
+    while (!rc && (rc = cudw_line_next(&it, &r)) == CUDW_OK) {
+        if (r.line > p->nlines && !r.end_sequence) {
+            rc = cudw_fail(f, CUDW_E_BAD_OFFSET, sass->section, r.op_offset, "line table row",
+                           "PTX line %llu: %s has only %zu lines", (unsigned long long)r.line, p->name, p->nlines);
+            break;
+        }
+        cudw_line_row *v = vec_room(seq, &capseq, nseq, sizeof *v, 256);
+        if (!v) {
+            rc = CUDW_E_NOMEM;
+            break;
+        }
+        seq = v;
+        seq[nseq++] = r;
+        if (!r.end_sequence)
+            continue;
+        entries E = {0};
+        g.proto = (cudw_line_row){0};
+        g.proto.symbol = seq[0].symbol;
+        g.proto.symbol_value = seq[0].symbol_value;
+        g.proto.symtab = seq[0].symtab;
+        g.proto.is_stmt = 1;
+        if (!merc && seq[0].symbol)
+            rc = func_entries(f, seq[0].symtab, seq[0].symbol, seq[0].symbol_value, &E);
+        else if (!merc) {
+            E.addr = malloc(sizeof *E.addr);
+            E.seen = calloc(1, 1);
+            rc = E.addr && E.seen ? CUDW_OK : CUDW_E_NOMEM;
+            if (!rc)
+                E.addr[E.n++] = seq[0].address;
+        }
+        size_t start = g.nrows;
+        if (!rc)
+            rc = ptx_gen_sequence(&g, seq, nseq, merc ? NULL : &E);
+        if (!rc && g.n == 0) /* no row (a function without .locs): no sequence */
+            g.nrows = start;
+        free(E.addr);
+        free(E.seen);
+        nseq = 0;
+    }
+    cudw_line_iter_free(&it);
+    if (rc == CUDW_DONE)
+        rc = CUDW_OK;
+    free(seq);
+    free(g.reg);
+    free(g.reg_gen);
+    free(g.chain);
+    if (rc) {
+        free(g.rows);
+        return rc;
+    }
+    *rows = g.rows;
+    *nrows = g.nrows;
+    return CUDW_OK;
+}

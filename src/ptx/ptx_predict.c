@@ -1,0 +1,83 @@
+/* cudw_ptx_predict: the rows of stage 1 (ptx_lines.c) encoded as a unit
+ * with the header of the cubin's own table (or, without one, the header
+ * ptxas builds from the .file directives). */
+#include "internal.h"
+#include "ptx/ptx.h"
+
+void cudw_ptx_prediction_free(cudw_ptx_prediction *pr)
+{
+    if (!pr)
+        return;
+    free(pr->rows);
+    cudw_line_out_free(&pr->unit);
+    memset(pr, 0, sizeof *pr);
+}
+
+int cudw_ptx_predict(cudw_file *f, const cudw_ptx *p, const char *section, cudw_ptx_prediction *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!section)
+        section = ".debug_line";
+    int merc = !strncmp(section, ".nv.merc.", 9);
+    const char *sname = merc ? ".nv.merc.nv_debug_line_sass" : ".nv_debug_line_sass";
+    const cudw_section *ss = cudw_section_find(f, sname);
+    if (!ss)
+        return cudw_fail(f, CUDW_E_NOT_FOUND, NULL, 0, "line table",
+                         "no %s section: the SASS-to-PTX rows stage 1 starts from", sname);
+    out->line_sass = ss;
+    uint64_t cur = 0;
+    const cudw_line_table *st;
+    int rc = cudw_line_table_next(f, ss, &cur, &st);
+    if (rc == CUDW_DONE)
+        return cudw_fail(f, CUDW_E_NOT_FOUND, ss, 0, "line table", "the section holds no table");
+    if (rc < 0)
+        return rc;
+    /* sm_90 and later defer a same-line .loc; Mercury tables do not */
+    int defer = !merc && cudw_header(f)->sm >= 90;
+    rc = ptx_gen_run(f, p, st, merc, defer, &out->rows, &out->nrows);
+    if (rc < 0) {
+        if (rc == CUDW_E_NOMEM)
+            cudw_fail(f, rc, ss, 0, "PTX lines", "out of memory");
+        return rc;
+    }
+    const cudw_section *ls = cudw_section_find(f, section);
+    cur = 0;
+    if (ls && cudw_line_table_next(f, ls, &cur, &out->table) != CUDW_OK)
+        out->table = NULL;
+    const cudw_line_table *t = out->table;
+    cudw_line_params prm = cudw_line_params_nvidia();
+    cudw_line_header_in h = {0};
+    char **dirs = NULL;
+    size_t ndirs = 0, nfiles = 0;
+    cudw_line_file *files = NULL;
+    if (t) {
+        prm.version = t->version;
+        prm.min_inst_length = t->min_inst_length;
+        prm.default_is_stmt = t->default_is_stmt;
+        prm.line_base = t->line_base;
+        prm.line_range = t->line_range;
+        prm.opcode_base = t->opcode_base;
+        h.dirs = t->dirs;
+        h.ndirs = t->ndirs;
+        h.files = t->files;
+        h.nfiles = t->nfiles;
+        h.has_str_base = t->has_str_base;
+        h.str_base = t->str_base_raw;
+        h.str_base_symbol = t->str_base_reloc ? t->str_base_reloc->sym_name : NULL;
+    } else {
+        if ((rc = cudw_ptx_header(p, &dirs, &ndirs, &files, &nfiles)))
+            return cudw_fail(f, rc, NULL, 0, "PTX lines", "out of memory");
+        h.dirs = (const char *const *)dirs;
+        h.ndirs = ndirs;
+        h.files = files;
+        h.nfiles = nfiles;
+    }
+    rc = cudw_line_encode(&prm, &h, out->rows, out->nrows, &out->unit);
+    for (size_t i = 0; i < ndirs; i++)
+        free(dirs[i]);
+    free(dirs);
+    free(files);
+    if (rc)
+        return cudw_fail(f, rc, ss, 0, "PTX lines", "encoding the predicted rows: %s", out->unit.err.detail);
+    return CUDW_OK;
+}

@@ -1,0 +1,328 @@
+/* cudwarf ptx-lines: what a PTX file's .locs say, per instruction line;
+ * with --predict, the line section ptxas writes from them into a cubin;
+ * and verify --ptx, the rows where the cubin differs from that. */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char help[] =
+    "usage: cudwarf ptx-lines [--json] FILE.ptx\n"
+    "       cudwarf ptx-lines --predict CUBIN [--section NAME] [-o OUT] [--json] FILE.ptx\n"
+    "       cudwarf verify --ptx FILE.ptx CUBIN\n"
+    "\n"
+    "Read the .file and .loc directives of a PTX file as ptxas does (its stage\n"
+    "1): for every instruction line, the source file, line and column of the\n"
+    ".loc in effect, its inline chain (each function_name and inlined_at), and\n"
+    "the PTX function.  Problems ptxas rejects (an inlined_at no earlier .loc\n"
+    "matches, a malformed directive) are errors naming FILE.ptx:LINE:COLUMN;\n"
+    "what it accepts but writes wrong (a file number no .file declares) is a\n"
+    "warning on stderr.\n"
+    "\n"
+    "  --predict CUBIN  the line section ptxas writes into CUBIN (made by ptxas\n"
+    "                   from FILE.ptx) from the .locs and CUBIN's\n"
+    "                   .nv_debug_line_sass; FILE.ptx is first checked against\n"
+    "                   CUBIN's .nv_debug_ptx_txt.  Prints the rows as `lines`\n"
+    "                   does and says whether CUBIN's own section is identical\n"
+    "  --section NAME   .debug_line (default) or .nv.merc.debug_line\n"
+    "  -o OUT           write the predicted section's bytes (written whole or\n"
+    "                   not at all); relocation sites as line-encode gives them\n"
+    "  --json           ptx-lines: [{ptx_line, function, file, path, line,\n"
+    "                   column, frames: [{function, path, line, column}]}];\n"
+    "                   --predict: rows in the schema of `lines --json`\n"
+    "\n"
+    "verify --ptx lists the rows where CUBIN's section differs from the\n"
+    "prediction (both sections of an sm_100+ cubin).\n"
+    "\n"
+    "Exit status: 0 success (--predict, verify --ptx: the sections are\n"
+    "identical), 1 bad input or a difference, 2 usage.\n";
+
+static void diag_print(const cudw_ptx *p, const cudw_ptx_diag *d, const char *kind)
+{
+    eprintf("%s: %s:%llu:%llu: %s%s\n", progname, cudw_ptx_name(p), (unsigned long long)d->line,
+            (unsigned long long)d->column, kind, d->text);
+}
+
+/* open FILE.ptx; errors and warnings on stderr */
+static cudw_ptx *ptx_or_report(const char *path)
+{
+    cudw_ptx *p = NULL;
+    int rc = cudw_ptx_open(path, &p);
+    if (rc) {
+        if (!p)
+            eprintf("%s: %s: out of memory\n", progname, path);
+        else if (rc == CUDW_E_IO)
+            eprintf("%s: %s: %s\n", progname, path, cudw_ptx_error(p)->text);
+        else
+            diag_print(p, cudw_ptx_error(p), "");
+        cudw_ptx_close(p);
+        return NULL;
+    }
+    for (size_t i = 0; i < cudw_ptx_warning_count(p); i++)
+        diag_print(p, cudw_ptx_warning_get(p, i), "warning: ");
+    return p;
+}
+
+static const char *file_path(const cudw_ptx *p, uint64_t n)
+{
+    const cudw_ptx_file *fe = cudw_ptx_file_find(p, n);
+    return fe ? fe->path : NULL;
+}
+
+static void insn_text(const cudw_ptx *p, const cudw_ptx_insn *in)
+{
+    const cudw_ptx_func *fn = cudw_ptx_func_get(p, in->function);
+    ob_printf(&out_stdout, "%7llu  ", (unsigned long long)in->line);
+    if (!in->loc) {
+        ob_printf(&out_stdout, "??:0  %s\n", fn->name);
+        return;
+    }
+    for (size_t k = in->loc; k;) {
+        const cudw_ptx_loc *L = cudw_ptx_loc_get(p, k);
+        const char *path = file_path(p, L->file);
+        if (k != in->loc)
+            ob_puts(&out_stdout, " inlined at ");
+        if (path)
+            ob_puts(&out_stdout, path);
+        else
+            ob_printf(&out_stdout, "file%llu", (unsigned long long)L->file);
+        ob_printf(&out_stdout, ":%llu:%llu", (unsigned long long)L->line, (unsigned long long)L->column);
+        if (L->inlined_at)
+            ob_printf(&out_stdout, " (%s)", L->name ? L->name : L->label);
+        k = L->inlined_at;
+    }
+    ob_printf(&out_stdout, "  %s\n", fn->name);
+}
+
+static void insn_json(const cudw_ptx *p, const cudw_ptx_insn *in, json *j)
+{
+    const cudw_ptx_func *fn = cudw_ptx_func_get(p, in->function);
+    const cudw_ptx_loc *L = cudw_ptx_loc_get(p, in->loc);
+    json_obj(j, NULL);
+    json_u64(j, "ptx_line", in->line);
+    json_str(j, "function", fn->name);
+    if (L) {
+        json_u64(j, "file", L->file);
+        json_str(j, "path", file_path(p, L->file));
+        json_u64(j, "line", L->line);
+        json_u64(j, "column", L->column);
+    } else {
+        json_null(j, "file");
+        json_null(j, "path");
+        json_u64(j, "line", 0);
+        json_u64(j, "column", 0);
+    }
+    json_arr(j, "frames"); /* innermost first, as addr2line --json */
+    for (size_t k = in->loc; k;) {
+        const cudw_ptx_loc *x = cudw_ptx_loc_get(p, k);
+        json_obj(j, NULL);
+        json_str(j, "function", x->inlined_at ? (x->name ? x->name : x->label) : fn->name);
+        json_str(j, "path", file_path(p, x->file));
+        json_u64(j, "line", x->line);
+        json_u64(j, "column", x->column);
+        json_end_obj(j);
+        k = x->inlined_at;
+    }
+    json_end_arr(j);
+    json_end_obj(j);
+}
+
+/* rows in the `lines --json` schema; contexts numbered as ptxas does */
+static void rows_json(cudw_file *f, const cudw_ptx_prediction *pr, json *j)
+{
+    const cudw_line_table *t = pr->table;
+    uint64_t seq = 0, index = 0;
+    json_arr(j, "rows");
+    for (size_t i = 0; i < pr->nrows; i++) {
+        const cudw_line_row *r = &pr->rows[i];
+        if (!r->hidden && !r->end_sequence)
+            index++;
+        json_obj(j, NULL);
+        json_u64(j, "address", r->address);
+        json_str(j, "symbol", r->symbol);
+        if (r->symbol)
+            json_u64(j, "offset", r->address - r->symbol_value);
+        json_u64(j, "file", r->file);
+        json_str(j, "path", t ? cudw_line_file_path(t, r->file) : NULL);
+        json_u64(j, "line", r->line);
+        json_u64(j, "column", r->column);
+        json_bool(j, "is_stmt", r->is_stmt);
+        json_bool(j, "end_sequence", r->end_sequence);
+        json_u64(j, "context", r->context);
+        json_str(j, "function", r->context && t ? cudw_line_function_name(t, r->function_offset) : NULL);
+        if (r->context || r->function_offset)
+            json_u64(j, "function_offset", r->function_offset);
+        if (r->hidden)
+            json_bool(j, "hidden", 1);
+        if (r->merc_flag)
+            json_u64(j, "merc_flag", r->merc_flag);
+        json_u64(j, "sequence", seq);
+        json_u64(j, "row", r->end_sequence ? index + 1 : index);
+        json_end_obj(j);
+        if (r->end_sequence) {
+            seq++;
+            index = 0;
+        }
+    }
+    json_end_arr(j);
+    (void)f;
+}
+
+/* the section's bytes in f, or NULL */
+static const cudw_section *own_section(cudw_file *f, const char *name, const uint8_t **data, size_t *size)
+{
+    const cudw_section *s = cudw_section_find(f, name);
+    *data = s ? s->data : NULL;
+    *size = s && s->data ? (size_t)s->data_size : 0;
+    return s;
+}
+
+/* Predict one section of f; 0 identical, 1 different or failed.  *out_pr
+ * is the prediction (free it). */
+static int predict(cudw_file *f, const char *cubin, const cudw_ptx *p, const char *section,
+                   cudw_ptx_prediction *pr, int quiet_diff)
+{
+    if (cudw_ptx_predict(f, p, section, pr) != CUDW_OK) {
+        report(f, cubin);
+        return -1;
+    }
+    const uint8_t *d;
+    size_t n;
+    if (!own_section(f, section, &d, &n))
+        return 1;
+    if (n == pr->unit.size && !memcmp(d, pr->unit.data, n))
+        return 0;
+    if (!quiet_diff) {
+        size_t k = 0;
+        while (k < n && k < pr->unit.size && d[k] == pr->unit.data[k])
+            k++;
+        eprintf("%s: %s: %s+0x%zx: differs from the prediction (%zu bytes, predicted %zu)\n", progname, cubin,
+                section, k, n, pr->unit.size);
+    }
+    return 1;
+}
+
+static int check_text(cudw_file *f, const char *cubin, const cudw_ptx *p)
+{
+    uint64_t line;
+    if (cudw_ptx_matches(f, p, NULL, &line) != CUDW_OK) {
+        report(f, cubin);
+        return EXIT_BAD_INPUT;
+    }
+    return EXIT_OK;
+}
+
+int cmd_ptx_lines(int argc, char **argv)
+{
+    const char *cubin = NULL, *section = NULL, *out = NULL, *ptx = NULL;
+    int as_json = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            ob_puts(&out_stdout, help);
+            return EXIT_OK;
+        } else if (!strcmp(a, "--json")) {
+            as_json = 1;
+        } else if (!strcmp(a, "--predict") || !strcmp(a, "--section") || !strcmp(a, "-o")) {
+            if (i + 1 == argc) {
+                usage_error("ptx-lines", "%s needs an argument", a);
+                return EXIT_USAGE;
+            }
+            const char **slot = a[1] == 'o' ? &out : a[2] == 'p' ? &cubin : &section;
+            *slot = argv[++i];
+        } else if (a[0] == '-' && a[1]) {
+            usage_error("ptx-lines", "unknown option %s", a);
+            return EXIT_USAGE;
+        } else if (ptx) {
+            usage_error("ptx-lines", "one PTX file (%s and %s given)", ptx, a);
+            return EXIT_USAGE;
+        } else {
+            ptx = a;
+        }
+    }
+    if (!ptx) {
+        usage_error("ptx-lines", "no PTX file given");
+        return EXIT_USAGE;
+    }
+    if ((section || out) && !cubin) {
+        usage_error("ptx-lines", "%s needs --predict CUBIN", section ? "--section" : "-o");
+        return EXIT_USAGE;
+    }
+    cudw_ptx *p = ptx_or_report(ptx);
+    if (!p)
+        return EXIT_BAD_INPUT;
+    json j;
+    json_init(&j, &out_stdout);
+    int rc = EXIT_OK;
+    if (!cubin) {
+        cudw_ptx_walk w = {0};
+        cudw_ptx_insn in;
+        if (as_json)
+            json_arr(&j, NULL);
+        else
+            ob_printf(&out_stdout, "%s:\n\n%7s  %s\n", ptx, "PTX", "source (innermost first)  function");
+        while (cudw_ptx_insn_next(p, &w, &in) == CUDW_OK) {
+            if (as_json)
+                insn_json(p, &in, &j);
+            else
+                insn_text(p, &in);
+        }
+        if (as_json) {
+            json_end_arr(&j);
+            ob_putc(&out_stdout, '\n');
+        }
+        cudw_ptx_close(p);
+        return EXIT_OK;
+    }
+    cudw_file *f = open_or_report(cubin);
+    if (!f) {
+        cudw_ptx_close(p);
+        return EXIT_BAD_INPUT;
+    }
+    if (!section)
+        section = ".debug_line";
+    cudw_ptx_prediction pr;
+    if ((rc = check_text(f, cubin, p)) == EXIT_OK) {
+        int d = predict(f, cubin, p, section, &pr, 1);
+        if (d < 0) {
+            rc = EXIT_BAD_INPUT;
+        } else {
+            const uint8_t *own;
+            size_t n;
+            int has = own_section(f, section, &own, &n) != NULL;
+            if (out) {
+                char err[256];
+                if (write_file_atomic(out, pr.unit.data, pr.unit.size, err, sizeof err)) {
+                    eprintf("%s: %s: %s\n", progname, out, err);
+                    rc = EXIT_BAD_INPUT;
+                }
+            }
+            if (as_json) {
+                json_arr(&j, NULL);
+                json_obj(&j, NULL);
+                json_str(&j, "file", cubin);
+                json_str(&j, "ptx", ptx);
+                json_str(&j, "section", section);
+                json_u64(&j, "size", pr.unit.size);
+                if (has)
+                    json_bool(&j, "identical", !d);
+                else
+                    json_null(&j, "identical");
+                rows_json(f, &pr, &j);
+                json_end_obj(&j);
+                json_end_arr(&j);
+                ob_putc(&out_stdout, '\n');
+            } else if (!out) {
+                ob_printf(&out_stdout, "%s: %s predicted from %s: %zu bytes, %zu rows: %s\n", cubin, section, ptx,
+                          pr.unit.size, pr.nrows,
+                          !has ? "the cubin has no such section" : d ? "differs from the cubin's" : "identical");
+            }
+            if (rc == EXIT_OK && has && d)
+                rc = EXIT_BAD_INPUT;
+            cudw_ptx_prediction_free(&pr);
+        }
+    }
+    cudw_close(f);
+    cudw_ptx_close(p);
+    return rc;
+}
