@@ -30,7 +30,7 @@ typedef struct sec_state {
 
 /* What the handle has parsed, by (kind, section, offset): abbreviation
  * tables, line-table headers (cache.c). */
-enum { CACHE_ABBREV = 1, CACHE_LINE = 2, CACHE_PTX = 3, CACHE_FRAME = 4, CACHE_COMPDIR = 5 };
+enum { CACHE_ABBREV = 1, CACHE_LINE = 2, CACHE_PTX = 3, CACHE_FRAME = 4, CACHE_COMPDIR = 5, CACHE_FUNCS = 6 };
 typedef struct cache_entry {
     unsigned kind, section;
     uint64_t offset;

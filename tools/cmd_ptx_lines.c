@@ -131,12 +131,10 @@ static void insn_json(const cudw_ptx *p, const cudw_ptx_insn *in, json *j)
 static void rows_json(cudw_file *f, const cudw_ptx_prediction *pr, json *j)
 {
     const cudw_line_table *t = pr->table;
-    uint64_t seq = 0, index = 0;
+    uint64_t seq = 0;
     json_arr(j, "rows");
     for (size_t i = 0; i < pr->nrows; i++) {
         const cudw_line_row *r = &pr->rows[i];
-        if (!r->hidden && !r->end_sequence)
-            index++;
         json_obj(j, NULL);
         json_u64(j, "address", r->address);
         json_str(j, "symbol", r->symbol);
@@ -157,12 +155,9 @@ static void rows_json(cudw_file *f, const cudw_ptx_prediction *pr, json *j)
         if (r->merc_flag)
             json_u64(j, "merc_flag", r->merc_flag);
         json_u64(j, "sequence", seq);
-        json_u64(j, "row", r->end_sequence ? index + 1 : index);
+        json_u64(j, "row", r->index);
         json_end_obj(j);
-        if (r->end_sequence) {
-            seq++;
-            index = 0;
-        }
+        seq += r->end_sequence;
     }
     json_end_arr(j);
     (void)f;

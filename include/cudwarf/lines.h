@@ -133,6 +133,9 @@ typedef struct cudw_line_iter {
     uint64_t fn_off;          /* the last function-name offset looked up ... */
     const char *fn;           /* ... and its name (inlined rows come in runs) */
     int fn_known;
+    uint64_t prev_address, prev_line, prev_file, prev_context, prev_fn; /* the last row */
+    int prev_valid;
+    int seq_shndx;            /* section of the sequence's symbol, -1 unknown */
 } cudw_line_iter;
 
 /* Iterator flags. */
@@ -148,6 +151,12 @@ typedef struct cudw_line_iter {
                                        it does not copy.  Only an encoder that must
                                        reproduce the bytes needs them; they do not
                                        count in row numbers or contexts. */
+
+/* Row numbers are ptxas's: a row that repeats the one before it (same
+ * address, file, line and context) where a function starts (the
+ * sequence's own symbol, or a FUNC symbol of a callee ptxas placed in its
+ * section) is the entry row ptxas writes twice and does not count.  It comes with
+ * the index of the row it repeats, and contexts never name it. */
 
 /* Walk the rows in emission order. */
 void cudw_line_iter_init(const cudw_line_table *t, cudw_line_iter *it, unsigned flags);

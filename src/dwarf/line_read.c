@@ -128,6 +128,72 @@ static void reset(cudw_line_iter *it)
     it->nseq = 0;
     it->seq_pos = it->pos;
     it->keeping = 0;
+    it->prev_valid = 0;
+    it->seq_shndx = -1;
+}
+
+/* The FUNC symbols of a symbol table by (section, value), built on first
+ * use and cached: where functions start, for callee-entry rows. */
+typedef struct func_start {
+    uint32_t shndx;
+    uint64_t value;
+} func_start;
+typedef struct func_starts {
+    size_t n;
+    func_start *v;
+} func_starts;
+
+static int fs_cmp(const void *a, const void *b)
+{
+    const func_start *x = a, *y = b;
+    if (x->shndx != y->shndx)
+        return x->shndx < y->shndx ? -1 : 1;
+    return x->value < y->value ? -1 : x->value > y->value;
+}
+
+static const func_starts *func_starts_of(cudw_file *f, unsigned symtab)
+{
+    func_starts *fs = cache_get(f, CACHE_FUNCS, symtab, 0);
+    if (fs)
+        return fs;
+    const cudw_section *st = cudw_section_get(f, symtab);
+    size_t nsym = st && st->data ? (size_t)(st->data_size / 24) : 0, n = 0;
+    if (!(fs = arena_alloc(&f->arena, sizeof *fs)) || (nsym && !(fs->v = arena_alloc(&f->arena, nsym * sizeof *fs->v))))
+        return NULL;
+    cudw_error saved = f->err;
+    cudw_symbol s;
+    for (size_t i = 1; i < nsym; i++)
+        if (cudw_symbol_get(f, symtab, (uint32_t)i, &s) == CUDW_OK && s.type == 2 /* STT_FUNC */)
+            fs->v[n++] = (func_start){s.shndx, s.value};
+    f->err = saved;
+    fs->n = n;
+    if (n > 1)
+        qsort(fs->v, n, sizeof *fs->v, fs_cmp);
+    if (cache_put(f, CACHE_FUNCS, symtab, 0, fs))
+        return NULL;
+    return fs;
+}
+
+/* a function starts at addr: the sequence's own, or one placed in its section */
+static int callee_entry(const cudw_line_iter *it, uint64_t addr)
+{
+    if (it->seq_shndx < 0 || !it->symtab)
+        return 0;
+    if (addr == it->symbol_value)
+        return 1;
+    const func_starts *fs = func_starts_of(it->table->file, it->symtab);
+    if (!fs)
+        return 0;
+    func_start key = {(uint32_t)it->seq_shndx, addr};
+    size_t lo = 0, hi = fs->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (fs_cmp(&fs->v[mid], &key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < fs->n && !fs_cmp(&fs->v[lo], &key);
 }
 
 void cudw_line_iter_init(const cudw_line_table *t, cudw_line_iter *it, unsigned flags)
@@ -215,6 +281,19 @@ static int emit(cudw_line_iter *it, cudw_line_row *out, uint64_t op_offset)
     cudw_line_row *st = &it->state;
     uint64_t index = st->index + 1;
     const char *fn = NULL;
+    /* the entry row ptxas writes again at a callee placed in a kernel's
+     * section: not counted (lines.h) */
+    int repeat = it->prev_valid && !st->end_sequence && st->address == it->prev_address &&
+                 st->line == it->prev_line && st->file == it->prev_file && st->context == it->prev_context &&
+                 st->function_offset == it->prev_fn && callee_entry(it, st->address);
+    if (repeat)
+        index = st->index;
+    it->prev_valid = !st->end_sequence;
+    it->prev_address = st->address;
+    it->prev_line = st->line;
+    it->prev_file = st->file;
+    it->prev_context = st->context;
+    it->prev_fn = st->function_offset;
     if (st->context || st->function_offset) {
         if (!it->fn_known || it->fn_off != st->function_offset) { /* a run of rows shares one name */
             it->fn = cudw_line_function_name(it->table, st->function_offset);
@@ -230,7 +309,7 @@ static int emit(cudw_line_iter *it, cudw_line_row *out, uint64_t op_offset)
         if (rc)
             return rc;
     }
-    if (it->keeping) {
+    if (it->keeping && !repeat) {
         cudw_line_row *n = vec_room(it->seq, &it->capseq, it->nseq, sizeof *n, 256);
         if (!n)
             return cudw_fail(it->table->file, CUDW_E_NOMEM, it->table->section, op_offset, "line program",
@@ -330,6 +409,7 @@ static int slow_op(cudw_line_iter *it, cudw_line_row *out)
                 it->symbol = o.reloc->sym_name;
                 it->symbol_value = o.reloc->sym_value;
                 it->symtab = t->file->secs[o.reloc->reloc_section].link;
+                it->seq_shndx = o.reloc->sym_shndx;
             }
             break;
         case CUDW_LNE_INLINED_CALL:

@@ -85,7 +85,7 @@ static int row(gen *g, uint64_t a, uint64_t file, uint64_t line, uint8_t merc_fl
     r->file = file;
     r->line = line;
     r->merc_flag = merc_flag;
-    g->n++;
+    r->index = ++g->n;
     g->has_line = 1;
     g->line = line;
     g->file = file;
@@ -105,6 +105,7 @@ static int hidden(gen *g, uint64_t a)
     r->file = g->enc_file;
     r->line = g->enc_line;
     r->hidden = 1;
+    r->index = g->n;
     g->has_pc = 1;
     g->pc = a;
     return CUDW_OK;
@@ -205,6 +206,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
             e->file = g->enc_file;
             e->line = g->enc_line;
             e->end_sequence = 1;
+            e->index = g->n + 1;
             break;
         }
         int is_entry = E ? take_entry(E, a) : (g->merc && r->merc_flag == 1);
@@ -246,6 +248,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                 x->address = a;
                 x->file = g->dfile;
                 x->line = El->line;
+                x->index = g->n; /* ptxas does not count it */
                 g->enc_line = El->line;
                 g->enc_file = g->dfile;
                 g->has_line = 1;

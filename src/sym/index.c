@@ -247,8 +247,14 @@ static int table_rows(build *b, const cudw_line_table *t, tinfo *ti)
     uint64_t symval = 0;
     uint32_t shndx = 0, seq = 0;
     uint64_t delta = 0; /* section address - row address */
+    uint64_t prev_index = 0;
     cudw_line_iter_init(t, &it, 0);
     while ((rc = cudw_line_next(&it, &r)) == CUDW_OK) {
+        /* a callee's entry row written twice keeps its number (lines.h):
+         * rows are stored by number, so it is left out */
+        if (!r.end_sequence && r.index != 1 && r.index == prev_index)
+            continue;
+        prev_index = r.end_sequence ? 0 : r.index;
         if (r.index == 1) {
             if (sym_grow((void **)&L->seqs, &b->cap_seqs, L->nseqs, sizeof *L->seqs))
                 goto nomem;
