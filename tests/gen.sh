@@ -5,7 +5,8 @@
 # them (2 objects on those SMs, 3 on sm_75/80/89/90/100/121, 10 on
 # sm_90/100, 2 with dynamic shared memory on sm_75/90/100); CUB block
 # primitives (-G, sm_75/90/100); -G and
-# -lineinfo; two-SM host objects and an nvcc -dlink object; static
+# -lineinfo; PTX and ptxas cubins of the stage-1 programs (sm_75..120);
+# two-SM host objects and an nvcc -dlink object; static
 # libraries (nvcc -lib, libcudadevrt.a) with nvlink -g links of them.  Prints
 # nothing and exits 0 when nvcc is absent, after saying so on stderr.
 # Reuses outputs newer than the sources.
@@ -93,5 +94,24 @@ mkdir -p "$out/names"
 for n in cxx types statics; do
     "$NVCC" -arch=sm_100 -G -cubin -o "$out/names/names_$n.cubin" "$src/names_$n.cu"
     "$NVCC" -arch=sm_100 -G -dc -cubin -o "$out/names/names_$n.rdc.cubin" "$src/names_$n.cu"
+done
+# PTX stage 1: nvcc -ptx, then ptxas as nvcc runs it (-G: -g with its two
+# flags; -lineinfo: --generate-line-info at -O0 and -O3), whole and -rdc
+PTXAS=$(dirname "$NVCC")/ptxas
+for arch in 75 90 100 120; do
+    d="$out/stage1/sm_$arch"
+    mkdir -p "$d"
+    for f in "$src"/stage1/*.cu; do
+        n=$(basename "${f%.cu}")
+        "$NVCC" -arch=sm_$arch -G -ptx -o "$d/$n.G.ptx" "$f"
+        "$PTXAS" -arch=sm_$arch -m64 -g --dont-merge-basicblocks --return-at-end -o "$d/$n.G.O0.cubin" "$d/$n.G.ptx"
+        "$NVCC" -arch=sm_$arch -lineinfo -ptx -o "$d/$n.lineinfo.ptx" "$f"
+        "$NVCC" -arch=sm_$arch -lineinfo -rdc=true -ptx -o "$d/$n.lineinfo-rdc.ptx" "$f"
+        for O in 0 3; do
+            "$PTXAS" -arch=sm_$arch -m64 -O$O --generate-line-info -o "$d/$n.lineinfo.O$O.cubin" "$d/$n.lineinfo.ptx"
+        done
+        "$PTXAS" -arch=sm_$arch -m64 -O3 --generate-line-info --compile-only -o "$d/$n.lineinfo-rdc.O3.cubin" \
+            "$d/$n.lineinfo-rdc.ptx"
+    done
 done
 touch "$stamp"

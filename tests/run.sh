@@ -358,6 +358,14 @@ if suite strip; then
     tail -1 "$log/st.txt"
 fi
 
+if suite ptx-lines; then
+    echo "== ptx-lines: PTX stage 1 byte for byte against ptxas (fixtures, build/gen/stage1)"
+    python3 tests/cli/ptx_lines.py "$build/cudwarf" tests/fixtures build/gen >"$log/pl.txt" 2>&1 ||
+        echo "FAIL ptx_lines.py: exit $?" >>"$log/pl.txt"
+    count_lines "$log/pl.txt"
+    grep 'byte-identical (' "$log/pl.txt"
+fi
+
 if suite sass-ptx; then
     echo "== .nv_debug_line_sass rows point at PTX instructions of the right function"
     python3 tests/ref/check_sass_ptx.py "$build/cudwarf" tests/fixtures/*.cubin ${gen:-} >"$log/sp.txt" 2>&1 ||

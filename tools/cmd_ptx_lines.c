@@ -207,6 +207,106 @@ static int check_text(cudw_file *f, const char *cubin, const cudw_ptx *p)
     return EXIT_OK;
 }
 
+/* the rows where f's section differs from the prediction: 0 none */
+static int row_diffs(cudw_file *f, const char *cubin, const char *section, const cudw_ptx_prediction *pr)
+{
+    const cudw_line_table *t = pr->table;
+    cudw_line_iter it;
+    cudw_line_row r;
+    size_t k = 0, ndiff = 0;
+    int rc;
+    cudw_line_iter_init(t, &it, CUDW_LINE_HIDDEN);
+    while ((rc = cudw_line_next(&it, &r)) == CUDW_OK) {
+        const cudw_line_row *q = k < pr->nrows ? &pr->rows[k] : NULL;
+        k++;
+        if (q && q->address == r.address && q->file == r.file && q->line == r.line && q->context == r.context &&
+            q->function_offset == r.function_offset && q->hidden == r.hidden && q->end_sequence == r.end_sequence)
+            continue;
+        if (ndiff++ < 20) {
+            ob_printf(&out_stdout, "%s: %s row %zu (sequence %llu, %s+0x%llx): cubin %s%llu:%llu ctx %llu", cubin,
+                      section, k, (unsigned long long)r.sequence, r.symbol ? r.symbol : "?",
+                      (unsigned long long)(r.address - r.symbol_value), r.hidden ? "(advance) " : "",
+                      (unsigned long long)r.file, (unsigned long long)r.line, (unsigned long long)r.context);
+            if (q)
+                ob_printf(&out_stdout, ", predicted %s0x%llx %llu:%llu ctx %llu\n", q->hidden ? "(advance) " : "",
+                          (unsigned long long)q->address, (unsigned long long)q->file, (unsigned long long)q->line,
+                          (unsigned long long)q->context);
+            else
+                ob_puts(&out_stdout, ", predicted nothing\n");
+        }
+    }
+    cudw_line_iter_free(&it);
+    if (rc < 0) {
+        report(f, cubin);
+        return 1;
+    }
+    if (k < pr->nrows) {
+        ndiff++;
+        ob_printf(&out_stdout, "%s: %s: %zu more rows predicted than the cubin has\n", cubin, section, pr->nrows - k);
+    }
+    return ndiff != 0;
+}
+
+int ptx_verify(int argc, char **argv)
+{
+    const char *ptx = NULL, *cubin = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--ptx")) {
+            if (i + 1 == argc) {
+                usage_error("verify", "--ptx needs a PTX file");
+                return EXIT_USAGE;
+            }
+            ptx = argv[++i];
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            usage_error("verify", "%s: with --ptx, only a cubin follows", argv[i]);
+            return EXIT_USAGE;
+        } else if (cubin) {
+            usage_error("verify", "--ptx checks one cubin (%s and %s given)", cubin, argv[i]);
+            return EXIT_USAGE;
+        } else {
+            cubin = argv[i];
+        }
+    }
+    if (!cubin) {
+        usage_error("verify", "--ptx FILE.ptx needs the cubin ptxas made from it");
+        return EXIT_USAGE;
+    }
+    cudw_ptx *p = ptx_or_report(ptx);
+    if (!p)
+        return EXIT_BAD_INPUT;
+    cudw_file *f = open_or_report(cubin);
+    int rc = f ? check_text(f, cubin, p) : EXIT_BAD_INPUT;
+    static const char *const secs[] = {".debug_line", ".nv.merc.debug_line"};
+    size_t checked = 0;
+    for (size_t s = 0; s < 2 && rc == EXIT_OK; s++) {
+        if (!cudw_section_find(f, secs[s]))
+            continue;
+        cudw_ptx_prediction pr;
+        int d = predict(f, cubin, p, secs[s], &pr, 1);
+        if (d < 0) {
+            rc = EXIT_BAD_INPUT;
+            break;
+        }
+        checked++;
+        if (d) {
+            int rows_differ = !pr.table || row_diffs(f, cubin, secs[s], &pr);
+            ob_printf(&out_stdout, "%s: %s differs from what ptxas writes for %s%s\n", cubin, secs[s], ptx,
+                      rows_differ ? "" : " (the rows agree; the opcodes that carry them do not)");
+            rc = EXIT_BAD_INPUT;
+        } else {
+            ob_printf(&out_stdout, "%s: %s is what ptxas writes for %s (%zu rows)\n", cubin, secs[s], ptx, pr.nrows);
+        }
+        cudw_ptx_prediction_free(&pr);
+    }
+    if (rc == EXIT_OK && !checked) {
+        eprintf("%s: %s: no .debug_line to check\n", progname, cubin);
+        rc = EXIT_BAD_INPUT;
+    }
+    cudw_close(f);
+    cudw_ptx_close(p);
+    return rc;
+}
+
 int cmd_ptx_lines(int argc, char **argv)
 {
     const char *cubin = NULL, *section = NULL, *out = NULL, *ptx = NULL;

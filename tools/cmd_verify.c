@@ -83,6 +83,9 @@ int cmd_verify(int argc, char **argv)
 {
     vopts o = {0};
     int nfiles = 0;
+    for (int i = 1; i < argc; i++) /* verify --ptx FILE.ptx CUBIN: against stage 1 */
+        if (!strcmp(argv[i], "--ptx"))
+            return ptx_verify(argc, argv);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--json"))
             o.json = 1;
