@@ -71,6 +71,10 @@ $(BUILD)/bench/leb128: bench/leb128.c tests/common/leb_ref.h $(BUILD)/libcudwarf
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Itests/common -o $@ $< $(BUILD)/libcudwarf.a $(LDFLAGS_ALL) $(PKG_LIBS)
 
+$(BUILD)/bench/ptx_read: bench/ptx_read.c $(BUILD)/libcudwarf.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libcudwarf.a $(LDFLAGS_ALL) $(PKG_LIBS)
+
 $(BUILD)/bench/symbolize: bench/symbolize.c $(BUILD)/libcudwarf.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libcudwarf.a $(LDFLAGS_ALL) $(PKG_LIBS)

@@ -95,7 +95,8 @@ def main():
     if "--runs" in sys.argv:
         runs = int(sys.argv[sys.argv.index("--runs") + 1])
     os.makedirs(OUT, exist_ok=True)
-    sh("make", "-s", "-C", ROOT, "all", "build/tests/cubin_prep", "build/bench/line_rows", "build/bench/leb128")
+    sh("make", "-s", "-C", ROOT, "all", "build/tests/cubin_prep", "build/bench/line_rows", "build/bench/leb128",
+       "build/bench/ptx_read")
     cw = os.path.join(ROOT, "build", "cudwarf")
     prep = os.path.join(ROOT, "build", "tests", "cubin_prep")
     g = build("cub_big_sm90_G.cubin", "-G")
@@ -121,6 +122,20 @@ def main():
                   ("eu-readelf --debug-dump=decodedline", ["eu-readelf", "--debug-dump=decodedline", r]),
                   ("readelf --debug-dump=decodedline", ["readelf", "--debug-dump=decodedline", r]),
               ], runs, "llvm-dwarfdump --debug-line")
+    # PTX stage 1: the .loc table of the CUB program's -lineinfo PTX
+    ptx = os.path.join(OUT, "cub_big_sm90_lineinfo.ptx")
+    if not os.path.exists(ptx):
+        sh("nvcc", "-arch=sm_90", "-lineinfo", "-rdc=true", "-ptx", "-o", ptx,
+           os.path.join(ROOT, "bench", "src", "cub_big.cu"))
+    rd = subprocess.run([os.path.join(ROOT, "build", "bench", "ptx_read"), ptx, "5"], capture_output=True,
+                        text=True).stdout.strip()
+    print(f"\nPTX .loc table (bench/ptx_read.c: directives, inline chains, every instruction line; goal "
+          f">= 200 MB/s): {rd}")
+    group(f"PTX lines of {os.path.basename(ptx)} ({os.path.getsize(ptx) / 1e6:.1f} MB)", [
+        ("cudwarf ptx-lines --json", [cw, "ptx-lines", "--json", ptx]),
+        ("ptxas -O0 --generate-line-info (whole compile)", ["ptxas", "-arch=sm_90", "-O0", "--generate-line-info",
+                                                             "--compile-only", "-o", os.devnull, ptx]),
+    ], runs, "ptxas -O0 --generate-line-info (whole compile)")
     r = rel[g]
     dies = {
         "cudwarf": count([cw, "dump", "--info", g], r"^ <\d+><[0-9a-f]+>: Abbrev"),

@@ -2,7 +2,8 @@
 """addr2line's inline stacks agree with the rows.  For every address of a
 .debug_line table whose last row is inlined, the stack `cudwarf addr2line
 -i --json` prints must equal the chain built here from `cudwarf lines
---json` (context c = row c of the same sequence, docs/line-encoding.md):
+--json` (context c = the row numbered c of the same sequence: ptxas's
+numbers, docs/ptx-lines.md):
 the paths and lines of each frame, and the inlined functions' names.
 
 nvlink -arch=sm_90 leaves the .debug_str base words of linked -lineinfo
@@ -55,6 +56,11 @@ for path in sys.argv[2:]:
                     seqs.append(cur)
                     cur = []
             for seq in seqs:
+                # context c names row number c: ptxas's numbers, which skip
+                # the entry row written twice (it keeps its row's number)
+                by_row = {}
+                for r in seq:
+                    by_row.setdefault(r["row"], r)
                 by_addr = {}
                 for r in seq[:-1]:
                     by_addr[r["address"]] = r  # the last row at an address answers
@@ -66,7 +72,7 @@ for path in sys.argv[2:]:
                         chain.append((row["path"], row["line"], row["function"] if row["context"] else None))
                         if not row["context"]:
                             break
-                        row = seq[row["context"] - 1]
+                        row = by_row[row["context"]]
                     locs.append(f"{r['symbol']}+0x{r['offset']:x}")
                     want.append(chain)
     if not locs:
