@@ -7,6 +7,7 @@
 #include "vec.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,6 +144,22 @@ static inline size_t floor_index(const void *v, size_t n, size_t elem, size_t of
     }
     return lo;
 }
+
+/* ---- where functions start (elf/func_starts.c) ---- */
+typedef struct func_start {
+    uint32_t shndx;
+    uint64_t value;
+} func_start;
+typedef struct func_starts {
+    size_t n;
+    func_start *v; /* by (shndx, value) */
+} func_starts;
+/* The FUNC symbols of symbol table symtab, cached; NULL out of memory. */
+const func_starts *func_starts_of(cudw_file *f, unsigned symtab);
+/* Those in section shndx (*n of them, ascending by value). */
+const func_start *func_starts_in(const func_starts *fs, uint32_t shndx, size_t *n);
+/* The index of value in v[0..n), or SIZE_MAX. */
+size_t func_start_find(const func_start *v, size_t n, uint64_t value);
 
 /* ---- 1 when x is in v[0..n), which ascends ---- */
 static inline int u64_sorted_has(const uint64_t *v, size_t n, uint64_t x)

@@ -128,7 +128,7 @@ static void insn_json(const cudw_ptx *p, const cudw_ptx_insn *in, json *j)
 }
 
 /* rows in the `lines --json` schema; contexts numbered as ptxas does */
-static void rows_json(cudw_file *f, const cudw_ptx_prediction *pr, json *j)
+static void rows_json(const cudw_ptx_prediction *pr, json *j)
 {
     const cudw_line_table *t = pr->table;
     uint64_t seq = 0;
@@ -160,7 +160,6 @@ static void rows_json(cudw_file *f, const cudw_ptx_prediction *pr, json *j)
         seq += r->end_sequence;
     }
     json_end_arr(j);
-    (void)f;
 }
 
 /* the section's bytes in f, or NULL */
@@ -172,10 +171,9 @@ static const cudw_section *own_section(cudw_file *f, const char *name, const uin
     return s;
 }
 
-/* Predict one section of f; 0 identical, 1 different or failed.  *out_pr
- * is the prediction (free it). */
-static int predict(cudw_file *f, const char *cubin, const cudw_ptx *p, const char *section,
-                   cudw_ptx_prediction *pr, int quiet_diff)
+/* Predict one section of f into *pr (free it): 0 identical to f's, 1
+ * different (or f has none), -1 failed (reported). */
+static int predict(cudw_file *f, const char *cubin, const cudw_ptx *p, const char *section, cudw_ptx_prediction *pr)
 {
     if (cudw_ptx_predict(f, p, section, pr) != CUDW_OK) {
         report(f, cubin);
@@ -185,16 +183,7 @@ static int predict(cudw_file *f, const char *cubin, const cudw_ptx *p, const cha
     size_t n;
     if (!own_section(f, section, &d, &n))
         return 1;
-    if (n == pr->unit.size && !memcmp(d, pr->unit.data, n))
-        return 0;
-    if (!quiet_diff) {
-        size_t k = 0;
-        while (k < n && k < pr->unit.size && d[k] == pr->unit.data[k])
-            k++;
-        eprintf("%s: %s: %s+0x%zx: differs from the prediction (%zu bytes, predicted %zu)\n", progname, cubin,
-                section, k, n, pr->unit.size);
-    }
-    return 1;
+    return !(n == pr->unit.size && !memcmp(d, pr->unit.data, n));
 }
 
 static int check_text(cudw_file *f, const char *cubin, const cudw_ptx *p)
@@ -282,7 +271,7 @@ int ptx_verify(int argc, char **argv)
         if (!cudw_section_find(f, secs[s]))
             continue;
         cudw_ptx_prediction pr;
-        int d = predict(f, cubin, p, secs[s], &pr, 1);
+        int d = predict(f, cubin, p, secs[s], &pr);
         if (d < 0) {
             rc = EXIT_BAD_INPUT;
             break;
@@ -378,7 +367,7 @@ int cmd_ptx_lines(int argc, char **argv)
         section = ".debug_line";
     cudw_ptx_prediction pr;
     if ((rc = check_text(f, cubin, p)) == EXIT_OK) {
-        int d = predict(f, cubin, p, section, &pr, 1);
+        int d = predict(f, cubin, p, section, &pr);
         if (d < 0) {
             rc = EXIT_BAD_INPUT;
         } else {
@@ -403,7 +392,7 @@ int cmd_ptx_lines(int argc, char **argv)
                     json_bool(&j, "identical", !d);
                 else
                     json_null(&j, "identical");
-                rows_json(f, &pr, &j);
+                rows_json(&pr, &j);
                 json_end_obj(&j);
                 json_end_arr(&j);
                 ob_putc(&out_stdout, '\n');

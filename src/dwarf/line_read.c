@@ -132,48 +132,6 @@ static void reset(cudw_line_iter *it)
     it->seq_shndx = -1;
 }
 
-/* The FUNC symbols of a symbol table by (section, value), built on first
- * use and cached: where functions start, for callee-entry rows. */
-typedef struct func_start {
-    uint32_t shndx;
-    uint64_t value;
-} func_start;
-typedef struct func_starts {
-    size_t n;
-    func_start *v;
-} func_starts;
-
-static int fs_cmp(const void *a, const void *b)
-{
-    const func_start *x = a, *y = b;
-    if (x->shndx != y->shndx)
-        return x->shndx < y->shndx ? -1 : 1;
-    return x->value < y->value ? -1 : x->value > y->value;
-}
-
-static const func_starts *func_starts_of(cudw_file *f, unsigned symtab)
-{
-    func_starts *fs = cache_get(f, CACHE_FUNCS, symtab, 0);
-    if (fs)
-        return fs;
-    const cudw_section *st = cudw_section_get(f, symtab);
-    size_t nsym = st && st->data ? (size_t)(st->data_size / 24) : 0, n = 0;
-    if (!(fs = arena_alloc(&f->arena, sizeof *fs)) || (nsym && !(fs->v = arena_alloc(&f->arena, nsym * sizeof *fs->v))))
-        return NULL;
-    cudw_error saved = f->err;
-    cudw_symbol s;
-    for (size_t i = 1; i < nsym; i++)
-        if (cudw_symbol_get(f, symtab, (uint32_t)i, &s) == CUDW_OK && s.type == 2 /* STT_FUNC */)
-            fs->v[n++] = (func_start){s.shndx, s.value};
-    f->err = saved;
-    fs->n = n;
-    if (n > 1)
-        qsort(fs->v, n, sizeof *fs->v, fs_cmp);
-    if (cache_put(f, CACHE_FUNCS, symtab, 0, fs))
-        return NULL;
-    return fs;
-}
-
 /* a function starts at addr: the sequence's own, or one placed in its section */
 static int callee_entry(const cudw_line_iter *it, uint64_t addr)
 {
@@ -182,18 +140,9 @@ static int callee_entry(const cudw_line_iter *it, uint64_t addr)
     if (addr == it->symbol_value)
         return 1;
     const func_starts *fs = func_starts_of(it->table->file, it->symtab);
-    if (!fs)
-        return 0;
-    func_start key = {(uint32_t)it->seq_shndx, addr};
-    size_t lo = 0, hi = fs->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (fs_cmp(&fs->v[mid], &key) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < fs->n && !fs_cmp(&fs->v[lo], &key);
+    size_t n;
+    const func_start *v = fs ? func_starts_in(fs, (uint32_t)it->seq_shndx, &n) : NULL;
+    return v && func_start_find(v, n, addr) != SIZE_MAX;
 }
 
 void cudw_line_iter_init(const cudw_line_table *t, cudw_line_iter *it, unsigned flags)

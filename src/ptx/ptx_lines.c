@@ -155,27 +155,29 @@ static int ensure(gen *g, size_t L, uint64_t a, uint64_t *out)
     return CUDW_OK;
 }
 
-/* is a an entry of the sequence: a function's start not seen yet */
+/* The entries of a sequence: its start, and the functions ptxas placed
+ * in its section (FUNC symbols there); each is an entry once. */
 typedef struct entries {
-    uint64_t *addr; /* ascending */
-    uint8_t *seen;
+    const func_start *v; /* ascending */
     size_t n;
+    uint8_t *seen;       /* per v */
+    size_t capseen;
+    uint64_t start;
+    int start_seen;
 } entries;
 
 static int take_entry(entries *E, uint64_t a)
 {
-    size_t lo = 0, hi = E->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (E->addr[mid] < a)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (lo < E->n && E->addr[lo] == a && !E->seen[lo]) {
-        E->seen[lo] = 1;
+    size_t i = func_start_find(E->v, E->n, a);
+    if (i != SIZE_MAX) {
+        if (E->seen[i])
+            return 0;
+        E->seen[i] = 1;
+        E->start_seen |= a == E->start;
         return 1;
     }
+    if (a == E->start && !E->start_seen)
+        return E->start_seen = 1;
     return 0;
 }
 
@@ -321,48 +323,6 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
     return rc;
 }
 
-/* The FUNC symbols of the section symbol `name` (of symtab) is in: where
- * functions start in a sequence ptxas made of a kernel and the callees it
- * placed there. */
-static int func_entries(cudw_file *f, unsigned symtab, const char *name, uint64_t value, entries *E)
-{
-    const cudw_section *st = cudw_section_get(f, symtab);
-    size_t nsym = st && st->data ? (size_t)(st->data_size / 24) : 0;
-    cudw_symbol s;
-    int shndx = -1;
-    for (size_t i = 1; i < nsym && shndx < 0; i++)
-        if (cudw_symbol_get(f, symtab, (uint32_t)i, &s) == CUDW_OK && s.name && !strcmp(s.name, name) &&
-            s.value == value)
-            shndx = s.shndx;
-    E->n = 0;
-    if (shndx < 0) { /* only the start */
-        E->addr = malloc(sizeof *E->addr);
-        E->seen = calloc(1, 1);
-        if (!E->addr || !E->seen)
-            return CUDW_E_NOMEM;
-        E->addr[E->n++] = value;
-        return CUDW_OK;
-    }
-    size_t cap = 0;
-    for (size_t i = 1; i < nsym; i++) {
-        if (cudw_symbol_get(f, symtab, (uint32_t)i, &s) != CUDW_OK || s.shndx != shndx || s.type != 2 /* STT_FUNC */)
-            continue;
-        uint64_t *v = vec_room(E->addr, &cap, E->n, sizeof *v, 8);
-        if (!v)
-            return CUDW_E_NOMEM;
-        E->addr = v;
-        E->addr[E->n++] = s.value;
-    }
-    for (size_t i = 1; i < E->n; i++) /* ascending (few: insertion) */
-        for (size_t j = i; j && E->addr[j - 1] > E->addr[j]; j--) {
-            uint64_t t = E->addr[j];
-            E->addr[j] = E->addr[j - 1];
-            E->addr[j - 1] = t;
-        }
-    E->seen = calloc(E->n ? E->n : 1, 1);
-    return E->seen ? CUDW_OK : CUDW_E_NOMEM;
-}
-
 int ptx_gen_run(cudw_file *f, const cudw_ptx *p, const cudw_line_table *sass, int merc, int defer,
                 cudw_line_row **rows, size_t *nrows)
 {
@@ -375,6 +335,8 @@ int ptx_gen_run(cudw_file *f, const cudw_ptx *p, const cudw_line_table *sass, in
     cudw_line_row *seq = NULL;
     size_t nseq = 0, capseq = 0;
     int rc = g.reg && g.reg_gen ? CUDW_OK : CUDW_E_NOMEM;
+    entries E = {0};
+    int shndx = -1;
     cudw_line_iter it;
     cudw_line_iter_init(sass, &it, 0);
     cudw_line_row r;
@@ -390,34 +352,42 @@ int ptx_gen_run(cudw_file *f, const cudw_ptx *p, const cudw_line_table *sass, in
             break;
         }
         seq = v;
+        if (!nseq)
+            shndx = it.seq_shndx; /* the section of the sequence's symbol, as its set_address says */
         seq[nseq++] = r;
         if (!r.end_sequence)
             continue;
-        entries E = {0};
         g.proto = (cudw_line_row){0};
         g.proto.symbol = seq[0].symbol;
         g.proto.symbol_value = seq[0].symbol_value;
         g.proto.symtab = seq[0].symtab;
         g.proto.is_stmt = 1;
-        if (!merc && seq[0].symbol)
-            rc = func_entries(f, seq[0].symtab, seq[0].symbol, seq[0].symbol_value, &E);
-        else if (!merc) {
-            E.addr = malloc(sizeof *E.addr);
-            E.seen = calloc(1, 1);
-            rc = E.addr && E.seen ? CUDW_OK : CUDW_E_NOMEM;
-            if (!rc)
-                E.addr[E.n++] = seq[0].address;
+        E.n = 0;
+        E.start = seq[0].address;
+        E.start_seen = 0;
+        const func_starts *fs = !merc && seq[0].symtab && shndx >= 0 ? func_starts_of(f, seq[0].symtab) : NULL;
+        if (fs)
+            E.v = func_starts_in(fs, (uint32_t)shndx, &E.n);
+        if (E.n > E.capseen) {
+            uint8_t *sv = realloc(E.seen, E.n);
+            if (!sv) {
+                rc = CUDW_E_NOMEM;
+                break;
+            }
+            E.seen = sv;
+            E.capseen = E.n;
         }
+        if (E.n)
+            memset(E.seen, 0, E.n);
         size_t start = g.nrows;
         if (!rc)
             rc = ptx_gen_sequence(&g, seq, nseq, merc ? NULL : &E);
         if (!rc && g.n == 0) /* no row (a function without .locs): no sequence */
             g.nrows = start;
-        free(E.addr);
-        free(E.seen);
         nseq = 0;
     }
     cudw_line_iter_free(&it);
+    free(E.seen);
     if (rc == CUDW_DONE)
         rc = CUDW_OK;
     free(seq);

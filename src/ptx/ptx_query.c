@@ -47,29 +47,17 @@ void cudw_ptx_where_is(const cudw_ptx *p, uint64_t line, cudw_ptx_where *out)
 {
     memset(out, 0, sizeof *out);
     /* the last function whose "{" is at or before line */
-    size_t lo = 0, hi = p->nfuncs;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (p->funcs[mid].brace_line <= line)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (!lo || line > p->funcs[lo - 1].end_line)
+    if (!p->nfuncs || p->funcs[0].brace_line > line)
         return;
-    size_t fi = lo - 1;
+    size_t fi = floor_index(p->funcs, p->nfuncs, sizeof *p->funcs, offsetof(cudw_ptx_func, brace_line), line);
+    if (line > p->funcs[fi].end_line)
+        return;
     out->function = fi;
     out->kind = line == p->funcs[fi].brace_line ? CUDW_PTX_BRACE : CUDW_PTX_BODY;
     /* the last .loc before line */
-    lo = 0;
-    hi = p->nlocs;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (p->locs[mid].ptx_line < line)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = p->nlocs && p->locs[0].ptx_line < line
+                    ? floor_index(p->locs, p->nlocs, sizeof *p->locs, offsetof(cudw_ptx_loc, ptx_line), line - 1) + 1
+                    : 0;
     if (lo && p->locs[lo - 1].function == fi)
         out->loc = lo;
 }

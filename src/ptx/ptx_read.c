@@ -278,9 +278,9 @@ added:;
     return CUDW_OK;
 }
 
-/* Count braces in x's code (not in comments or strings); *open_at: the
- * column of the first '{' at brace depth 0 of the line, if any. */
-static int count_braces(cudw_ptx *p, const lx *x0, int64_t *depth, const char **first_open, const char **semi)
+/* Count braces in x's code (not in comments or strings) into *depth;
+ * *first_open / *semi: the line's first '{' / ';' at depth 0, if asked. */
+static void count_braces(cudw_ptx *p, const lx *x0, int64_t *depth, const char **first_open, const char **semi)
 {
     lx x = *x0;
     for (const char *s = x.s; s < x.e; s++) {
@@ -313,7 +313,6 @@ static int count_braces(cudw_ptx *p, const lx *x0, int64_t *depth, const char **
             *semi = s;
         }
     }
-    return CUDW_OK;
 }
 
 /* a function header: [.visible|.extern|.weak|.common]* (.entry|.func) ... */
@@ -349,7 +348,6 @@ static int parse_text(cudw_ptx *p)
     enum { OUT, HEADER, BODY, SECTION, SKIP } st = OUT;
     int64_t depth = 0;
     int debug_str = 0;
-    uint64_t b8 = 0; /* .debug_str bytes so far */
     const char *s = p->data, *end = p->data + p->size;
     uint64_t ln = 0, open_line = 0;
     cudw_ptx_func pend = {0};
@@ -395,7 +393,7 @@ static int parse_text(cudw_ptx *p)
                     if (label_ref(p, id, n, &r))
                         return fail_at(p, CUDW_E_NOMEM, ln, 0, "out of memory");
                     p->labels[r].defined = 1;
-                    p->labels[r].offset = b8;
+                    p->labels[r].offset = p->nstr;
                     x = y;
                     lx_ws(&x);
                 }
@@ -410,7 +408,6 @@ static int parse_text(cudw_ptx *p)
                             return fail_at(p, CUDW_E_NOMEM, ln, 0, "out of memory");
                         p->str = bv;
                         p->str[p->nstr++] = (uint8_t)v;
-                        b8++;
                         if (!lx_char(&y, ','))
                             break;
                     }
