@@ -30,7 +30,8 @@ suite() { # NAME: whether to run it (every suite when none was named)
 # cubins tests/gen.sh compiled, for the suites that use them (the gen suite
 # compiles them again; named alone, a suite uses what an earlier run left)
 # (stage1/templ: two 0x90s with no row between, which rows cannot carry: docs/ptx-lines.md; the ptx-lines suite checks it apart)
-gen=$(find build/gen -name '*.cubin' 2>/dev/null | grep -v '/stage1/sm_[0-9]*/templ\.' | sort)
+gen_cubins() { find build/gen -name '*.cubin' 2>/dev/null | grep -v '/stage1/sm_[0-9]*/templ\.' | sort; }
+gen=$(gen_cubins)
 
 count_lines() { # FILE: "ok"/"FAIL" lines
     local p f
@@ -153,7 +154,7 @@ if suite ptx-info || suite dies || suite frames || suite misc || suite lines || 
         if suite gen; then
             echo "== cubins compiled now: DIE trees vs llvm-dwarfdump, line rows vs libdw"
             tests/gen.sh build/gen
-            gen=$(find build/gen -name '*.cubin' 2>/dev/null | sort)
+            gen=$(gen_cubins)
             if [ -z "$gen" ]; then
                 echo "skipped: no nvcc"
                 skip=$((skip + 1))
