@@ -29,8 +29,9 @@ suite() { # NAME: whether to run it (every suite when none was named)
 
 # cubins tests/gen.sh compiled, for the suites that use them (the gen suite
 # compiles them again; named alone, a suite uses what an earlier run left)
-# (stage1/templ: two 0x90s with no row between, which rows cannot carry: docs/ptx-lines.md; the ptx-lines suite checks it apart)
-gen_cubins() { find build/gen -name '*.cubin' 2>/dev/null | grep -v '/stage1/sm_[0-9]*/templ\.' | sort; }
+# (build/gen/stage1: the PTX stage-1 programs, for the ptx-lines suite alone, which
+# checks their rows and numbering; the other suites take the rest)
+gen_cubins() { find build/gen -name '*.cubin' -not -path '*/stage1/*' 2>/dev/null | sort; }
 gen=$(gen_cubins)
 
 count_lines() { # FILE: "ok"/"FAIL" lines
@@ -309,7 +310,7 @@ if suite remap; then
     echo "== cudwarf remap: paths rewritten, lines/DIEs/verify/llvm --verify otherwise the input's; nvlink -g links the results"
     libs=; [ "$build" = build ] && libs=--libs
     python3 tests/cli/remap.py "$build/cudwarf" "$build/tests/cubin_prep" $libs tests/fixtures/*.cubin \
-        $(find build/gen -name '*.cubin' 2>/dev/null | sort) >"$log/rm.txt" 2>&1 || echo "FAIL remap.py: exit $?" >>"$log/rm.txt"
+        $(gen_cubins) >"$log/rm.txt" 2>&1 || echo "FAIL remap.py: exit $?" >>"$log/rm.txt"
     count_lines "$log/rm.txt"
     grep '^skip' "$log/rm.txt"
     tail -1 "$log/rm.txt"
@@ -318,7 +319,7 @@ fi
 if suite size; then
     echo "== cudwarf size: classes = readelf's section sizes; stored = the containers' bytes; duplicates"
     libs=; [ "$build" = build ] && libs=--libs
-    python3 tests/cli/size.py "$build/cudwarf" tests/fixtures $libs $(find build/gen -name '*.cubin' 2>/dev/null | sort) \
+    python3 tests/cli/size.py "$build/cudwarf" tests/fixtures $libs $(gen_cubins) \
         >"$log/sz.txt" 2>&1 || echo "FAIL size.py: exit $?" >>"$log/sz.txt"
     count_lines "$log/sz.txt"
     grep '^skip' "$log/sz.txt"
