@@ -308,9 +308,12 @@ fi
 
 if suite remap; then
     echo "== cudwarf remap: paths rewritten, lines/DIEs/verify/llvm --verify otherwise the input's; nvlink -g links the results"
-    libs=; [ "$build" = build ] && libs=--libs
+    # the sanitizer build takes every fourth compiled cubin (all kinds are in
+    # each quarter): remap's answers are the normal build's to check, and
+    # the whole set under ASan was a third of CI's time
+    libs=; some=$(gen_cubins); [ "$build" = build ] && libs=--libs || some=$(echo "$some" | awk 'NR % 4 == 1')
     python3 tests/cli/remap.py "$build/cudwarf" "$build/tests/cubin_prep" $libs tests/fixtures/*.cubin \
-        $(gen_cubins) >"$log/rm.txt" 2>&1 || echo "FAIL remap.py: exit $?" >>"$log/rm.txt"
+        $some >"$log/rm.txt" 2>&1 || echo "FAIL remap.py: exit $?" >>"$log/rm.txt"
     count_lines "$log/rm.txt"
     grep '^skip' "$log/rm.txt"
     tail -1 "$log/rm.txt"
@@ -366,7 +369,7 @@ if suite ptx-lines; then
     python3 tests/cli/ptx_lines.py "$build/cudwarf" tests/fixtures build/gen >"$log/pl.txt" 2>&1 ||
         echo "FAIL ptx_lines.py: exit $?" >>"$log/pl.txt"
     count_lines "$log/pl.txt"
-    grep 'byte-identical (' "$log/pl.txt"
+    grep 'sections byte-identical' "$log/pl.txt"
 fi
 
 if suite sass-ptx; then

@@ -62,10 +62,7 @@ def pairs():
     return out
 
 
-# known: deep recursive template inlining (templ.cu) writes two 0x90 opcodes
-# in a row, which rows cannot carry (docs/ptx-lines.md); checked apart
-KNOWN = re.compile(r"/templ\.lineinfo")
-identical = total = known = 0
+identical = total = 0
 for ptx, cubin in pairs():
     have = sections(cubin)
     for sec in (".debug_line", ".nv.merc.debug_line"):
@@ -74,9 +71,6 @@ for ptx, cubin in pairs():
         out = os.path.join(tmp, "pred.bin")
         r = run("ptx-lines", "--predict", cubin, "--section", sec, "-o", out, ptx)
         same = r.returncode == 0 and os.path.exists(out) and open(out, "rb").read() == section_bytes(cubin, sec)
-        if KNOWN.search(cubin) and not same:
-            known += 1
-            continue
         total += 1
         identical += same
         T.check(f"predict {os.path.relpath(cubin)} {sec}: byte-identical", same, r.stderr.strip()[:300])
@@ -94,7 +88,7 @@ for ptx, cubin in pairs():
                     a == b and json.loads(pj.stdout)[0]["identical"] is True)
         except (ValueError, IndexError, KeyError) as e:
             T.check(f"  rows of {os.path.basename(cubin)} {sec}", False, str(e))
-print(f"{identical} of {total} sections byte-identical ({known} known double-0x90 sections apart)")
+print(f"{identical} of {total} sections byte-identical")
 
 # every SASS row of an instruction maps to a PTX instruction line
 ptx, cubin = pairs()[0]
