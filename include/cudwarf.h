@@ -310,6 +310,7 @@ int cudw_register_is_packed(uint64_t reg);
 #include "cudwarf/verify.h"     /* verification */
 #include "cudwarf/edit.h"       /* writing: link as nvlink -g does, strip, remap */
 #include "cudwarf/ptx.h"        /* PTX .file/.loc, and the line table ptxas writes from them */
+#include "cudwarf/correlate.h"  /* source <-> PTX <-> SASS, per instruction and per source line */
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

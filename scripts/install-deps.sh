@@ -3,7 +3,7 @@
 # when it is missing.  Safe to run again; does nothing when all is there.
 #   build:  cc, make, pkg-config, libelf (elfutils), libzstd, liblz4, libiberty (demangler), cmocka
 #   tests:  python3 and python3-pytest (the Python package's tests), llvm-dwarfdump,
-#           eu-readelf, GNU readelf, libdw (the row oracle)
+#           eu-readelf, GNU readelf, libdw (the row oracle), chromium (the HTML report, headless)
 set -eu
 need=()
 have_header() { printf '#include <%s>\n' "$1" | cc -E -x c - >/dev/null 2>&1; }
@@ -22,6 +22,7 @@ command -v python3 >/dev/null || need+=(python3)
 command -v llvm-dwarfdump >/dev/null || need+=(llvm)
 command -v eu-readelf >/dev/null || need+=(elfutils)
 command -v readelf >/dev/null || need+=(binutils)
+command -v chromium >/dev/null || need+=(chromium)
 [ ${#need[@]} -eq 0 ] && exit 0
 mapfile -t need < <(printf '%s\n' "${need[@]}" | sort -u)
 echo "install-deps: installing ${need[*]}" >&2

@@ -372,6 +372,14 @@ if suite ptx-lines; then
     grep 'sections byte-identical' "$log/pl.txt"
 fi
 
+if suite correlate; then
+    echo "== correlate: source <-> PTX <-> SASS against lines/addr2line/size and the PTX text; the HTML page in Chromium"
+    python3 tests/cli/correlate.py "$build/cudwarf" tests/fixtures "$build/test-output" >"$log/co.txt" 2>&1 ||
+        echo "FAIL correlate.py: exit $?" >>"$log/co.txt"
+    count_lines "$log/co.txt"
+    tail -1 "$log/co.txt"
+fi
+
 if suite sass-ptx; then
     echo "== .nv_debug_line_sass rows point at PTX instructions of the right function"
     python3 tests/ref/check_sass_ptx.py "$build/cudwarf" tests/fixtures/*.cubin ${gen:-} >"$log/sp.txt" 2>&1 ||

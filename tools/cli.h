@@ -105,6 +105,12 @@ int cmd_link(int argc, char **argv);
 int cmd_strip(int argc, char **argv);
 int cmd_size(int argc, char **argv);
 int cmd_remap(int argc, char **argv);
+int cmd_correlate(int argc, char **argv);
+
+/* A stack of frames as addr2line --json prints it (correlate too):
+ * "function" (demangled with demangle, then "linkage_name"), "path",
+ * "line", "column", "source". */
+void frames_json(json *j, const char *key, const cudw_sym_frame *fr, size_t n, int demangle);
 
 /* Streaming version: open a temporary file beside path (or standard
  * output for "-"), write (a cudw_write_fn), then commit (rename) or abort

@@ -81,6 +81,24 @@ static const char *source_name(int src)
                                                                                                           : "none";
 }
 
+void frames_json(json *j, const char *key, const cudw_sym_frame *fr, size_t n, int demangle)
+{
+    json_arr(j, key);
+    for (size_t k = 0; k < n; k++) {
+        const cudw_sym_frame *f = &fr[k];
+        json_obj(j, NULL);
+        json_str(j, "function", demangle ? f->function_demangled : f->function);
+        if (demangle)
+            json_str(j, "linkage_name", f->function);
+        json_str(j, "path", f->file);
+        json_u64(j, "line", f->line);
+        json_u64(j, "column", f->column);
+        json_str(j, "source", source_name(f->source));
+        json_end_obj(j);
+    }
+    json_end_arr(j);
+}
+
 static void print_json(actx *c, const char *loc, int parsed, const char *sym, size_t len, uint64_t off,
                        const cudw_sym_result *r, const char *error)
 {
@@ -109,21 +127,8 @@ static void print_json(actx *c, const char *loc, int parsed, const char *sym, si
         json_bool(j, "names_recovered", 1);
     if (r->names_dropped)
         json_bool(j, "names_dropped", 1);
-    json_arr(j, "frames");
     size_t n = r->found ? (r->nframes < CUDW_MAX_INLINE_DEPTH ? r->nframes : CUDW_MAX_INLINE_DEPTH) : 0;
-    for (size_t k = 0; k < n; k++) {
-        const cudw_sym_frame *f = &c->frames[k];
-        json_obj(j, NULL);
-        json_str(j, "function", o->demangle ? f->function_demangled : f->function);
-        if (o->demangle)
-            json_str(j, "linkage_name", f->function);
-        json_str(j, "path", f->file);
-        json_u64(j, "line", f->line);
-        json_u64(j, "column", f->column);
-        json_str(j, "source", source_name(f->source));
-        json_end_obj(j);
-    }
-    json_end_arr(j);
+    frames_json(j, "frames", c->frames, n, o->demangle);
     if (o->ptx) {
         if (r->has_ptx) {
             json_obj(j, "ptx");

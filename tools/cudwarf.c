@@ -20,6 +20,7 @@ static const struct command {
     {"lines", cmd_lines, "rows of every line table (.debug_line, .nv_debug_line_sass, twins)"},
     {"addr2line", cmd_addr2line, "SASS locations -> file:line and inline stacks, like binutils'"},
     {"line-encode", cmd_line_encode, "rows (lines --json) -> a line program, encoded as ptxas does"},
+    {"correlate", cmd_correlate, "source <-> PTX <-> SASS per instruction; SASS bytes per source line"},
     {"ptx-lines", cmd_ptx_lines, "PTX .loc -> source per PTX line; the .debug_line ptxas writes"},
     {"verify", cmd_verify, "check every debug section; every finding with its place"},
     {"pubnames", cmd_pubnames, "build .debug_pubnames/.debug_pubtypes from .debug_info"},

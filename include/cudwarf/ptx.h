@@ -124,7 +124,9 @@ int cudw_ptx_insn_next(const cudw_ptx *p, cudw_ptx_walk *w, cudw_ptx_insn *out);
 /* Check that p is the PTX f was made from: its lines against the
  * .nv_debug_ptx_txt that ptx_section names (NULL: the file's only one),
  * compared as ptxas stores them (leading blanks dropped; .loc, .file,
- * comment lines and .b8/.b32/.b64 data emptied).  CUDW_OK, or
+ * comment lines and .b8/.b32/.b64 data emptied), a run of blanks as one
+ * blank and without "//" comments (the PTX entries nvcc puts in fatbins
+ * collapse and drop those).  CUDW_OK, or
  * CUDW_E_NOT_FOUND with *line the first line that differs (0: the
  * section is missing; the error on f says which). */
 int cudw_ptx_matches(cudw_file *f, const cudw_ptx *p, const cudw_section *ptx_section, uint64_t *line);

@@ -164,6 +164,44 @@ static void stored_form(const char *s, size_t n, const char **out, size_t *on)
     *on = n;
 }
 
+/* The same words with the same blanks between: a run of blanks is one
+ * (nvcc collapses them in the PTX entries it puts in fatbins), and blanks
+ * at the ends and comments after the code do not count. */
+static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+/* n without a trailing "//" comment (nvcc drops those in fatbin entries) */
+static size_t code_part(const char *s, size_t n)
+{
+    for (size_t i = 0; i + 1 < n; i++)
+        if (s[i] == '/' && s[i + 1] == '/')
+            return i;
+    return n;
+}
+
+static int same_words(const char *a, size_t an, const char *b, size_t bn)
+{
+    an = code_part(a, an);
+    bn = code_part(b, bn);
+    size_t i = 0, j = 0;
+    for (;;) {
+        while (i < an && is_blank(a[i]) && (i + 1 == an || is_blank(a[i + 1]) || !i))
+            i++;
+        while (j < bn && is_blank(b[j]) && (j + 1 == bn || is_blank(b[j + 1]) || !j))
+            j++;
+        if (i == an || j == bn)
+            break;
+        if (is_blank(a[i]) != is_blank(b[j]) || (!is_blank(a[i]) && a[i] != b[j]))
+            return 0;
+        i++;
+        j++;
+    }
+    while (i < an && is_blank(a[i]))
+        i++;
+    while (j < bn && is_blank(b[j]))
+        j++;
+    return i == an && j == bn;
+}
+
 int cudw_ptx_matches(cudw_file *f, const cudw_ptx *p, const cudw_section *sec, uint64_t *line)
 {
     *line = 0;
@@ -205,12 +243,7 @@ int cudw_ptx_matches(cudw_file *f, const cudw_ptx *p, const cudw_section *sec, u
                              have ? "more" : "fewer", (unsigned long long)ln);
         }
         stored_form(t, strlen(t), &t, &(size_t){0});
-        size_t tn = strlen(t);
-        while (tn && (t[tn - 1] == '\r'))
-            tn--;
-        while (an && a[an - 1] == '\r')
-            an--;
-        if (tn != an || memcmp(a, t, an)) {
+        if (!same_words(a, an, t, strlen(t))) {
             *line = ln;
             return cudw_fail(f, CUDW_E_NOT_FOUND, sec, 0, "PTX text",
                              "%s line %llu is not the line this cubin was made from: \"%.60s\"", p->name,

@@ -236,6 +236,11 @@ static int answer(cudw_symbolizer *s, size_t xi, uint32_t shndx, uint64_t addr, 
 {
     const sym_image *x = &s->images[xi];
     const sym_row *r = row_at(x, &x->lines[0], shndx, addr);
+    res->has_ptx = 0;
+    res->ptx_line = 0;
+    res->ptx_section = res->ptx_text = NULL;
+    if (s->flags & CUDW_SYM_PTX) /* code without source lines (libdevice's) still has its PTX line */
+        ptx_of(x, shndx, addr, res);
     if (!r)
         return 0;
     res->found = 1;
@@ -256,8 +261,6 @@ static int answer(cudw_symbolizer *s, size_t xi, uint32_t shndx, uint64_t addr, 
     }
     res->names_recovered = x->lines[0].recovered;
     res->names_dropped = x->lines[0].dropped && r->site && !r->fn;
-    if (s->flags & CUDW_SYM_PTX)
-        ptx_of(x, shndx, addr, res);
     return 1;
 }
 

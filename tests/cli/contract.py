@@ -65,6 +65,7 @@ COMMANDS = {
     "strip": (["-o", OUT], cubin, True, False),
     "remap": (["--prefix", "/=/elsewhere/", "-o", OUT], cubin, True, False),
     "line-encode": (["-o", OUT], rows, True, True),
+    "correlate": ([], cubin, False, True),
 }
 TAIL = {"addr2line": ["_Z11tiny_kernelPii+0x10"]}
 

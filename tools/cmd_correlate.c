@@ -1,0 +1,516 @@
+/* cudwarf correlate: source <-> PTX <-> SASS per instruction, what each
+ * source line costs in SASS, as text, JSON or one HTML page
+ * (correlate_html.c).  Everything comes from the library's correlation
+ * (cudwarf/correlate.h); this file only prints it. */
+#include "cli.h"
+#include "correlate_out.h"
+#include "opts.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char help[] =
+    "usage: cudwarf correlate [--ptx FILE.ptx] [--sm N] [--function NAME] [-C]\n"
+    "                         [--json | --html] [-o OUT] [--top N] [--prefix OLD=NEW]... FILE\n"
+    "\n"
+    "Source <-> PTX <-> SASS for every SASS instruction of each device image of\n"
+    "FILE (a cubin, fatbin, host executable or library, archive): its PTX line\n"
+    "(.nv_debug_line_sass), its source line with the inline call chain\n"
+    "(.debug_line, as addr2line -f -i gives it) and, where the PTX's .loc says\n"
+    "otherwise, that chain and why ptxas's table differs.  Then what each source\n"
+    "line, function and file costs: SASS bytes and instructions, exclusive and\n"
+    "with inlined callees, and PTX instructions.  Instructions no row covers go\n"
+    "to \"no line\", so the lines' bytes add up to the image's SASS.\n"
+    "\n"
+    "PTX text: --ptx FILE when its lines are the image's .nv_debug_ptx_txt;\n"
+    "else the fatbin's PTX entry for that SM when its lines are; else the\n"
+    ".nv_debug_ptx_txt section (instruction text without .loc directives).\n"
+    "\n"
+    "  --ptx FILE.ptx    the PTX the image was compiled from (checked)\n"
+    "  --sm N            only the sm_N images\n"
+    "  --function NAME   only this function symbol (mangled or demangled)\n"
+    "  -C, --demangle    demangled function names\n"
+    "  --top N           text: the N source lines with the most SASS bytes (20; 0: all)\n"
+    "  --json            one JSON object per image (docs/json.md)\n"
+    "  --html            one self-contained HTML page: source, PTX and SASS panes,\n"
+    "                    linked (click or hover a line); one image (--sm, --function)\n"
+    "  -o OUT            write there (whole or not at all) instead of standard output\n"
+    "  --prefix OLD=NEW  HTML: read source files under OLD from NEW instead\n"
+    "\n"
+    "SASS is shown as instruction words: cudwarf has no disassembler.\n"
+    "Example: cudwarf correlate --top 5 kernel.cubin\n";
+
+enum { O_PTX = 1, O_FUNCTION, O_DEMANGLE, O_TOP, O_JSON, O_HTML, O_OUT, O_PREFIX };
+static const cli_opt table[] = {
+    {"--ptx", 0, 1, O_PTX},           {"--function", 0, 1, O_FUNCTION}, {"--demangle", 'C', 0, O_DEMANGLE},
+    {"--top", 0, 1, O_TOP},           {"--json", 0, 0, O_JSON},         {"--html", 0, 0, O_HTML},
+    {"--output", 'o', 1, O_OUT},      {"--prefix", 0, 1, O_PREFIX},     {0}};
+
+/* ---- text ---- */
+
+static const char *fn_name(const corr_opts *o, const cudw_sym_frame *f)
+{
+    const char *n = o->demangle ? f->function_demangled : f->function;
+    return n ? n : "??";
+}
+
+static const char *base(const char *path)
+{
+    const char *s = path ? strrchr(path, '/') : NULL;
+    return s ? s + 1 : path ? path : "??";
+}
+
+/* Where line L's instructions were inlined from: the direct call sites,
+ * most bytes first (three, and the rest summed). */
+typedef struct site {
+    const cudw_sym_frame *f;     /* the caller's frame */
+    uint64_t bytes;
+} site;
+
+static int by_site_bytes(const void *a, const void *b)
+{
+    const site *x = a, *y = b;
+    return x->bytes != y->bytes ? (x->bytes > y->bytes ? -1 : 1) : 0;
+}
+
+static void callers_text(const corr_opts *o, const cudw_correlation *c, size_t L, obuf *out)
+{
+    site *v = NULL;
+    size_t n = 0, cap = 0;
+    for (size_t i = 0, ni = cudw_corr_insn_count(c); i < ni; i++) {
+        const cudw_corr_insn *in = cudw_corr_insn_get(c, i);
+        size_t nf;
+        const cudw_sym_frame *f = in->line == L ? cudw_corr_frames(c, i, &nf) : NULL;
+        if (!f || nf < 2)
+            continue;
+        size_t k = 0;
+        while (k < n && !(v[k].f->line == f[1].line && v[k].f->file && f[1].file && !strcmp(v[k].f->file, f[1].file)))
+            k++;
+        if (k == n) {
+            if (n == cap) {
+                site *nv = realloc(v, (cap = cap ? cap * 2 : 8) * sizeof *v);
+                if (!nv)
+                    break;
+                v = nv;
+            }
+            v[n++] = (site){&f[1], 0};
+        }
+        v[k].bytes += in->size;
+    }
+    qsort(v, n, sizeof *v, by_site_bytes);
+    uint64_t rest = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (k >= 3) {
+            rest += v[k].bytes;
+            continue;
+        }
+        ob_puts(out, "            ");
+        ob_commas(out, v[k].bytes, 9);
+        ob_printf(out, " B inlined at %s:%llu  %s\n", base(v[k].f->file), (unsigned long long)v[k].f->line,
+                  fn_name(o, v[k].f));
+    }
+    if (rest) {
+        ob_puts(out, "            ");
+        ob_commas(out, rest, 9);
+        ob_printf(out, " B inlined at %zu other call sites\n", n - 3);
+    }
+    free(v);
+}
+
+/* The function a line is in: its instructions' innermost frame's. */
+static const cudw_sym_frame *line_function(const cudw_correlation *c, size_t L)
+{
+    for (size_t i = 0, n = cudw_corr_insn_count(c); i < n; i++) {
+        size_t nf;
+        const cudw_sym_frame *f = cudw_corr_frames(c, i, &nf);
+        if (cudw_corr_insn_get(c, i)->line == L && nf)
+            return f;
+    }
+    return NULL;
+}
+
+static const cudw_correlation *sort_ctx;
+static int by_bytes(const void *a, const void *b)
+{
+    const cudw_corr_cost *x = cudw_corr_line_get(sort_ctx, *(const size_t *)a);
+    const cudw_corr_cost *y = cudw_corr_line_get(sort_ctx, *(const size_t *)b);
+    if (x->sass_bytes != y->sass_bytes)
+        return x->sass_bytes > y->sass_bytes ? -1 : 1;
+    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+static const char *from_text(int from)
+{
+    return from == CUDW_PTX_FROM_FILE ? "the file given" : from == CUDW_PTX_FROM_FATBIN ? "the fatbin's PTX entry"
+                                                                                         : "no .loc directives";
+}
+
+static int report_text(const corr_opts *o, cudw_correlation *c, obuf *out)
+{
+    const cudw_corr_summary *s = cudw_corr_summary_get(c);
+    ob_printf(out, "%s (sm_%u): ", s->image, s->sm);
+    ob_commas(out, s->instructions, 0);
+    ob_puts(out, " SASS instructions, ");
+    ob_commas(out, s->sass_bytes, 0);
+    ob_puts(out, " bytes\n");
+    if (s->capsule_bytes) {
+        ob_puts(out, "  + ");
+        ob_commas(out, s->capsule_bytes, 0);
+        ob_puts(out, " bytes of Mercury capsules (code, not SASS: not correlated)\n");
+    }
+    for (size_t i = 0, n = cudw_corr_ptx_count(c); i < n; i++) {
+        const cudw_corr_ptx *p = cudw_corr_ptx_get(c, i);
+        ob_printf(out, "  PTX %s: %s (%s)\n", p->section->name, p->name, from_text(p->from));
+    }
+    ob_printf(out, "  %llu with a source line, %llu with a PTX line", (unsigned long long)s->with_line,
+              (unsigned long long)s->with_ptx);
+    if (s->disagree)
+        ob_printf(out, "; %llu where the PTX's .loc says otherwise", (unsigned long long)s->disagree);
+    ob_putc(out, '\n');
+    if (s->disagree) {
+        uint64_t why[CUDW_CORR_OTHER + 1] = {0};
+        for (size_t i = 0, n = cudw_corr_insn_count(c); i < n; i++)
+            why[cudw_corr_insn_get(c, i)->reason]++;
+        for (int r = 1; r <= CUDW_CORR_OTHER; r++)
+            if (why[r])
+                ob_printf(out, "    %llu %s\n", (unsigned long long)why[r], cudw_corr_reason_name(r));
+    }
+    size_t nl = cudw_corr_line_count(c);
+    size_t *order = malloc((nl ? nl : 1) * sizeof *order);
+    if (!order) {
+        eprintf("%s: out of memory\n", progname);
+        return EXIT_BAD_INPUT;
+    }
+    size_t shown = 0;
+    for (size_t i = 0; i < nl; i++)
+        if (cudw_corr_line_get(c, i)->sass_bytes)
+            order[shown++] = i;
+    sort_ctx = c;
+    qsort(order, shown, sizeof *order, by_bytes);
+    if (o->top && shown > o->top)
+        shown = o->top;
+    ob_printf(out, "  top %zu source lines by SASS bytes:\n", shown);
+    ob_puts(out, "      bytes     incl  insns    ptx  line\n");
+    for (size_t k = 0; k < shown; k++) {
+        const cudw_corr_cost *l = cudw_corr_line_get(c, order[k]);
+        ob_commas(out, l->sass_bytes, 11);
+        ob_commas(out, l->sass_bytes_inclusive, 9);
+        ob_commas(out, l->sass_instructions, 7);
+        ob_commas(out, l->ptx_instructions, 7);
+        ob_puts(out, "  ");
+        if (!l->name) {
+            ob_puts(out, l->line ? "??" : "(no line)\n");
+            if (!l->line)
+                continue;
+        } else {
+            ob_puts(out, l->name);
+        }
+        ob_putc(out, ':');
+        ob_dec(out, l->line);
+        const cudw_sym_frame *f = line_function(c, order[k]);
+        if (f)
+            ob_printf(out, "  %s", fn_name(o, f));
+        ob_putc(out, '\n');
+        callers_text(o, c, order[k], out);
+    }
+    free(order);
+    return EXIT_OK;
+}
+
+/* ---- JSON ---- */
+
+static void cost_json(json *j, const cudw_corr_cost *k, const char *name_key, int with_line)
+{
+    json_obj(j, NULL);
+    json_str(j, name_key, k->name);
+    if (with_line)
+        json_u64(j, "line", k->line);
+    json_u64(j, "sass_bytes", k->sass_bytes);
+    json_u64(j, "sass_bytes_inclusive", k->sass_bytes_inclusive);
+    json_u64(j, "sass_instructions", k->sass_instructions);
+    json_u64(j, "sass_instructions_inclusive", k->sass_instructions_inclusive);
+    json_u64(j, "ptx_instructions", k->ptx_instructions);
+    json_end_obj(j);
+}
+
+/* The .loc chain of an instruction whose frames it is not. */
+static void loc_json(const corr_opts *o, const cudw_correlation *c, const cudw_corr_insn *in, json *j)
+{
+    const cudw_ptx *p = cudw_corr_ptx_get(c, in->ptx)->ptx;
+    json_obj(j, "loc");
+    json_u64(j, "ptx_line", cudw_ptx_loc_get(p, in->loc)->ptx_line);
+    json_str(j, "reason", cudw_corr_reason_name(in->reason));
+    json_arr(j, "frames");
+    for (size_t k = in->loc; k; k = cudw_ptx_loc_get(p, k)->inlined_at) {
+        const cudw_ptx_loc *l = cudw_ptx_loc_get(p, k);
+        const cudw_ptx_file *pf = cudw_ptx_file_find(p, l->file);
+        json_obj(j, NULL);
+        char buf[1024];
+        const char *name = l->name;
+        if (name && o->demangle && cudw_demangle(name, buf, sizeof buf) && strlen(buf) < sizeof buf - 1)
+            name = buf;
+        json_str(j, "function", name);
+        json_str(j, "path", pf ? pf->path : NULL);
+        json_u64(j, "line", l->line);
+        json_u64(j, "column", l->column);
+        json_u64(j, "ptx_line", l->ptx_line);
+        json_end_obj(j);
+    }
+    json_end_arr(j);
+    json_end_obj(j);
+}
+
+static void report_json(const corr_opts *o, cudw_correlation *c, json *j)
+{
+    const cudw_corr_summary *s = cudw_corr_summary_get(c);
+    json_obj(j, NULL);
+    json_str(j, "image", s->image);
+    json_u64(j, "sm", s->sm);
+    json_u64(j, "code_bytes", s->code_bytes);
+    json_u64(j, "sass_bytes", s->sass_bytes);
+    json_u64(j, "capsule_bytes", s->capsule_bytes);
+    json_u64(j, "instruction_count", s->instructions);
+    json_u64(j, "with_line", s->with_line);
+    json_u64(j, "with_ptx", s->with_ptx);
+    json_u64(j, "disagree", s->disagree);
+    json_str(j, "ptx_instructions_by", s->ptx_by_loc ? "loc" : "sass");
+    json_arr(j, "ptx");
+    for (size_t i = 0, n = cudw_corr_ptx_count(c); i < n; i++) {
+        const cudw_corr_ptx *p = cudw_corr_ptx_get(c, i);
+        json_obj(j, NULL);
+        json_str(j, "source", p->from == CUDW_PTX_FROM_FILE ? "file" : p->from == CUDW_PTX_FROM_FATBIN ? "fatbin"
+                                                                                                      : "section");
+        json_str(j, "name", p->name);
+        json_str(j, "section", p->section->name);
+        json_u64(j, "lines", p->lines);
+        json_end_obj(j);
+    }
+    json_end_arr(j);
+    json_arr(j, "instructions");
+    for (size_t i = 0, n = cudw_corr_insn_count(c); i < n; i++) {
+        const cudw_corr_insn *in = cudw_corr_insn_get(c, i);
+        json_obj(j, NULL);
+        json_str(j, "section", in->section_name);
+        json_u64(j, "pc", in->pc);
+        json_str(j, "symbol", in->symbol);
+        if (in->symbol)
+            json_u64(j, "offset", in->offset);
+        json_u64(j, "size", in->size);
+        if (in->ptx_line) {
+            json_u64(j, "ptx", in->ptx);
+            json_u64(j, "ptx_line", in->ptx_line);
+        } else {
+            json_null(j, "ptx_line");
+        }
+        size_t nf;
+        const cudw_sym_frame *fr = cudw_corr_frames(c, i, &nf);
+        frames_json(j, "frames", fr, nf, o->demangle);
+        if (in->reason)
+            loc_json(o, c, in, j);
+        json_end_obj(j);
+    }
+    json_end_arr(j);
+    json_arr(j, "source_lines");
+    for (size_t i = 0, n = cudw_corr_line_count(c); i < n; i++)
+        cost_json(j, cudw_corr_line_get(c, i), "path", 1);
+    json_end_arr(j);
+    json_arr(j, "functions");
+    for (size_t i = 0, n = cudw_corr_function_count(c); i < n; i++)
+        cost_json(j, cudw_corr_function_get(c, i), "function", 0);
+    json_end_arr(j);
+    json_arr(j, "files");
+    for (size_t i = 0, n = cudw_corr_file_count(c); i < n; i++)
+        cost_json(j, cudw_corr_file_get(c, i), "path", 0);
+    json_end_arr(j);
+    json_end_obj(j);
+}
+
+/* ---- the command ---- */
+
+typedef struct file_out {
+    obuf ob;             /* first: the sink gets the obuf */
+    atomic_file af;
+    int failed;
+} file_out;
+
+static void to_file(obuf *o, const void *p, size_t n)
+{
+    file_out *fo = (file_out *)o;
+    if (!fo->failed && atomic_write(&fo->af, p, n))
+        fo->failed = 1;
+}
+
+static int parse(int argc, char **argv, corr_opts *o, const char **path)
+{
+    cli_args a = {argc, argv, 1, NULL, NULL, 0};
+    for (int id; (id = opt_next(&a, "correlate", table)) != OPT_END;) {
+        switch (id) {
+        case OPT_HELP:
+            ob_puts(&out_stdout, help);
+            return -1;
+        case OPT_ERR:
+            return EXIT_USAGE;
+        case OPT_POS:
+            if (*path) {
+                usage_error("correlate", "one FILE, not '%s' too", a.value);
+                return EXIT_USAGE;
+            }
+            *path = a.value;
+            break;
+        case O_PTX: o->ptx_path = a.value; break;
+        case O_FUNCTION: o->function = a.value; break;
+        case O_DEMANGLE: o->demangle = 1; break;
+        case O_JSON: o->json = 1; break;
+        case O_HTML: o->html = 1; break;
+        case O_OUT: o->out = a.value; break;
+        case O_TOP: {
+            char *end;
+            unsigned long v = strtoul(a.value, &end, 10);
+            if (end == a.value || *end) {
+                usage_error("correlate", "--top %s: expected a number", a.value);
+                return EXIT_USAGE;
+            }
+            o->top = v;
+            break;
+        }
+        case O_PREFIX: {
+            const char *eq = strchr(a.value, '=');
+            if (!eq || eq == a.value || o->nprefix == sizeof o->prefix / sizeof *o->prefix) {
+                usage_error("correlate", "--prefix %s: expected OLD=NEW (at most %zu)", a.value,
+                            sizeof o->prefix / sizeof *o->prefix);
+                return EXIT_USAGE;
+            }
+            o->prefix[o->nprefix++] = a.value;
+            break;
+        }
+        }
+    }
+    if (!*path) {
+        usage_error("correlate", "no input file");
+        return EXIT_USAGE;
+    }
+    if (o->json && o->html) {
+        usage_error("correlate", "--json and --html: choose one");
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* The correlations to print: one per image (those --function names). */
+static int correlate_all(const corr_opts *o, const char *path, cudw_symbolizer *s, const cudw_ptx *ptx,
+                         cudw_correlation ***out, size_t *n)
+{
+    size_t ni = cudw_symbolizer_image_count(s);
+    cudw_correlation **v = calloc(ni ? ni : 1, sizeof *v);
+    if (!v) {
+        eprintf("%s: out of memory\n", progname);
+        return EXIT_BAD_INPUT;
+    }
+    *out = v;
+    *n = 0;
+    cudw_correlate_opts co = {ptx, o->function, 0};
+    for (size_t i = 0; i < ni; i++) {
+        int rc = cudw_correlate(s, i, &co, &v[*n]);
+        const cudw_error *e = cudw_symbolizer_error(s);
+        if (rc == CUDW_E_NOT_FOUND && o->function && e->what && !strcmp(e->what, "function"))
+            continue; /* another image defines it */
+        if (rc) {
+            char msg[600];
+            cudw_error_format(e, msg, sizeof msg);
+            eprintf("%s: %s: %s\n", progname, path, msg);
+            return EXIT_BAD_INPUT;
+        }
+        (*n)++;
+    }
+    if (!*n) {
+        eprintf("%s: %s: no image defines function %s\n", progname, path, o->function);
+        return EXIT_BAD_INPUT;
+    }
+    if (o->html && *n > 1) {
+        eprintf("%s: %s: %zu images; --html shows one: choose it with --sm N or --function NAME\n", progname, path,
+                *n);
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+static int write_reports(const corr_opts *o, cudw_correlation **v, size_t n, obuf *out)
+{
+    int rc = EXIT_OK;
+    if (o->html)
+        return correlate_html(o, v[0], out);
+    if (o->json) {
+        json j;
+        json_init(&j, out);
+        json_arr(&j, NULL);
+        for (size_t i = 0; i < n; i++)
+            report_json(o, v[i], &j);
+        json_end_arr(&j);
+        ob_putc(out, '\n');
+        return EXIT_OK;
+    }
+    for (size_t i = 0; i < n && !rc; i++) {
+        if (i)
+            ob_putc(out, '\n');
+        rc = report_text(o, v[i], out);
+    }
+    return rc;
+}
+
+int cmd_correlate(int argc, char **argv)
+{
+    corr_opts o = {.top = 20};
+    const char *path = NULL;
+    int rc = parse(argc, argv, &o, &path);
+    if (rc)
+        return rc < 0 ? EXIT_OK : rc;
+    cudw_ptx *ptx = NULL;
+    if (o.ptx_path && cudw_ptx_open(o.ptx_path, &ptx)) {
+        const cudw_ptx_diag *d = ptx ? cudw_ptx_error(ptx) : NULL;
+        eprintf("%s: %s:%llu:%llu: %s\n", progname, o.ptx_path, d ? (unsigned long long)d->line : 0ull,
+                d ? (unsigned long long)d->column : 0ull, d ? d->text : "out of memory");
+        cudw_ptx_close(ptx);
+        return EXIT_BAD_INPUT;
+    }
+    cudw_symbolizer_opts so = {CUDW_SYM_PTX | CUDW_SYM_DEMANGLE, sel_sm, sel_variant, debug_file};
+    cudw_symbolizer *s = NULL;
+    cudw_correlation **v = NULL;
+    size_t n = 0;
+    if (cudw_symbolizer_open(&s, path, &so)) {
+        char msg[600];
+        if (s)
+            cudw_error_format(cudw_symbolizer_error(s), msg, sizeof msg);
+        eprintf("%s: %s: %s\n", progname, path, s ? msg : "out of memory");
+        rc = EXIT_BAD_INPUT;
+    } else {
+        rc = correlate_all(&o, path, s, ptx, &v, &n);
+    }
+    if (!rc) {
+        if (!o.out || !strcmp(o.out, "-")) {
+            rc = write_reports(&o, v, n, &out_stdout);
+        } else {
+            static file_out fo; /* 64 KiB of buffer: not on the stack */
+            char err[600];
+            if (atomic_open(&fo.af, o.out, err, sizeof err)) {
+                eprintf("%s: %s\n", progname, err);
+                rc = EXIT_BAD_INPUT;
+            } else {
+                fo.ob.sink = to_file;
+                rc = write_reports(&o, v, n, &fo.ob);
+                ob_flush(&fo.ob);
+                if (rc || fo.failed || atomic_commit(&fo.af, err, sizeof err)) {
+                    if (!rc)
+                        eprintf("%s: %s\n", progname, fo.failed ? "cannot write the output" : err);
+                    atomic_abort(&fo.af);
+                    rc = rc ? rc : EXIT_BAD_INPUT;
+                }
+            }
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        cudw_correlation_free(v[i]);
+    free(v);
+    cudw_symbolizer_close(s);
+    cudw_ptx_close(ptx);
+    return rc;
+}

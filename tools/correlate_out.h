@@ -1,0 +1,19 @@
+/* cudwarf correlate's options and its HTML page (correlate_html.c). */
+#ifndef CUDW_TOOLS_CORRELATE_OUT_H
+#define CUDW_TOOLS_CORRELATE_OUT_H
+
+#include "cli.h"
+
+typedef struct corr_opts {
+    const char *ptx_path, *function, *out;
+    int demangle, json, html;
+    size_t top;                 /* text: lines shown; 0 all */
+    const char *prefix[16];     /* --prefix OLD=NEW */
+    size_t nprefix;
+} corr_opts;
+
+/* One self-contained page for c (no network: data, CSS and script
+ * inline).  EXIT_OK, or EXIT_BAD_INPUT after a message. */
+int correlate_html(const corr_opts *o, cudw_correlation *c, obuf *out);
+
+#endif
