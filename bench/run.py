@@ -13,6 +13,8 @@ bench/src/cub_big.cu (CUB device algorithms, nvcc -arch=sm_90 -dc, -G and
                eu-readelf --debug-dump=info, readelf --debug-dump=info
   frames       cudwarf dump --frames, --frames --json      llvm-dwarfdump --debug-frame,
                eu-readelf --debug-dump=frames
+  correlate    cudwarf correlate (text, --json, --html) of the -lineinfo cubin with its PTX,
+               beside llvm-dwarfdump --debug-line of it
 
 Each command runs N times (default 9), interleaved with the others so that
 a slow moment of the machine hits them all; the table shows the median and
@@ -136,6 +138,13 @@ def main():
         ("ptxas -O0 --generate-line-info (whole compile)", ["ptxas", "-arch=sm_90", "-O0", "--generate-line-info",
                                                              "--compile-only", "-o", os.devnull, ptx]),
     ], runs, "ptxas -O0 --generate-line-info (whole compile)")
+    # correlate: every instruction of the -lineinfo cubin with its PTX line and chain
+    group(f"correlate of {os.path.basename(li)} with its PTX", [
+        ("cudwarf correlate (text, top 20 lines)", [cw, "correlate", "--ptx", ptx, li]),
+        ("cudwarf correlate --json", [cw, "correlate", "--json", "--ptx", ptx, li]),
+        ("cudwarf correlate --html", [cw, "correlate", "--html", "--ptx", ptx, li]),
+        ("llvm-dwarfdump --debug-line", ["llvm-dwarfdump", "--debug-line", rel[li]]),
+    ], runs, "llvm-dwarfdump --debug-line")
     r = rel[g]
     dies = {
         "cudwarf": count([cw, "dump", "--info", g], r"^ <\d+><[0-9a-f]+>: Abbrev"),

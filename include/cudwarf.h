@@ -60,6 +60,15 @@ extern "C" {
 
 #define CUDW_VERSION_STRING "0.1.0"
 
+/* For bindings (the Python package) that lay the structures out
+ * themselves: the ABI's number, raised whenever a public structure
+ * changes, and the size of a public structure by its name ("cudw_line_iter",
+ * "cudw_corr_insn"; 0 for a name it does not know).  A binding checks both
+ * when it loads instead of guessing. */
+#define CUDW_ABI_VERSION 2
+unsigned cudw_abi_version(void);
+size_t cudw_struct_size(const char *name);
+
 /* ------------------------------------------------------------------ */
 /* Status codes and errors                                             */
 /* ------------------------------------------------------------------ */

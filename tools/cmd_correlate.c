@@ -245,7 +245,7 @@ static void loc_json(const corr_opts *o, const cudw_correlation *c, const cudw_c
         const cudw_ptx_loc *l = cudw_ptx_loc_get(p, k);
         const cudw_ptx_file *pf = cudw_ptx_file_find(p, l->file);
         json_obj(j, NULL);
-        char buf[1024];
+        char buf[4096];
         const char *name = l->name;
         if (name && o->demangle && cudw_demangle(name, buf, sizeof buf) && strlen(buf) < sizeof buf - 1)
             name = buf;

@@ -9,11 +9,15 @@ A thin ctypes layer over libcudwarf (no other dependency):
         for fr in f.symbolize("_Z6kernelPi+0x80"):    # innermost frame first
             print(fr.function, fr.file, fr.line, fr.image)
         stacks = f.symbolize_many(["_Z6kernelPi+0x80", "_Z6kernelPi+0x90"])
+        report = f.correlate(ptx="k.ptx")            # source <-> PTX <-> SASS, as correlate --json
         for row in f.lines():                         # the rows of every line table
             ...
         for die in f.dies():                          # every DIE, with its attributes
             ...
         findings = f.verify()
+
+    cudwarf.ptx_lines("k.ptx")                        # as `cudwarf ptx-lines --json`
+    cudwarf.ptx_predict("k.ptx", "k.cubin")           # the .debug_line bytes ptxas writes
 
 Errors from the library raise cudwarf.Error, which carries the section and
 offset where decoding failed.  The library is found through CUDWARF_LIB,
@@ -26,7 +30,8 @@ from ctypes import byref, c_char_p, c_size_t, c_uint64, c_void_p
 from . import _lib
 from ._lib import lib
 
-__all__ = ["open", "Error", "File", "ImageInfo", "Frame", "Row", "DIE", "Finding", "demangle"]
+__all__ = ["open", "Error", "PtxError", "File", "ImageInfo", "Frame", "Row", "DIE", "Finding", "demangle",
+           "correlate", "ptx_lines", "ptx_predict"]
 
 MAX_FRAMES = 256          # CUDW_MAX_INLINE_DEPTH
 _SYM_DEMANGLE, _SYM_PTX = 1, 2
@@ -288,6 +293,33 @@ class File:
             raise Error(lib.cudw_symbolizer_error(h).contents, self.path)
         return self._frames_of(res, self._frames)
 
+    def correlate(self, ptx=None, sm=None, function=None, demangle=False):
+        """Source <-> PTX <-> SASS of every image (or those sm selects, or
+        that define function): one dict per image with the records of
+        `cudwarf correlate --json` (instructions, source_lines, functions,
+        files).  ptx: the PTX file the image was compiled from (checked)."""
+        h = self._symbolizer(sm)
+        p = _ptx_open(ptx) if ptx else None
+        try:
+            out = []
+            opts = _lib.CorrOpts(p, function.encode() if function else None, 0)
+            for i in range(lib.cudw_symbolizer_image_count(h)):
+                c = c_void_p()
+                if lib.cudw_correlate(h, i, byref(opts), byref(c)):
+                    e = lib.cudw_symbolizer_error(h).contents
+                    if function and e.code == -16 and e.what == b"function":
+                        continue  # another image defines it
+                    raise Error(e, self.path)
+                try:
+                    out.append(_correlation(c, p, demangle))
+                finally:
+                    lib.cudw_correlation_free(c)
+            if function and not out:
+                raise ValueError(f"{self.path}: no image defines function {function}")
+            return out
+        finally:
+            lib.cudw_ptx_close(p)
+
     def symbolize_many(self, locations, sm=None, frames=16):
         """symbolize() for every location, in one library call per 4096."""
         h = self._symbolizer(sm)
@@ -441,6 +473,154 @@ class File:
                 found.append(x)
             lib.cudw_verify(f, _lib.FINDING_FN(on), None)
         return found
+
+
+# ---- PTX and correlation ----
+
+class PtxError(ValueError):
+    """A PTX file ptxas would reject: path, line, column, message."""
+
+    def __init__(self, path, line, column, text):
+        self.path, self.line, self.column, self.text = path, line, column, text
+        super().__init__(f"{path}:{line}:{column}: {text}")
+
+
+def _ptx_open(path):
+    h = c_void_p()
+    if lib.cudw_ptx_open(path.encode(), byref(h)):
+        d = lib.cudw_ptx_error(h).contents if h else None
+        lib.cudw_ptx_close(h)
+        if d is None:
+            raise MemoryError(path)
+        raise PtxError(path, d.line, d.column, d.text.decode(errors="replace"))
+    return h
+
+
+def _ptx_path(p, number):
+    f = lib.cudw_ptx_file_find(p, number)
+    return _s(f.contents.path) if f else None
+
+
+def ptx_lines(path):
+    """Every PTX instruction line with the .loc in effect and its inline
+    chain: the records of `cudwarf ptx-lines --json`."""
+    p = _ptx_open(path)
+    try:
+        out, w, ins = [], _lib.PtxWalk(), _lib.PtxInsn()
+        while lib.cudw_ptx_insn_next(p, byref(w), byref(ins)) == 0:
+            fn = _s(lib.cudw_ptx_func_get(p, ins.function).contents.name)
+            rec = {"ptx_line": ins.line, "function": fn}
+            if ins.loc:
+                L = lib.cudw_ptx_loc_get(p, ins.loc).contents
+                rec.update(file=L.file, path=_ptx_path(p, L.file), line=L.line, column=L.column)
+            else:
+                rec.update(file=None, path=None, line=0, column=0)
+            frames, k = [], ins.loc
+            while k:
+                x = lib.cudw_ptx_loc_get(p, k).contents
+                frames.append({"function": _s(x.name or x.label) if x.inlined_at else fn,
+                               "path": _ptx_path(p, x.file), "line": x.line, "column": x.column})
+                k = x.inlined_at
+            rec["frames"] = frames
+            out.append(rec)
+        return out
+    finally:
+        lib.cudw_ptx_close(p)
+
+
+def ptx_predict(ptx, cubin, section=".debug_line"):
+    """The bytes of the line section (".debug_line" or
+    ".nv.merc.debug_line") ptxas writes for cubin from ptx."""
+    p = _ptx_open(ptx)
+    f = c_void_p()
+    try:
+        if lib.cudw_open(byref(f), cubin.encode()):
+            raise Error(lib.cudw_last_error(f).contents, cubin) if f else MemoryError(cubin)
+        pr = _lib.PtxPrediction()
+        if lib.cudw_ptx_predict(f, p, section.encode(), byref(pr)):
+            raise Error(lib.cudw_last_error(f).contents, cubin)
+        try:
+            return ctypes.string_at(pr.unit.data, pr.unit.size)
+        finally:
+            lib.cudw_ptx_prediction_free(byref(pr))
+    finally:
+        lib.cudw_close(f)
+        lib.cudw_ptx_close(p)
+
+
+_PTX_FROM = {1: "file", 2: "fatbin", 3: "section"}
+
+
+def _frame_dict(fr, dem):
+    d = {"function": _s(fr.function_demangled if dem else fr.function)}
+    if dem:
+        d["linkage_name"] = _s(fr.function)
+    d.update(path=_s(fr.file), line=fr.line, column=fr.column, source=_FROM.get(fr.source, "none"))
+    return d
+
+
+def _cost_dict(k, key, with_line):
+    d = {key: _s(k.name)}
+    if with_line:
+        d["line"] = k.line
+    for f in ("sass_bytes", "sass_bytes_inclusive", "sass_instructions", "sass_instructions_inclusive",
+              "ptx_instructions"):
+        d[f] = getattr(k, f)
+    return d
+
+
+def _loc_dict(c, ins, dem):
+    p = lib.cudw_corr_ptx_get(c, ins.ptx).contents.ptx
+    frames, k = [], ins.loc
+    while k:
+        x = lib.cudw_ptx_loc_get(p, k).contents
+        name = _s(x.name)
+        frames.append({"function": demangle(name) if name and dem else name, "path": _ptx_path(p, x.file),
+                       "line": x.line, "column": x.column, "ptx_line": x.ptx_line})
+        k = x.inlined_at
+    return {"ptx_line": lib.cudw_ptx_loc_get(p, ins.loc).contents.ptx_line,
+            "reason": _s(lib.cudw_corr_reason_name(ins.reason)), "frames": frames}
+
+
+def _correlation(c, ptx, dem):
+    s = lib.cudw_corr_summary_get(c).contents
+    out = {"image": _s(s.image), "sm": s.sm, "code_bytes": s.code_bytes, "sass_bytes": s.sass_bytes,
+           "capsule_bytes": s.capsule_bytes, "instruction_count": s.instructions, "with_line": s.with_line,
+           "with_ptx": s.with_ptx, "disagree": s.disagree, "ptx_instructions_by": "loc" if s.ptx_by_loc else "sass"}
+    out["ptx"] = []
+    for i in range(lib.cudw_corr_ptx_count(c)):
+        t = lib.cudw_corr_ptx_get(c, i).contents
+        out["ptx"].append({"source": _PTX_FROM[t.from_], "name": _s(t.name), "section": _s(t.section.contents.name),
+                           "lines": t.lines})
+    insns, n = [], c_size_t()
+    for i in range(lib.cudw_corr_insn_count(c)):
+        x = lib.cudw_corr_insn_get(c, i).contents
+        d = {"section": _s(x.section_name), "pc": x.pc, "symbol": _s(x.symbol)}
+        if x.symbol:
+            d["offset"] = x.offset
+        d["size"] = x.size
+        if x.ptx_line:
+            d["ptx"], d["ptx_line"] = x.ptx, x.ptx_line
+        else:
+            d["ptx_line"] = None
+        fr = lib.cudw_corr_frames(c, i, byref(n))
+        d["frames"] = [_frame_dict(fr[k], dem) for k in range(n.value)]
+        if x.reason:
+            d["loc"] = _loc_dict(c, x, dem)
+        insns.append(d)
+    out["instructions"] = insns
+    for key, name, field, with_line in (("source_lines", "line", "path", True), ("functions", "function", "function", False),
+                                        ("files", "file", "path", False)):
+        get = getattr(lib, f"cudw_corr_{name}_get")
+        out[key] = [_cost_dict(get(c, i).contents, field, with_line)
+                    for i in range(getattr(lib, f"cudw_corr_{name}_count")(c))]
+    return out
+
+
+def correlate(path, ptx=None, sm=None, function=None, demangle=False):
+    """File(path).correlate(...): the records of `cudwarf correlate --json`."""
+    with File(path) as f:
+        return f.correlate(ptx=ptx, sm=sm, function=function, demangle=demangle)
 
 
 def open(path, debug_file=None):  # noqa: A001 - the package's front door

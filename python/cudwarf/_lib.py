@@ -103,9 +103,108 @@ class Finding(Structure):
     _fields_ = [("severity", c_int), ("where", Error_)]
 
 
-# Opaque to Python: the library only writes them.  Generous sizes; the
-# tests compare them with the C sizes.
-UNIT_SIZE, LINE_ITER_SIZE, DIE_ITER_SIZE, ATTR_ITER_SIZE = 512, 1024, 256, 128
+class PtxDiag(Structure):
+    _fields_ = [("code", c_int), ("line", c_uint64), ("column", c_uint64), ("text", c_char * 200)]
+
+
+class PtxFile(Structure):
+    _fields_ = [("number", c_uint64), ("path", c_char_p), ("mtime", c_uint64), ("size", c_uint64),
+                ("has_stamp", c_uint8), ("ptx_line", c_uint64)]
+
+
+class PtxLoc(Structure):
+    _fields_ = [("ptx_line", c_uint64), ("file", c_uint64), ("line", c_uint64), ("column", c_uint64),
+                ("label", c_char_p), ("label_imm", c_uint64), ("function_offset", c_uint64), ("name", c_char_p),
+                ("inlined_at", c_size_t), ("function", c_size_t)]
+
+
+class PtxFunc(Structure):
+    _fields_ = [("name", c_char_p), ("entry", c_uint8), ("header_line", c_uint64), ("brace_line", c_uint64),
+                ("end_line", c_uint64), ("first_loc", c_size_t), ("nlocs", c_size_t)]
+
+
+class PtxInsn(Structure):
+    _fields_ = [("line", c_uint64), ("text", c_void_p), ("len", c_size_t), ("function", c_size_t),
+                ("loc", c_size_t)]
+
+
+class PtxWalk(Structure):
+    _fields_ = [("pos", c_uint64), ("line", c_uint64), ("function", c_size_t), ("loc", c_size_t)]
+
+
+class LineOut(Structure):
+    _fields_ = [("data", POINTER(c_uint8)), ("size", c_size_t), ("sites", c_void_p), ("nsites", c_size_t),
+                ("err", Error_)]
+
+
+class PtxPrediction(Structure):
+    _fields_ = [("rows", POINTER(LineRow)), ("nrows", c_size_t), ("unit", LineOut), ("table", c_void_p),
+                ("line_sass", POINTER(Section))]
+
+
+class CorrPtx(Structure):
+    _fields_ = [("from_", c_int), ("name", c_char_p), ("section", POINTER(Section)), ("ptx", c_void_p),
+                ("lines", c_uint64)]
+
+
+class CorrInsn(Structure):
+    _fields_ = [("section", c_uint), ("section_name", c_char_p), ("pc", c_uint64), ("symbol", c_char_p),
+                ("offset", c_uint64), ("size", c_uint32), ("bytes", POINTER(c_uint8)), ("ptx_line", c_uint64),
+                ("ptx", c_size_t), ("line", c_size_t), ("loc", c_size_t), ("reason", c_int)]
+
+
+class CorrCost(Structure):
+    _fields_ = [("name", c_char_p), ("line", c_uint64), ("sass_bytes", c_uint64), ("sass_bytes_inclusive", c_uint64),
+                ("sass_instructions", c_uint64), ("sass_instructions_inclusive", c_uint64),
+                ("ptx_instructions", c_uint64)]
+
+
+class CorrSummary(Structure):
+    _fields_ = [("image", c_char_p), ("sm", c_uint), ("code_bytes", c_uint64), ("sass_bytes", c_uint64),
+                ("capsule_bytes", c_uint64), ("instructions", c_uint64), ("with_ptx", c_uint64),
+                ("with_line", c_uint64), ("disagree", c_uint64), ("ptx_by_loc", c_int)]
+
+
+class CorrOpts(Structure):
+    _fields_ = [("ptx", c_void_p), ("function", c_char_p), ("flags", c_uint)]
+
+
+# The library says which ABI it has and how big its structures are: a
+# library that does not match this package is refused at import, never
+# read with the wrong layout.
+ABI_VERSION = 2
+try:
+    lib.cudw_abi_version.restype = ctypes.c_uint
+    lib.cudw_abi_version.argtypes = []
+    lib.cudw_struct_size.restype = c_size_t
+    lib.cudw_struct_size.argtypes = [c_char_p]
+    _abi = lib.cudw_abi_version()
+except AttributeError:
+    _abi = None
+if _abi != ABI_VERSION:
+    raise ImportError(f"libcudwarf has ABI {_abi}; this cudwarf package needs ABI {ABI_VERSION} "
+                      "(install the package and the library of one release)")
+
+
+def struct_size(name):
+    return lib.cudw_struct_size(name.encode())
+
+
+_LAYOUTS = {"cudw_error": Error_, "cudw_input_image": InputImage, "cudw_image": Image, "cudw_section": Section,
+            "cudw_symbolizer_opts": SymOpts, "cudw_sym_frame": SymFrame, "cudw_sym_result": SymResult,
+            "cudw_sym_query": SymQuery, "cudw_line_row": LineRow, "cudw_die": Die, "cudw_attr": Attr,
+            "cudw_finding": Finding, "cudw_ptx_diag": PtxDiag, "cudw_ptx_file": PtxFile, "cudw_ptx_loc": PtxLoc,
+            "cudw_ptx_func": PtxFunc, "cudw_ptx_insn": PtxInsn, "cudw_ptx_walk": PtxWalk,
+            "cudw_ptx_prediction": PtxPrediction, "cudw_corr_ptx": CorrPtx, "cudw_corr_insn": CorrInsn,
+            "cudw_corr_cost": CorrCost, "cudw_corr_summary": CorrSummary, "cudw_correlate_opts": CorrOpts}
+_wrong = [f"{n} ({ctypes.sizeof(t)} here, {struct_size(n)} in the library)" for n, t in _LAYOUTS.items()
+          if ctypes.sizeof(t) != struct_size(n)]
+if _wrong:
+    raise ImportError("libcudwarf's structures are not this package's: " + ", ".join(_wrong))
+
+# Opaque to Python: the library only writes them; their sizes are the library's.
+UNIT_SIZE, LINE_ITER_SIZE, DIE_ITER_SIZE, ATTR_ITER_SIZE = (struct_size(n) for n in (
+    "cudw_unit", "cudw_line_iter", "cudw_die_iter", "cudw_attr_iter"))
 
 FINDING_FN = ctypes.CFUNCTYPE(None, POINTER(Finding), c_void_p)
 
@@ -158,3 +257,27 @@ _decl("cudw_tag_name", c_char_p, c_uint32)
 _decl("cudw_at_name", c_char_p, c_uint32)
 _decl("cudw_verify", c_size_t, c_void_p, FINDING_FN, c_void_p)
 _decl("cudw_demangle", c_size_t, c_char_p, c_char_p, c_size_t)
+_decl("cudw_ptx_open", c_int, c_char_p, POINTER(c_void_p))
+_decl("cudw_ptx_close", None, c_void_p)
+_decl("cudw_ptx_error", POINTER(PtxDiag), c_void_p)
+_decl("cudw_ptx_name", c_char_p, c_void_p)
+_decl("cudw_ptx_loc_get", POINTER(PtxLoc), c_void_p, c_size_t)
+_decl("cudw_ptx_func_get", POINTER(PtxFunc), c_void_p, c_size_t)
+_decl("cudw_ptx_file_find", POINTER(PtxFile), c_void_p, c_uint64)
+_decl("cudw_ptx_warning_count", c_size_t, c_void_p)
+_decl("cudw_ptx_warning_get", POINTER(PtxDiag), c_void_p, c_size_t)
+_decl("cudw_ptx_insn_next", c_int, c_void_p, POINTER(PtxWalk), POINTER(PtxInsn))
+_decl("cudw_ptx_predict", c_int, c_void_p, c_void_p, c_char_p, POINTER(PtxPrediction))
+_decl("cudw_ptx_prediction_free", None, POINTER(PtxPrediction))
+_decl("cudw_correlate", c_int, c_void_p, c_size_t, POINTER(CorrOpts), POINTER(c_void_p))
+_decl("cudw_correlation_free", None, c_void_p)
+_decl("cudw_corr_summary_get", POINTER(CorrSummary), c_void_p)
+_decl("cudw_corr_ptx_count", c_size_t, c_void_p)
+_decl("cudw_corr_ptx_get", POINTER(CorrPtx), c_void_p, c_size_t)
+_decl("cudw_corr_insn_count", c_size_t, c_void_p)
+_decl("cudw_corr_insn_get", POINTER(CorrInsn), c_void_p, c_size_t)
+_decl("cudw_corr_frames", POINTER(SymFrame), c_void_p, c_size_t, POINTER(c_size_t))
+_decl("cudw_corr_reason_name", c_char_p, c_int)
+for _k in ("line", "function", "file"):
+    _decl(f"cudw_corr_{_k}_count", c_size_t, c_void_p)
+    _decl(f"cudw_corr_{_k}_get", POINTER(CorrCost), c_void_p, c_size_t)

@@ -51,29 +51,74 @@ def locations(path, limit=300):
 
 
 def test_struct_sizes_match_the_header():
+    """Every structure Python lays out, and the library's own answer
+    (cudw_struct_size), against what the C compiler makes of the header."""
     cc = shutil.which("cc")
     if not cc:
         pytest.skip("no C compiler to measure the header's structures")
-    names = {"Error_": "cudw_error", "InputImage": "cudw_input_image", "Image": "cudw_image",
-             "Section": "cudw_section", "SymOpts": "cudw_symbolizer_opts", "SymFrame": "cudw_sym_frame",
-             "SymResult": "cudw_sym_result", "SymQuery": "cudw_sym_query", "LineRow": "cudw_line_row",
-             "Die": "cudw_die", "Attr": "cudw_attr", "Finding": "cudw_finding"}
+    layouts = dict(_lib._LAYOUTS)
     opaque = {"UNIT_SIZE": "cudw_unit", "LINE_ITER_SIZE": "cudw_line_iter", "DIE_ITER_SIZE": "cudw_die_iter",
               "ATTR_ITER_SIZE": "cudw_attr_iter"}
     src = os.path.join(ROOT, "build", "sizes.c")
     exe = os.path.join(ROOT, "build", "sizes")
     with open(src, "w") as f:
         f.write("#include <cudwarf.h>\n#include <stdio.h>\nint main(void){\n")
-        for c in list(names.values()) + list(opaque.values()):
+        for c in list(layouts) + list(opaque.values()):
             f.write(f'printf("{c} %zu\\n", sizeof({c}));\n')
-        f.write("return 0;}\n")
+        f.write('printf("abi %d\\n", CUDW_ABI_VERSION);\nreturn 0;}\n')
     subprocess.run([cc, "-I", os.path.join(ROOT, "include"), "-o", exe, src], check=True)
     got = dict(line.split() for line in subprocess.run([exe], capture_output=True, text=True).stdout.splitlines())
     import ctypes
-    for py, c in names.items():
-        assert ctypes.sizeof(getattr(_lib, py)) == int(got[c]), c
+    assert int(got["abi"]) == _lib.ABI_VERSION == _lib.lib.cudw_abi_version()
+    for c, t in layouts.items():
+        assert ctypes.sizeof(t) == int(got[c]) == _lib.struct_size(c), c
     for py, c in opaque.items():
-        assert getattr(_lib, py) >= int(got[c]), c
+        assert getattr(_lib, py) == int(got[c]) == _lib.struct_size(c), c
+    assert _lib.struct_size("no_such_struct") == 0
+
+
+def test_correlate_equals_the_cli_json():
+    """cudwarf.correlate returns the records of `correlate --json`."""
+    cases = [(os.path.join(FIX, "stage1", "heavy_sm90_lineinfo.O3.cubin"),
+              os.path.join(FIX, "stage1", "heavy_sm90_lineinfo.ptx"), False),
+             (os.path.join(FIX, "stage1", "heavy_sm100_lineinfo.rdc.O3.cubin"),
+              os.path.join(FIX, "stage1", "heavy_sm100_lineinfo.rdc.ptx"), True),
+             (os.path.join(FIX, "inline_sm100_G.cubin"), None, True)]
+    for cubin, ptx, dem in cases:
+        args = (["--ptx", ptx] if ptx else []) + (["-C"] if dem else [])
+        want = json.loads(cli("correlate", "--json", *args, cubin).stdout)
+        got = cudwarf.correlate(cubin, ptx=ptx, demangle=dem)
+        assert got == want, cubin
+        assert any("loc" in i for i in got[0]["instructions"]) or not ptx
+    one = cudwarf.correlate(cases[0][0], ptx=cases[0][1], function="_Z4kernPKfPfi")[0]
+    assert {i["section"] for i in one["instructions"]} == {".text._Z4kernPKfPfi"}
+    with pytest.raises(ValueError):
+        cudwarf.correlate(cases[0][0], function="no_such_function")
+    with pytest.raises(cudwarf.Error):
+        cudwarf.correlate(cases[0][0], ptx=cases[1][1])  # another program's PTX
+
+
+def test_ptx_lines_and_predict():
+    ptx = os.path.join(FIX, "stage1", "heavy_sm90_lineinfo.ptx")
+    cubin = os.path.join(FIX, "stage1", "heavy_sm90_lineinfo.O3.cubin")
+    assert cudwarf.ptx_lines(ptx) == json.loads(cli("ptx-lines", "--json", ptx).stdout)
+    import struct
+    d = open(cubin, "rb").read()
+    shoff, = struct.unpack_from("<Q", d, 0x28)
+    esz, num, stx = struct.unpack_from("<HHH", d, 0x3a)
+    hs = [struct.unpack_from("<IIQQQQIIQQ", d, shoff + i * esz) for i in range(num)]
+    names = {d[hs[stx][4] + h[0]:d.index(b"\0", hs[stx][4] + h[0])].decode(): h for h in hs}
+    h = names[".debug_line"]
+    assert cudwarf.ptx_predict(ptx, cubin) == d[h[4]:h[4] + h[5]]
+
+
+def test_ptx_error_is_located(tmp_path):
+    bad = tmp_path / "bad.ptx"
+    bad.write_text(".version 8.0\n.target sm_90\n.file 1 \"a.cu\"\n.entry k()\n{\n"
+                   ".loc 1 3 1, function_name $L__s, inlined_at 1 9 9\nret;\n}\n")
+    with pytest.raises(cudwarf.PtxError) as e:
+        cudwarf.ptx_lines(str(bad))
+    assert e.value.line == 6 and str(e.value).startswith(str(bad) + ":6:")
 
 
 def test_images_are_the_list_labels():
