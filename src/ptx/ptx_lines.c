@@ -96,13 +96,16 @@ static int row(gen *g, uint64_t a, uint64_t file, uint64_t line, uint8_t merc_fl
     return CUDW_OK;
 }
 
-static int hidden(gen *g, uint64_t a)
+/* A lone advance to a; file: the file it is in (Mercury moves the file
+ * with it, .debug_line keeps the last row's). */
+static int hidden(gen *g, uint64_t a, uint64_t file)
 {
     cudw_line_row *r = push(g);
     if (!r)
         return CUDW_E_NOMEM;
+    g->enc_file = file;
     r->address = a;
-    r->file = g->enc_file;
+    r->file = file;
     r->line = g->enc_line;
     r->hidden = 1;
     r->index = g->n;
@@ -267,7 +270,8 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
             continue;
         int after_now = after_entry;
         after_entry = 0;
-        if (g->merc && after_now && PL->line == g->line && (!g->has_pc || g->pc != a) && (rc = hidden(g, a)))
+        if (g->merc && after_now && PL->line == g->line && (!g->has_pc || g->pc != a) &&
+            (rc = hidden(g, a, PL->file)))
             break;
         if (g->defer) {
             if (pending) { /* kept only if this .loc is inlined in it */
@@ -313,11 +317,14 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
         g->own_ctx = c;
         if (!g->has_line || PL->line != g->line) {
             rc = row(g, a, PL->file, PL->line, 0);
+        } else if (g->merc && c == 0 && !after_now) {
+            /* Mercury: back to the function itself on the same line writes
+             * nothing yet (the 0x90 waits for the next row) */
         } else if (!g->defer) {
             int had = g->want_set && (g->want_c != g->dctx || g->want_f != g->dfn);
             flush(g);
             if ((had || after_now) && (!g->has_pc || g->pc != a))
-                rc = hidden(g, a);
+                rc = hidden(g, a, g->merc ? PL->file : g->enc_file);
         }
     }
     return rc;
