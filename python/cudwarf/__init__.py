@@ -34,7 +34,7 @@ __all__ = ["open", "Error", "PtxError", "File", "ImageInfo", "Frame", "Row", "DI
            "correlate", "ptx_lines", "ptx_predict"]
 
 MAX_FRAMES = 256          # CUDW_MAX_INLINE_DEPTH
-_SYM_DEMANGLE, _SYM_PTX = 1, 2
+_SYM_DEMANGLE, _SYM_PTX = _lib.SYM_DEMANGLE, _lib.SYM_PTX
 _FROM = {1: "symbol", 2: "line-table", 3: "die"}
 
 
@@ -150,11 +150,13 @@ def demangle(name):
 
 
 def _parse_sm(sm):
+    """"90", "sm_90a", 100 -> (100, b"\\0"): the library's own parser."""
     if sm is None:
         return 0, b"\0"
-    text = str(sm).replace("sm_", "")
-    variant = text[-1] if text and text[-1] in "af" else ""
-    return int(text[:-1] if variant else text), (variant or "\0").encode()
+    n, v = ctypes.c_uint(), ctypes.create_string_buffer(1)
+    if lib.cudw_sm_parse(str(sm).encode(), byref(n), v):
+        raise ValueError(f"{sm!r} is not an SM (90, sm_90, 90a, sm_100f)")
+    return n.value, v.raw or b"\0"
 
 
 class File:
@@ -307,7 +309,7 @@ class File:
                 c = c_void_p()
                 if lib.cudw_correlate(h, i, byref(opts), byref(c)):
                     e = lib.cudw_symbolizer_error(h).contents
-                    if function and e.code == -16 and e.what == b"function":
+                    if function and e.code == _lib.E_NOT_FOUND and e.what == b"function":
                         continue  # another image defines it
                     raise Error(e, self.path)
                 try:
@@ -450,11 +452,11 @@ class File:
             if rc:
                 raise Error(lib.cudw_last_error(f).contents, label)
             key = _s(lib.cudw_at_name(a.name)) or f"0x{a.name:x}"
-            if a.vclass == 5:      # string
+            if a.vclass == _lib.V_STRING:
                 x.attrs[key] = _s(a.str)
-            elif a.vclass == 6:    # block
+            elif a.vclass == _lib.V_BLOCK:
                 x.attrs[key] = ctypes.string_at(a.block, a.block_len)
-            elif a.vclass == 3:    # signed
+            elif a.vclass == _lib.V_SIGNED:
                 x.attrs[key] = a.s
             else:
                 x.attrs[key] = a.u

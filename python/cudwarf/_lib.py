@@ -202,6 +202,12 @@ _wrong = [f"{n} ({ctypes.sizeof(t)} here, {struct_size(n)} in the library)" for 
 if _wrong:
     raise ImportError("libcudwarf's structures are not this package's: " + ", ".join(_wrong))
 
+# Numbers of the header's enums Python reads (the tests compare them with
+# the header; a change raises the ABI version).
+V_SIGNED, V_STRING, V_BLOCK = 3, 5, 6            # enum cudw_vclass
+SYM_DEMANGLE, SYM_PTX = 1, 2                     # CUDW_SYM_*
+E_NOT_FOUND = -16                                # CUDW_E_NOT_FOUND
+
 # Opaque to Python: the library only writes them; their sizes are the library's.
 UNIT_SIZE, LINE_ITER_SIZE, DIE_ITER_SIZE, ATTR_ITER_SIZE = (struct_size(n) for n in (
     "cudw_unit", "cudw_line_iter", "cudw_die_iter", "cudw_attr_iter"))
@@ -257,6 +263,7 @@ _decl("cudw_tag_name", c_char_p, c_uint32)
 _decl("cudw_at_name", c_char_p, c_uint32)
 _decl("cudw_verify", c_size_t, c_void_p, FINDING_FN, c_void_p)
 _decl("cudw_demangle", c_size_t, c_char_p, c_char_p, c_size_t)
+_decl("cudw_sm_parse", c_int, c_char_p, POINTER(c_uint), c_char_p)
 _decl("cudw_ptx_open", c_int, c_char_p, POINTER(c_void_p))
 _decl("cudw_ptx_close", None, c_void_p)
 _decl("cudw_ptx_error", POINTER(PtxDiag), c_void_p)

@@ -65,7 +65,11 @@ def test_struct_sizes_match_the_header():
         f.write("#include <cudwarf.h>\n#include <stdio.h>\nint main(void){\n")
         for c in list(layouts) + list(opaque.values()):
             f.write(f'printf("{c} %zu\\n", sizeof({c}));\n')
-        f.write('printf("abi %d\\n", CUDW_ABI_VERSION);\nreturn 0;}\n')
+        f.write('printf("abi %d\\n", CUDW_ABI_VERSION);\n')
+        for c in ("CUDW_V_SIGNED", "CUDW_V_STRING", "CUDW_V_BLOCK", "CUDW_SYM_DEMANGLE", "CUDW_SYM_PTX",
+                  "CUDW_E_NOT_FOUND"):
+            f.write(f'printf("{c} %d\\n", (int)({c}));\n')
+        f.write("return 0;}\n")
     subprocess.run([cc, "-I", os.path.join(ROOT, "include"), "-o", exe, src], check=True)
     got = dict(line.split() for line in subprocess.run([exe], capture_output=True, text=True).stdout.splitlines())
     import ctypes
@@ -75,6 +79,8 @@ def test_struct_sizes_match_the_header():
     for py, c in opaque.items():
         assert getattr(_lib, py) == int(got[c]) == _lib.struct_size(c), c
     assert _lib.struct_size("no_such_struct") == 0
+    for c in ("V_SIGNED", "V_STRING", "V_BLOCK", "SYM_DEMANGLE", "SYM_PTX", "E_NOT_FOUND"):
+        assert getattr(_lib, c) == int(got["CUDW_" + c]), c
 
 
 def test_correlate_equals_the_cli_json():
