@@ -26,17 +26,34 @@ stamp="$out/.stamp"
 if [ -f "$stamp" ] && [ -z "$(find "$src" "$0" -newer "$stamp" 2>/dev/null)" ]; then
     exit 0
 fi
+# Independent groups of commands run as background jobs, as many as there
+# are cores (nvcc is single-threaded; this halves the suite's wait on two
+# cores); sync waits for them all and fails if any failed.
+jobs_max=$(nproc 2>/dev/null || echo 2)
+pids=()
+bg() {
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do sleep 0.1; done
+    "$@" &
+    pids+=($!)
+}
+sync_jobs() {
+    local p failed=0
+    for p in "${pids[@]}"; do wait "$p" || failed=1; done
+    pids=()
+    [ $failed = 0 ] || { echo "gen.sh: a compile failed" >&2; exit 1; }
+}
+one_program() { # ARCH MODE
+    local arch=$1 mode=$2 flag=-G d="$out/sm_$1/$2"
+    [ "$mode" = lineinfo ] && flag=-lineinfo
+    mkdir -p "$d"
+    "$NVCC" -arch=sm_$arch $flag -cubin -DWHOLE -o "$d/kern.cubin" "$src/kern.cu"
+    "$NVCC" -arch=sm_$arch $flag -ptx -DWHOLE -o "$d/kern.ptx" "$src/kern.cu"
+    "$NVCC" -arch=sm_$arch $flag -dc -cubin -o "$d/kern.rdc.cubin" "$src/kern.cu"
+    "$NVCC" -arch=sm_$arch $flag -dc -cubin -o "$d/other.rdc.cubin" "$src/other.cu"
+    "$NVLINK" -arch=sm_$arch -g -o "$d/link.g.cubin" "$d/kern.rdc.cubin" "$d/other.rdc.cubin"
+}
 for arch in 75 90 100; do
-    for mode in G lineinfo; do
-        flag=-G; [ $mode = lineinfo ] && flag=-lineinfo
-        d="$out/sm_$arch/$mode"
-        mkdir -p "$d"
-        "$NVCC" -arch=sm_$arch $flag -cubin -DWHOLE -o "$d/kern.cubin" "$src/kern.cu"
-        "$NVCC" -arch=sm_$arch $flag -ptx -DWHOLE -o "$d/kern.ptx" "$src/kern.cu"
-        "$NVCC" -arch=sm_$arch $flag -dc -cubin -o "$d/kern.rdc.cubin" "$src/kern.cu"
-        "$NVCC" -arch=sm_$arch $flag -dc -cubin -o "$d/other.rdc.cubin" "$src/other.cu"
-        "$NVLINK" -arch=sm_$arch -g -o "$d/link.g.cubin" "$d/kern.rdc.cubin" "$d/other.rdc.cubin"
-    done
+    for mode in G lineinfo; do bg one_program $arch $mode; done
 done
 # multi-object links: link3 (3 units) on six SMs, link10 (10 units) on two;
 # -G and -lineinfo; nvlink -g of the -dc objects in order
@@ -50,71 +67,77 @@ link_set() { # NAME SRCDIR ARCH MODE
     done
     "$NVLINK" -arch=sm_$3 -g -o "$d/link.g.cubin" "${objs[@]}" 2>/dev/null
 }
-for arch in 75 80 89 90 100 121; do for mode in G lineinfo; do link_set link3 "$src/link3" $arch $mode; done; done
-for arch in 90 100; do for mode in G lineinfo; do link_set link10 "$src/link10" $arch $mode; done; done
+for arch in 75 80 89 90 100 121; do for mode in G lineinfo; do bg link_set link3 "$src/link3" $arch $mode; done; done
+for arch in 90 100; do for mode in G lineinfo; do bg link_set link10 "$src/link10" $arch $mode; done; done
 # extern __shared__ arrays (nvlink computes their sm_90 symbol values without the window)
-for arch in 75 90 100; do link_set linkdyn "$src/linkdyn" $arch G; done
-# host objects (nvcc -dc -c) holding sm_80 and sm_90 -G code of link3,
-# and nvcc -dlink's host object of them (the sm_90 device link embedded)
-mkdir -p "$out/hostobj"
-for f in "$src"/link3/*.cu; do
+for arch in 75 90 100; do bg link_set linkdyn "$src/linkdyn" $arch G; done
+# CUB block and warp primitives (-G: deep inline stacks only the DIEs
+# describe), the C++ name-index programs and the stage-1 programs below
+# need nothing from each other: they start now
+cub_block() { "$NVCC" -arch=sm_$1 -G -cubin -o "$out/cub/cub_block.sm_$1.cubin" "$src/cub_block.cu"; }
+mkdir -p "$out/cub" "$out/names"
+for arch in 75 90 100; do bg cub_block $arch; done
+names_prog() {
+    "$NVCC" -arch=sm_100 -G -cubin -o "$out/names/names_$1.cubin" "$src/names_$1.cu"
+    "$NVCC" -arch=sm_100 -G -dc -cubin -o "$out/names/names_$1.rdc.cubin" "$src/names_$1.cu"
+}
+for n in cxx types statics; do bg names_prog $n; done
+sync_jobs
+host_and_archives() { # needs link3's sm_90 -G objects (synced above)
+    # host objects (nvcc -dc -c) holding sm_80 and sm_90 -G code of link3,
+    # and nvcc -dlink's host object of them (the sm_90 device link embedded)
+    mkdir -p "$out/hostobj"
+    for f in "$src"/link3/*.cu; do
+        "$NVCC" -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 -G -dc -c \
+            -o "$out/hostobj/$(basename "${f%.cu}").o" "$f"
+    done
+    "$NVCC" -arch=sm_90 -G -dlink -o "$out/hostobj/dlink.o" "$out"/hostobj/l3_*.o
+    # one unit for sm_90 and sm_90a (arch-specific) in one object, and sm_90a alone
+    "$NVCC" -gencode arch=compute_90a,code=sm_90a -gencode arch=compute_90,code=sm_90 -G -dc -c \
+        -o "$out/hostobj/variants.o" "$src/link3/l3_a.cu"
+    "$NVCC" -arch=sm_90a -G -dc -cubin -o "$out/hostobj/l3_a.sm_90a.rdc.cubin" "$src/link3/l3_a.cu"
+    # static libraries: nvcc -lib of host objects (nvlink links every member,
+    # in archive order, referenced or not); libcudadevrt.a for a program that
+    # needs it (dynamic parallelism) and one that does not
+    mkdir -p "$out/archive"
     "$NVCC" -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 -G -dc -c \
-        -o "$out/hostobj/$(basename "${f%.cu}").o" "$f"
-done
-"$NVCC" -arch=sm_90 -G -dlink -o "$out/hostobj/dlink.o" "$out"/hostobj/l3_*.o
-# one unit for sm_90 and sm_90a (arch-specific) in one object, and sm_90a alone
-"$NVCC" -gencode arch=compute_90a,code=sm_90a -gencode arch=compute_90,code=sm_90 -G -dc -c \
-    -o "$out/hostobj/variants.o" "$src/link3/l3_a.cu"
-"$NVCC" -arch=sm_90a -G -dc -cubin -o "$out/hostobj/l3_a.sm_90a.rdc.cubin" "$src/link3/l3_a.cu"
-# static libraries: nvcc -lib of host objects (nvlink links every member,
-# in archive order, referenced or not); libcudadevrt.a for a program that
-# needs it (dynamic parallelism) and one that does not
-mkdir -p "$out/archive"
-"$NVCC" -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 -G -dc -c \
-    -o "$out/archive/unused.o" "$src/other.cu"
-rm -f "$out/archive/libl3.a"
-"$NVCC" -lib -o "$out/archive/libl3.a" "$out/hostobj/l3_c.o" "$out/archive/unused.o" "$out/hostobj/l3_b.o"
-"$NVCC" -arch=sm_90 -G -dc -cubin -o "$out/archive/unused.sm_90.rdc.cubin" "$src/other.cu"
-"$NVLINK" -arch=sm_90 -g -o "$out/archive/lib.link.g.cubin" "$out/hostobj/l3_a.o" "$out/archive/libl3.a"
-devrt=$(dirname "$NVCC")/../lib64
-if [ -f "$devrt/libcudadevrt.a" ]; then
-    cp "$devrt/libcudadevrt.a" "$out/archive/"
-    "$NVCC" -arch=sm_90 -G -dc -cubin -o "$out/archive/cdp.rdc.cubin" "$src/cdp.cu"
-    "$NVLINK" -arch=sm_90 -g -o "$out/archive/cdp.link.g.cubin" "$out/archive/cdp.rdc.cubin" -L"$devrt" -lcudadevrt
-    "$NVLINK" -arch=sm_90 -g -o "$out/archive/nocdp.link.g.cubin" "$out/link3/sm_90/G/l3_b.rdc.cubin" \
-        -L"$devrt" -lcudadevrt
-fi
-# CUB block and warp primitives, -G: deep inline stacks only the DIEs describe
-mkdir -p "$out/cub"
-for arch in 75 90 100; do
-    "$NVCC" -arch=sm_$arch -G -cubin -o "$out/cub/cub_block.sm_$arch.cubin" "$src/cub_block.cu"
-done
-# the C++ name-index programs: sm_100 -G carries .debug_pubnames/pubtypes
-mkdir -p "$out/names"
-for n in cxx types statics; do
-    "$NVCC" -arch=sm_100 -G -cubin -o "$out/names/names_$n.cubin" "$src/names_$n.cu"
-    "$NVCC" -arch=sm_100 -G -dc -cubin -o "$out/names/names_$n.rdc.cubin" "$src/names_$n.cu"
-done
+        -o "$out/archive/unused.o" "$src/other.cu"
+    rm -f "$out/archive/libl3.a"
+    "$NVCC" -lib -o "$out/archive/libl3.a" "$out/hostobj/l3_c.o" "$out/archive/unused.o" "$out/hostobj/l3_b.o"
+    "$NVCC" -arch=sm_90 -G -dc -cubin -o "$out/archive/unused.sm_90.rdc.cubin" "$src/other.cu"
+    "$NVLINK" -arch=sm_90 -g -o "$out/archive/lib.link.g.cubin" "$out/hostobj/l3_a.o" "$out/archive/libl3.a"
+    devrt=$(dirname "$NVCC")/../lib64
+    if [ -f "$devrt/libcudadevrt.a" ]; then
+        cp "$devrt/libcudadevrt.a" "$out/archive/"
+        "$NVCC" -arch=sm_90 -G -dc -cubin -o "$out/archive/cdp.rdc.cubin" "$src/cdp.cu"
+        "$NVLINK" -arch=sm_90 -g -o "$out/archive/cdp.link.g.cubin" "$out/archive/cdp.rdc.cubin" -L"$devrt" -lcudadevrt
+        "$NVLINK" -arch=sm_90 -g -o "$out/archive/nocdp.link.g.cubin" "$out/link3/sm_90/G/l3_b.rdc.cubin" \
+            -L"$devrt" -lcudadevrt
+    fi
+}
+bg host_and_archives
+
 # PTX stage 1: nvcc -ptx, then ptxas as nvcc runs it (-G: -g with its two
 # flags; -lineinfo: --generate-line-info at -O0 and -O3; --compile-only for
 # a relocatable object).  templ.cu is the source of the one case we do not
 # reproduce (two 0x90s in a row, docs/ptx-lines.md): kept, not compiled here.
 # (sm_90 .debug_line: the committed fixtures; sm_100/120 defer the same way)
 PTXAS=$(dirname "$NVCC")/ptxas
-for arch in 75 100 120; do
-    d="$out/stage1/sm_$arch"
-    mkdir -p "$d"
-    for n in heavy multi twocalls; do
-        f="$src/stage1/$n.cu"
-        "$NVCC" -arch=sm_$arch -G -ptx -o "$d/$n.G.ptx" "$f"
-        "$PTXAS" -arch=sm_$arch -m64 -g --dont-merge-basicblocks --return-at-end -o "$d/$n.G.O0.cubin" "$d/$n.G.ptx"
-        "$NVCC" -arch=sm_$arch -lineinfo -ptx -o "$d/$n.lineinfo.ptx" "$f"
-        for O in 0 3; do
-            "$PTXAS" -arch=sm_$arch -m64 -O$O --generate-line-info -o "$d/$n.lineinfo.O$O.cubin" "$d/$n.lineinfo.ptx"
-        done
-        cp "$d/$n.lineinfo.ptx" "$d/$n.lineinfo-rdc.ptx"
-        "$PTXAS" -arch=sm_$arch -m64 -O3 --generate-line-info --compile-only -o "$d/$n.lineinfo-rdc.O3.cubin" \
-            "$d/$n.lineinfo-rdc.ptx"
+stage1() { # ARCH PROGRAM
+    local arch=$1 n=$2 d="$out/stage1/sm_$1" f="$src/stage1/$2.cu" O
+    "$NVCC" -arch=sm_$arch -G -ptx -o "$d/$n.G.ptx" "$f"
+    "$PTXAS" -arch=sm_$arch -m64 -g --dont-merge-basicblocks --return-at-end -o "$d/$n.G.O0.cubin" "$d/$n.G.ptx"
+    "$NVCC" -arch=sm_$arch -lineinfo -ptx -o "$d/$n.lineinfo.ptx" "$f"
+    for O in 0 3; do
+        "$PTXAS" -arch=sm_$arch -m64 -O$O --generate-line-info -o "$d/$n.lineinfo.O$O.cubin" "$d/$n.lineinfo.ptx"
     done
+    cp "$d/$n.lineinfo.ptx" "$d/$n.lineinfo-rdc.ptx"
+    "$PTXAS" -arch=sm_$arch -m64 -O3 --generate-line-info --compile-only -o "$d/$n.lineinfo-rdc.O3.cubin" \
+        "$d/$n.lineinfo-rdc.ptx"
+}
+for arch in 75 100 120; do
+    mkdir -p "$out/stage1/sm_$arch"
+    for n in heavy multi twocalls; do bg stage1 $arch $n; done
 done
+sync_jobs
 touch "$stamp"

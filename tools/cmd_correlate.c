@@ -97,7 +97,8 @@ static void callers_text(const corr_opts *o, const cudw_correlation *c, size_t L
         }
         v[k].bytes += in->size;
     }
-    qsort(v, n, sizeof *v, by_site_bytes);
+    if (n)
+        qsort(v, n, sizeof *v, by_site_bytes);
     uint64_t rest = 0;
     for (size_t k = 0; k < n; k++) {
         if (k >= 3) {
