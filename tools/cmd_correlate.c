@@ -190,6 +190,11 @@ static int report_text(const corr_opts *o, cudw_correlation *c, obuf *out)
     qsort(order, shown, sizeof *order, by_bytes);
     if (o->top && shown > o->top)
         shown = o->top;
+    if (!s->with_line) { /* built without -lineinfo or -G */
+        ob_puts(out, s->instructions ? "  no source lines: no .debug_line row covers its code\n" : "  no SASS\n");
+        free(order);
+        return EXIT_OK;
+    }
     ob_printf(out, "  top %zu source lines by SASS bytes:\n", shown);
     ob_puts(out, "      bytes     incl  insns    ptx  line\n");
     for (size_t k = 0; k < shown; k++) {
