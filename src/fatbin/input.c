@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -35,15 +36,25 @@ char *input_strdup(cudw_input *in, const char *s)
 
 /* A fault maps cached pages around it too: the kernel's fault-around
  * (64 KiB), and whole large folios of the page cache (up to 2 MiB, Linux
- * 6.x).  The range is widened to 2 MiB boundaries, or those pages would
- * stay; a page dropped that another thread still reads is read again. */
+ * 6.x).  A range is widened to 2 MiB boundaries, or those pages would
+ * stay; a page dropped that another thread still reads is read again.
+ *
+ * Ranges are gathered and given back 16 MiB at a time: a library holds
+ * thousands of images of a few KiB each, and dropping the 2 MiB around
+ * every one of them (then faulting it in again for the next) was most of
+ * `cudwarf list`'s time on libcublasLt.  The mapping then holds at most
+ * 16 MiB of pages beyond the images being read. */
 #define FAULT_AROUND ((uintptr_t)2 << 20)
+#define DROP_BATCH ((uintptr_t)16 << 20)
 
-void input_drop(const cudw_input *in, const void *p, size_t n)
+struct input_drops {
+    pthread_mutex_t mu;
+    uintptr_t lo, hi;         /* pending [lo, hi); lo == hi: none */
+};
+
+static void drop_now(const cudw_input *in, uintptr_t a, uintptr_t b)
 {
-    uintptr_t a = (uintptr_t)p, b = a + n, base = (uintptr_t)in->drop_base;
-    if (!in->drop_base || !n || a < base || b > base + in->drop_len)
-        return;
+    uintptr_t base = (uintptr_t)in->drop_base;
     uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), end = (base + in->drop_len + page - 1) & ~(page - 1);
     a &= ~(FAULT_AROUND - 1);
     b = (b + FAULT_AROUND - 1) & ~(FAULT_AROUND - 1);
@@ -51,7 +62,37 @@ void input_drop(const cudw_input *in, const void *p, size_t n)
         a = base & ~(page - 1);
     if (b > end)
         b = end;
-    madvise((void *)a, b - a, MADV_DONTNEED);
+    if (a < b)
+        madvise((void *)a, b - a, MADV_DONTNEED);
+}
+
+void input_drop(const cudw_input *in, const void *p, size_t n)
+{
+    uintptr_t a = (uintptr_t)p, b = a + n, base = (uintptr_t)in->drop_base;
+    if (!in->drop_base || !n || a < base || b > base + in->drop_len)
+        return;
+    struct input_drops *d = in->drops;
+    if (!d) {
+        drop_now(in, a, b);
+        return;
+    }
+    pthread_mutex_lock(&d->mu);
+    if (d->lo == d->hi) {
+        d->lo = a;
+        d->hi = b;
+    } else if (a <= d->hi + FAULT_AROUND && b + FAULT_AROUND >= d->lo) { /* next to what is pending */
+        d->lo = a < d->lo ? a : d->lo;
+        d->hi = b > d->hi ? b : d->hi;
+    } else {
+        drop_now(in, d->lo, d->hi);
+        d->lo = a;
+        d->hi = b;
+    }
+    if (d->hi - d->lo >= DROP_BATCH) {
+        drop_now(in, d->lo, d->hi);
+        d->lo = d->hi = 0;
+    }
+    pthread_mutex_unlock(&d->mu);
 }
 
 input_con *input_add_con(cudw_input *in, cudw_fatbin *fb, int owns_fb, size_t first, size_t count, uint64_t off,
@@ -289,6 +330,8 @@ int cudw_input_open(cudw_input **out, const char *path)
     *out = in;
     if (!in)
         return CUDW_E_NOMEM;
+    if ((in->drops = calloc(1, sizeof *in->drops)))
+        pthread_mutex_init(&in->drops->mu, NULL);
     if (!(in->path = strdup(path)))
         return input_fail(in, CUDW_E_NOMEM, NULL, 0, "input", "out of memory");
     uint8_t head[20] = {0};
@@ -504,6 +547,9 @@ void cudw_input_close(cudw_input *in)
     if (in->map)
         munmap((void *)(uintptr_t)in->map, in->map_size);
     arena_free_all(&in->names);
+    if (in->drops)
+        pthread_mutex_destroy(&in->drops->mu);
+    free(in->drops);
     free(in->path);
     free(in);
 }

@@ -36,6 +36,7 @@ struct cudw_input {
     size_t map_size;
     const uint8_t *drop_base; /* the mapping whose pages cudw_image_free returns */
     size_t drop_len;
+    struct input_drops *drops;/* ranges given back, gathered (input_drop) */
     input_con *cons;
     size_t ncons, capcons;
     cudw_input_image *images;
