@@ -299,13 +299,15 @@ static int walk(cudw_correlation *c, size_t image, const cudw_correlate_opts *o)
     cudw_code_section cs;
     while (cudw_code_next(f, &cur, &cs) == CUDW_OK) {
         const cudw_section *sec = cudw_section_get(f, cs.section);
-        uint64_t bytes = sec->type == 8 /* SHT_NOBITS */ ? 0 : sec->size;
+        /* the bytes the file holds (a section header may claim more: the
+         * walk never goes past them) */
+        uint64_t bytes = cs.size;
         if (cs.capsule) {
             c->sum.capsule_bytes += bytes;
             continue;
         }
         c->sum.sass_bytes += bytes;
-        uint64_t lo = 0, hi = sec->size;
+        uint64_t lo = 0, hi = bytes;
         if (only) {
             if (only->shndx != cs.section)
                 continue;

@@ -190,6 +190,29 @@ static inline int exercise_symbolizer(cudw_file *f, exercise_cb cb)
                 abort(); /* a found location has a frame, and no more than the bound */
         }
     }
+    /* the correlation of its instructions: every one charged once */
+    cudw_correlation *c;
+    if (cudw_correlate(s, 0, NULL, &c) == CUDW_OK) {
+        uint64_t bytes = 0, insn_bytes = 0;
+        for (size_t i = 0; i < cudw_corr_line_count(c); i++)
+            bytes += cudw_corr_line_get(c, i)->sass_bytes;
+        for (size_t i = 0; i < cudw_corr_insn_count(c); i++) {
+            size_t n;
+            const cudw_corr_insn *in = cudw_corr_insn_get(c, i);
+            cudw_corr_frames(c, i, &n);
+            insn_bytes += in->size;
+            if (in->line >= cudw_corr_line_count(c) || n > CUDW_MAX_INLINE_DEPTH)
+                abort(); /* an instruction has its line, and a bounded chain */
+        }
+        if (bytes != insn_bytes)
+            abort(); /* the lines' bytes are the instructions' */
+        cudw_correlation_free(c);
+    } else {
+        const cudw_error *e = cudw_symbolizer_error(s);
+        if (e->code >= 0 || !e->what || !e->what[0])
+            abort();
+        errors++;
+    }
     cudw_symbolizer_close(s);
     return errors;
 }
