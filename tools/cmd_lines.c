@@ -3,6 +3,7 @@
  * .nv_debug_line_sass) the PTX text. */
 #include "jobs.h"
 #include "lines.h"
+#include "opts.h"
 
 #include <stdatomic.h>
 
@@ -321,37 +322,27 @@ static int one(cudw_file *f, const char *path, void *vctx, json *j)
     return EXIT_OK;
 }
 
+enum { L_JSON = 1, L_PTX, L_HIDDEN, L_LONG, L_COMPACT, L_SECTION };
+static const cli_opt table[] = {{"--json", 0, 0, L_JSON},     {"--ptx", 0, 0, L_PTX},
+                                {"--hidden", 0, 0, L_HIDDEN}, {"--long", 0, 0, L_LONG},
+                                {"--compact", 0, 0, L_COMPACT}, {"--section", 0, 1, L_SECTION}, {0}};
+
 int cmd_lines(int argc, char **argv)
 {
     lopts o = {0};
     int nfiles = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--json"))
-            o.json = 1;
-        else if (!strcmp(a, "--ptx"))
-            o.ptx = 1;
-        else if (!strcmp(a, "--hidden"))
-            o.hidden = 1;
-        else if (!strcmp(a, "--long"))
-            o.long_form = 1;
-        else if (!strcmp(a, "--compact"))
-            o.compact = 1;
-        else if (!strcmp(a, "--section")) { /* (main splits --section=NAME) */
-            if (++i < argc)
-                o.section = argv[i];
-            else {
-                usage_error("lines", "--section needs a name");
-                return EXIT_USAGE;
-            }
-        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            ob_puts(&out_stdout, help);
-            return EXIT_OK;
-        } else if (a[0] == '-' && a[1]) {
-            usage_error("lines", "unknown option '%s'", a);
-            return EXIT_USAGE;
-        } else {
-            nfiles++;
+    cli_args a = {argc, argv, 1, NULL, NULL, 0};
+    for (int id; (id = opt_next(&a, "lines", table)) != OPT_END;) {
+        switch (id) {
+        case OPT_HELP: ob_puts(&out_stdout, help); return EXIT_OK;
+        case OPT_ERR: return EXIT_USAGE;
+        case OPT_POS: argv[nfiles++] = (char *)a.value; break; /* the operands, in order, over argv */
+        case L_JSON: o.json = 1; break;
+        case L_PTX: o.ptx = 1; break;
+        case L_HIDDEN: o.hidden = 1; break;
+        case L_LONG: o.long_form = 1; break;
+        case L_COMPACT: o.compact = 1; break;
+        case L_SECTION: o.section = a.value; break;
         }
     }
     if (!nfiles) {
@@ -367,17 +358,11 @@ int cmd_lines(int argc, char **argv)
     if (o.json)
         image_array_begin(&j);
     int rc = EXIT_OK;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--section")) {
-            i++;
-            continue;
-        }
-        if (a[0] == '-' && a[1])
-            continue;
-        int before = atomic_load(&matched), r = for_each_elf(a, one, &o, &j);
+    for (int i = 0; i < nfiles; i++) {
+        const char *path = argv[i];
+        int before = atomic_load(&matched), r = for_each_elf(path, one, &o, &j);
         if (r == EXIT_OK && o.section && atomic_load(&matched) == before) {
-            eprintf("%s: %s: no line section %s in any image\n", progname, a, o.section);
+            eprintf("%s: %s: no line section %s in any image\n", progname, path, o.section);
             r = EXIT_BAD_INPUT;
         }
         if (r != EXIT_OK)

@@ -1,6 +1,7 @@
 /* cudwarf list: the containers and images inside fatbins, host ELFs and
  * archives, and the debug sections of each ELF image. */
 #include "cli.h"
+#include "opts.h"
 #include "jobs.h"
 
 #include <stdlib.h>
@@ -343,20 +344,19 @@ static int list_one(const char *path, int as_json, json *j)
     return rc;
 }
 
+static const cli_opt list_table[] = {{"--json", 0, 0, 1}, {0}};
+
 int cmd_list(int argc, char **argv)
 {
     int as_json = 0, nfiles = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json"))
-            as_json = 1;
-        else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            ob_puts(&out_stdout, list_help);
-            return EXIT_OK;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            usage_error("list", "unknown option '%s'", argv[i]);
-            return EXIT_USAGE;
-        } else
-            nfiles++;
+    cli_args a = {argc, argv, 1, NULL, NULL, 0};
+    for (int id; (id = opt_next(&a, "list", list_table)) != OPT_END;) {
+        switch (id) {
+        case OPT_HELP: ob_puts(&out_stdout, list_help); return EXIT_OK;
+        case OPT_ERR: return EXIT_USAGE;
+        case OPT_POS: argv[nfiles++] = (char *)a.value; break; /* the operands, in order, over argv */
+        case 1: as_json = 1; break;
+        }
     }
     if (!nfiles) {
         usage_error("list", "no input file");
@@ -367,8 +367,8 @@ int cmd_list(int argc, char **argv)
     if (as_json)
         json_enter_arr(&j); /* one object per file; "[" comes with the first */
     int rc = EXIT_OK;
-    for (int i = 1; i < argc; i++)
-        if (!(argv[i][0] == '-' && argv[i][1]) && list_one(argv[i], as_json, &j) != EXIT_OK)
+    for (int i = 0; i < nfiles; i++)
+        if (list_one(argv[i], as_json, &j) != EXIT_OK)
             rc = EXIT_BAD_INPUT;
     if (as_json) {
         if (!j.first[1])

@@ -1,6 +1,7 @@
 /* cudwarf sections: every section with its debug class, what nvlink does
  * with it, its Mercury twin and whether the two share bytes. */
 #include "cli.h"
+#include "opts.h"
 #include "jobs.h"
 
 #include <string.h>
@@ -148,22 +149,20 @@ static int one(cudw_file *f, const char *path, void *vctx, json *j)
     return rc;
 }
 
+static const cli_opt table[] = {{"--json", 0, 0, 1}, {"--debug", 0, 0, 2}, {0}};
+
 int cmd_sections(int argc, char **argv)
 {
     int as_json = 0, only_debug = 0, nfiles = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json"))
-            as_json = 1;
-        else if (!strcmp(argv[i], "--debug"))
-            only_debug = 1;
-        else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            fputs(help, stdout);
-            return EXIT_OK;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            usage_error("sections", "unknown option '%s'", argv[i]);
-            return EXIT_USAGE;
-        } else
-            nfiles++;
+    cli_args a = {argc, argv, 1, NULL, NULL, 0};
+    for (int id; (id = opt_next(&a, "sections", table)) != OPT_END;) {
+        switch (id) {
+        case OPT_HELP: fputs(help, stdout); return EXIT_OK;
+        case OPT_ERR: return EXIT_USAGE;
+        case OPT_POS: argv[nfiles++] = (char *)a.value; break; /* the operands, in order, over argv */
+        case 1: as_json = 1; break;
+        case 2: only_debug = 1; break;
+        }
     }
     if (!nfiles) {
         usage_error("sections", "no input file");
@@ -177,9 +176,7 @@ int cmd_sections(int argc, char **argv)
         jobs_sep = "\n"; /* a blank line between images */
     sctx c = {as_json, only_debug};
     int rc = EXIT_OK;
-    for (int i = 1; i < argc; i++) {
-        if (argv[i][0] == '-' && argv[i][1])
-            continue;
+    for (int i = 0; i < nfiles; i++) {
         if (for_each_elf(argv[i], one, &c, &j) != EXIT_OK)
             rc = EXIT_BAD_INPUT;
     }
