@@ -1,5 +1,6 @@
 /* cudwarf verify: every finding of cudw_verify, one line each. */
 #include "cli.h"
+#include "opts.h"
 #include "jobs.h"
 
 #include <string.h>
@@ -79,6 +80,8 @@ static int one(cudw_file *f, const char *label, void *p, json *j)
     return v.errors ? EXIT_BAD_INPUT : EXIT_OK;
 }
 
+static const cli_opt table[] = {{"--json", 0, 0, 1}, {"--notes", 0, 0, 2}, {0}};
+
 int cmd_verify(int argc, char **argv)
 {
     vopts o = {0};
@@ -86,19 +89,15 @@ int cmd_verify(int argc, char **argv)
     for (int i = 1; i < argc; i++) /* verify --ptx FILE.ptx CUBIN: against stage 1 */
         if (!strcmp(argv[i], "--ptx"))
             return ptx_verify(argc, argv);
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json"))
-            o.json = 1;
-        else if (!strcmp(argv[i], "--notes"))
-            o.notes = 1;
-        else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            ob_puts(&out_stdout, help);
-            return EXIT_OK;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            usage_error("verify", "unknown option '%s'", argv[i]);
-            return EXIT_USAGE;
-        } else
-            nfiles++;
+    cli_args a = {argc, argv, 1, NULL, NULL, 0};
+    for (int id; (id = opt_next(&a, "verify", table)) != OPT_END;) {
+        switch (id) {
+        case OPT_HELP: ob_puts(&out_stdout, help); return EXIT_OK;
+        case OPT_ERR: return EXIT_USAGE;
+        case OPT_POS: argv[nfiles++] = (char *)a.value; break; /* the operands, in order, over argv */
+        case 1: o.json = 1; break;
+        case 2: o.notes = 1; break;
+        }
     }
     if (!nfiles) {
         usage_error("verify", "no input file");
@@ -110,8 +109,8 @@ int cmd_verify(int argc, char **argv)
     if (o.json)
         image_array_begin(&j);
     int rc = EXIT_OK;
-    for (int i = 1; i < argc; i++)
-        if (!(argv[i][0] == '-' && argv[i][1]) && for_each_elf(argv[i], one, &o, &j) != EXIT_OK)
+    for (int i = 0; i < nfiles; i++)
+        if (for_each_elf(argv[i], one, &o, &j) != EXIT_OK)
             rc = EXIT_BAD_INPUT;
     if (o.json)
         image_array_end(&j, rc);
