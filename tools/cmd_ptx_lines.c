@@ -7,7 +7,7 @@
 #include <string.h>
 
 static const char help[] =
-    "usage: cudwarf ptx-lines [--json] FILE.ptx\n"
+    "usage: cudwarf ptx-lines [--json] [--sm N] FILE.ptx|BINARY\n"
     "       cudwarf ptx-lines --predict CUBIN [--section NAME] [-o OUT] [--json] FILE.ptx\n"
     "       cudwarf verify --ptx FILE.ptx CUBIN\n"
     "\n"
@@ -17,7 +17,8 @@ static const char help[] =
     "the PTX function.  Problems ptxas rejects (an inlined_at no earlier .loc\n"
     "matches, a malformed directive) are errors naming FILE.ptx:LINE:COLUMN;\n"
     "what it accepts but writes wrong (a file number no .file declares) is a\n"
-    "warning on stderr.\n"
+    "warning on stderr.  Given a fatbin, host ELF or archive instead, it reads\n"
+    "the PTX entry nvcc embedded (--sm N chooses among several).\n"
     "\n"
     "  --predict CUBIN  the line section ptxas writes into CUBIN (made by ptxas\n"
     "                   from FILE.ptx) from the .locs and CUBIN's\n"
@@ -43,10 +44,79 @@ static void diag_print(const cudw_ptx *p, const cudw_ptx_diag *d, const char *ki
             (unsigned long long)d->column, kind, d->text);
 }
 
-/* open FILE.ptx; errors and warnings on stderr */
+/* A PTX entry of a fatbin, host ELF or archive, read in place: its
+ * image stays loaded until ptx_done. */
+static cudw_input *entry_in;
+static cudw_image *entry_img;
+
+static void ptx_done(cudw_ptx *p)
+{
+    cudw_ptx_close(p);
+    cudw_image_free(entry_img);
+    cudw_input_close(entry_in);
+    entry_img = NULL;
+    entry_in = NULL;
+}
+
+/* Not PTX text: an ELF, a fatbin or an archive (by its first bytes). */
+static int is_container(const char *path)
+{
+    unsigned char h[8] = {0};
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(h, 1, sizeof h, f) : 0;
+    if (f)
+        fclose(f);
+    return n >= 4 && (!memcmp(h, "\x7f" "ELF", 4) || !memcmp(h, "\x50\xed\x55\xba", 4) ||
+                      (n == 8 && !memcmp(h, "!<arch>\n", 8)));
+}
+
+/* The PTX entry of path that --sm selects (the first, with a note, when
+ * several do), read; NULL after a message. */
+static cudw_ptx *entry_or_report(const char *path)
+{
+    if (!(entry_in = open_input(path)))
+        return NULL;
+    size_t pick = (size_t)-1, count = 0;
+    for (size_t i = 0, n = cudw_input_count(entry_in); i < n; i++) {
+        const cudw_input_image *im = cudw_input_peek(entry_in, i);
+        if (im->kind == CUDW_FATBIN_PTX && (!sel_sm || cudw_input_image_is(im, sel_sm, sel_variant)) && !count++)
+            pick = i;
+    }
+    if (!count) {
+        eprintf("%s: %s: no PTX entry%s\n", progname, path, sel_sm ? " for that SM" : "");
+        ptx_done(NULL);
+        return NULL;
+    }
+    if (count > 1)
+        eprintf("%s: %s: note: %zu PTX entries; reading %s (--sm=N chooses)\n", progname, path, count,
+                cudw_input_peek(entry_in, pick)->label);
+    if (!(entry_img = load_or_report(entry_in, pick))) {
+        ptx_done(NULL);
+        return NULL;
+    }
+    cudw_ptx *p = NULL;
+    if (cudw_ptx_read((const char *)entry_img->data, entry_img->size, entry_img->info->label, &p)) {
+        if (p)
+            diag_print(p, cudw_ptx_error(p), "");
+        else
+            eprintf("%s: %s: out of memory\n", progname, path);
+        ptx_done(p);
+        return NULL;
+    }
+    return p;
+}
+
+/* open FILE.ptx (or a binary's PTX entry); errors and warnings on stderr */
 static cudw_ptx *ptx_or_report(const char *path)
 {
     cudw_ptx *p = NULL;
+    if (is_container(path)) {
+        if (!(p = entry_or_report(path)))
+            return NULL;
+        for (size_t i = 0; i < cudw_ptx_warning_count(p); i++)
+            diag_print(p, cudw_ptx_warning_get(p, i), "warning: ");
+        return p;
+    }
     int rc = cudw_ptx_open(path, &p);
     if (rc) {
         if (!p)
@@ -55,7 +125,7 @@ static cudw_ptx *ptx_or_report(const char *path)
             eprintf("%s: %s: %s\n", progname, path, cudw_ptx_error(p)->text);
         else
             diag_print(p, cudw_ptx_error(p), "");
-        cudw_ptx_close(p);
+        ptx_done(p);
         return NULL;
     }
     for (size_t i = 0; i < cudw_ptx_warning_count(p); i++)
@@ -292,7 +362,7 @@ int ptx_verify(int argc, char **argv)
         rc = EXIT_BAD_INPUT;
     }
     cudw_close(f);
-    cudw_ptx_close(p);
+    ptx_done(p);
     return rc;
 }
 
@@ -355,12 +425,12 @@ int cmd_ptx_lines(int argc, char **argv)
             json_end_arr(&j);
             ob_putc(&out_stdout, '\n');
         }
-        cudw_ptx_close(p);
+        ptx_done(p);
         return EXIT_OK;
     }
     cudw_file *f = open_or_report(cubin);
     if (!f) {
-        cudw_ptx_close(p);
+        ptx_done(p);
         return EXIT_BAD_INPUT;
     }
     if (!section)
@@ -407,6 +477,6 @@ int cmd_ptx_lines(int argc, char **argv)
         }
     }
     cudw_close(f);
-    cudw_ptx_close(p);
+    ptx_done(p);
     return rc;
 }

@@ -200,6 +200,10 @@ else:
             strip = lambda im: [{k: v for k, v in i.items()} for i in im["instructions"]]
             T.check("the fatbin entry gives what --ptx with it gives", e and strip(e[0]) == strip(img),
                     "instructions differ")
+            a = run("ptx-lines", "--json", host)
+            b = run("ptx-lines", "--json", p[0])
+            T.check("ptx-lines of the host object reads its PTX entry: = the extracted PTX's",
+                    a.returncode == 0 and a.stdout == b.stdout and json.loads(a.stdout), a.stderr)
             T.check("heavy.o: PTX instructions per line = the PTX text's",
                     {(l["path"], l["line"]): l["ptx_instructions"] for l in img["source_lines"] if l["ptx_instructions"]}
                     == ptx_expect(p[0]))
