@@ -23,6 +23,12 @@
  * its header reads -- its sh_offset is the next section's (sm_100 -rdc) or
  * past the end of the file. */
 #define SHT_CUDA_SHARED_ 0x7000000au
+/* Uninitialized globals (.nv.global, type 0x70000007 in -rdc cubins;
+ * NOBITS in others): no file bytes either.  Its sh_offset is the next
+ * section's: in shared.rdc.cubin for sm_100 (-lineinfo) .nv.global (0x908
+ * bytes) sits at 0x3880 over .nv.constant0 and the first Mercury capsule,
+ * whose 472 bytes size used to count as data. */
+#define SHT_CUDA_GLOBAL_ 0x70000007u
 
 static const char *const class_names[CUDW_SIZE_NCLASSES] = {
     "code", "data", "debug", "nv_debug", "metadata", "symbols", "relocations", "other", "headers",
@@ -79,7 +85,8 @@ int cudw_image_sizes(cudw_file *f, uint64_t bytes[CUDW_SIZE_NCLASSES])
     uint64_t covered = 0;
     for (unsigned i = 1; i < n; i++) {
         const cudw_section *s = cudw_section_get(f, i);
-        if (s->type == SHT_NOBITS_ || s->type == SHT_CUDA_SHARED_ || !s->size || s->offset >= size)
+        if (s->type == SHT_NOBITS_ || s->type == SHT_CUDA_SHARED_ || s->type == SHT_CUDA_GLOBAL_ || !s->size ||
+            s->offset >= size)
             continue;
         uint64_t end = s->size > size - s->offset ? size : s->offset + s->size;
         sp[k++] = (span){s->offset, end, i, cudw_section_size_class(s)};

@@ -46,7 +46,9 @@ def classes(path):
         if not m or m.group(1) == "0":
             continue
         name, typ, off, sz, flags = m.group(2), m.group(3), int(m.group(5), 16), int(m.group(6), 16), m.group(8)
-        if typ in ("NOBITS", "LOPROC+0xa") or not sz:  # 0x7000000a: shared memory, no file bytes
+        # 0x7000000a: shared memory; 0x70000007: .nv.global (uninitialized;
+        # its offset is the next section's, which it would otherwise overlap)
+        if typ in ("NOBITS", "LOPROC+0xa", "LOPROC+0x7") or not sz:
             continue
         if DEBUG_DWARF.match(name):
             k = "debug"
