@@ -301,6 +301,10 @@ static void report_json(const corr_opts *o, cudw_correlation *c, json *j)
         json_str(j, "symbol", in->symbol);
         if (in->symbol)
             json_u64(j, "offset", in->offset);
+        if (in->func && (!in->symbol || strcmp(in->func, in->symbol))) { /* a callee ptxas placed in the section */
+            json_str(j, "function_symbol", in->func);
+            json_u64(j, "function_offset", in->func_offset);
+        }
         json_u64(j, "size", in->size);
         if (in->ptx_line) {
             json_u64(j, "ptx", in->ptx);

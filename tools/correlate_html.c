@@ -291,17 +291,17 @@ static void emit_insns(cudw_correlation *c, const long *chain_of, obuf *out)
     int first = 1;
     for (size_t i = 0, n = cudw_corr_insn_count(c); i < n; i++) {
         const cudw_corr_insn *in = cudw_corr_insn_get(c, i);
-        if (in->symbol && (in->symbol != sym || !in->offset)) {
+        if (in->func && (in->func != sym || !in->func_offset)) {
             ob_puts(out, first ? "[" : ",[");
             first = 0;
             hs_num(out, (int64_t)i);
             ob_putc(out, ',');
             char buf[2048];
-            size_t need = cudw_demangle(in->symbol, buf, sizeof buf);
-            hs_str(out, need && need < sizeof buf ? buf : in->symbol);
+            size_t need = cudw_demangle(in->func, buf, sizeof buf);
+            hs_str(out, need && need < sizeof buf ? buf : in->func);
             ob_putc(out, ']');
         }
-        sym = in->symbol;
+        sym = in->func;
     }
     ob_puts(out, "],\n");
 }

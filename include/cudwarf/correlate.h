@@ -65,8 +65,13 @@ typedef struct cudw_corr_insn {
     unsigned section;          /* code section ... */
     const char *section_name;  /* ... and its name */
     uint64_t pc;               /* address in it */
-    const char *symbol;        /* the FUNC symbol holding it, or NULL */
-    uint64_t offset;           /* from the symbol's start */
+    const char *symbol;        /* the code section's own function symbol (what a
+                                  line row's DW_LNE_set_address names), else the
+                                  FUNC symbol holding it, else NULL */
+    uint64_t offset;           /* from that symbol's start */
+    const char *func;          /* the FUNC symbol holding it: symbol, or a callee
+                                  ptxas placed in the section ("$kernel$callee") */
+    uint64_t func_offset;
     uint32_t size;             /* bytes: 16 (8 before sm_70) */
     const uint8_t *bytes;      /* the instruction word, in the image; NULL when not stored */
     uint64_t ptx_line;         /* .nv_debug_line_sass; 0 when no row covers it */

@@ -600,6 +600,8 @@ def _correlation(c, ptx, dem):
         d = {"section": _s(x.section_name), "pc": x.pc, "symbol": _s(x.symbol)}
         if x.symbol:
             d["offset"] = x.offset
+        if x.func and x.func != x.symbol:
+            d["function_symbol"], d["function_offset"] = _s(x.func), x.func_offset
         d["size"] = x.size
         if x.ptx_line:
             d["ptx"], d["ptx_line"] = x.ptx, x.ptx_line

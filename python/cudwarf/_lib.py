@@ -149,7 +149,7 @@ class CorrPtx(Structure):
 
 class CorrInsn(Structure):
     _fields_ = [("section", c_uint), ("section_name", c_char_p), ("pc", c_uint64), ("symbol", c_char_p),
-                ("offset", c_uint64), ("size", c_uint32), ("bytes", POINTER(c_uint8)), ("ptx_line", c_uint64),
+                ("offset", c_uint64), ("func", c_char_p), ("func_offset", c_uint64), ("size", c_uint32), ("bytes", POINTER(c_uint8)), ("ptx_line", c_uint64),
                 ("ptx", c_size_t), ("line", c_size_t), ("loc", c_size_t), ("reason", c_int)]
 
 

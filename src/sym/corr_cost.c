@@ -60,7 +60,7 @@ static int charge(corr_costs *k, const char *name, uint64_t line, uint32_t size,
 
 static const char *function_of(const cudw_sym_frame *f, const cudw_corr_insn *in)
 {
-    return f->function ? f->function : in->symbol;
+    return f->function ? f->function : in->func;
 }
 
 int corr_charge(cudw_correlation *c, size_t i)
@@ -70,7 +70,7 @@ int corr_charge(cudw_correlation *c, size_t i)
     const cudw_sym_frame *fr = cudw_corr_frames(c, i, &n);
     long at;
     if (!n) { /* no row: "no line", the symbol's function, no file */
-        if (charge(&c->lines, NULL, 0, in->size, 1, &at) || charge(&c->funcs, in->symbol, 0, in->size, 1, NULL) ||
+        if (charge(&c->lines, NULL, 0, in->size, 1, &at) || charge(&c->funcs, in->func, 0, in->size, 1, NULL) ||
             charge(&c->files, NULL, 0, in->size, 1, NULL))
             return CUDW_E_NOMEM;
         in->line = (size_t)at;

@@ -227,8 +227,8 @@ static int same_frames(const cudw_sym_frame *a, const cudw_sym_frame *b, size_t 
     return 1;
 }
 
-static int add_insn(cudw_correlation *c, size_t image, const cudw_code_section *cs, const char *name, uint64_t addr,
-                    uint32_t size)
+static int add_insn(cudw_correlation *c, size_t image, const cudw_code_section *cs, const char *name,
+                    const sym_func *own, uint64_t addr, uint32_t size)
 {
     enum { CAP = 64 };
     cudw_sym_frame fr[CAP];
@@ -242,7 +242,11 @@ static int add_insn(cudw_correlation *c, size_t image, const cudw_code_section *
         return CUDW_E_NOMEM;
     size_t i = c->ninsns;
     cudw_corr_insn *in = &c->insns[i];
-    *in = (cudw_corr_insn){cs->section, name, addr, r.symbol, r.offset, size, NULL, 0, 0, 0, 0, 0};
+    *in = (cudw_corr_insn){cs->section, name, addr, r.symbol, r.offset, r.symbol, r.offset, size, NULL, 0, 0, 0, 0, 0};
+    if (own) { /* as the line rows name it: the section's function */
+        in->symbol = own->name;
+        in->offset = addr - own->value;
+    }
     if (cs->data && addr + size <= cs->size)
         in->bytes = cs->data + addr;
     if (r.has_ptx) {
@@ -308,6 +312,9 @@ static int walk(cudw_correlation *c, size_t image, const cudw_correlate_opts *o)
         }
         c->sum.sass_bytes += bytes;
         uint64_t lo = 0, hi = bytes;
+        const sym_func *own = sym_func_named(c->x, cs.function, strlen(cs.function));
+        if (own && (own->shndx != cs.section || own->value > lo))
+            own = NULL;
         if (only) {
             if (only->shndx != cs.section)
                 continue;
@@ -315,7 +322,7 @@ static int walk(cudw_correlation *c, size_t image, const cudw_correlate_opts *o)
             hi = only->value + only->size < hi ? only->value + only->size : hi;
         }
         for (uint64_t a = lo; a + size <= hi; a += size) {
-            if ((rc = add_insn(c, image, &cs, sec->name, a, size)))
+            if ((rc = add_insn(c, image, &cs, sec->name, own, a, size)))
                 return rc;
         }
     }

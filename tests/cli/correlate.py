@@ -102,7 +102,7 @@ def check_image(name, img, path, ptx=None):
     rows = sass_rows(path)
     start = {i["symbol"]: i["section"] for i in insns if i["symbol"] and i["offset"] == 0}
     at = {(i["section"], i["pc"]): i for i in insns}
-    want, bad = 0, []
+    want, bad, named = 0, [], []
     for sym, rs in rows.items():
         for lo, hi, line, off in rs:
             for a in range(lo, hi, 16):
@@ -110,7 +110,10 @@ def check_image(name, img, path, ptx=None):
                 i = at.get((start.get(sym), a))
                 if not i or i["ptx_line"] != line:
                     bad.append((sym, a, line, i and i["ptx_line"]))
+                elif (i["symbol"], i["offset"]) != (sym, off + a - lo):
+                    named.append((sym, off + a - lo, i["symbol"], i["offset"]))
     T.check(f"{name}: every .nv_debug_line_sass address ({want}) has its PTX line", want and not bad, str(bad[:3]))
+    T.check(f"{name}: symbol and offset as the line rows give them", not named, str(named[:3]))
     extra = [i for i in insns if i["ptx_line"] is not None]
     T.check(f"{name}: no PTX line beyond the rows'", len(extra) == want, f"{len(extra)} vs {want}")
     # frames against addr2line
