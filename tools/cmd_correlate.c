@@ -140,6 +140,52 @@ static int by_bytes(const void *a, const void *b)
     return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
 }
 
+static const cudw_corr_cost *const *cost_sort_v;
+static int by_cost_bytes(const void *a, const void *b)
+{
+    const cudw_corr_cost *x = cost_sort_v[*(const size_t *)a], *y = cost_sort_v[*(const size_t *)b];
+    if (x->sass_bytes_inclusive != y->sass_bytes_inclusive)
+        return x->sass_bytes_inclusive > y->sass_bytes_inclusive ? -1 : 1;
+    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+/* The functions or files with the most SASS bytes, inlined callees included. */
+static void totals_text(const corr_opts *o, const cudw_correlation *c, const char *what, size_t n,
+                        const cudw_corr_cost *(*get)(const cudw_correlation *, size_t), obuf *out)
+{
+    const cudw_corr_cost **v = malloc((n ? n : 1) * sizeof *v);
+    size_t *order = malloc((n ? n : 1) * sizeof *order);
+    if (!v || !order) {
+        free(v);
+        free(order);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        v[i] = get(c, i);
+        order[i] = i;
+    }
+    cost_sort_v = v;
+    qsort(order, n, sizeof *order, by_cost_bytes);
+    size_t shown = o->top && n > o->top ? o->top : n;
+    ob_printf(out, "  top %zu %s by SASS bytes with inlined callees:\n", shown, what);
+    ob_puts(out, "       incl    bytes  insns    ptx  name\n");
+    for (size_t k = 0; k < shown; k++) {
+        const cudw_corr_cost *x = v[order[k]];
+        ob_commas(out, x->sass_bytes_inclusive, 11);
+        ob_commas(out, x->sass_bytes, 9);
+        ob_commas(out, x->sass_instructions, 7);
+        ob_commas(out, x->ptx_instructions, 7);
+        ob_puts(out, "  ");
+        const char *name = x->name ? x->name : "(no line)";
+        char buf[4096];
+        size_t need = o->demangle && x->name && !strcmp(what, "functions") ? cudw_demangle(name, buf, sizeof buf) : 0;
+        ob_puts(out, need && need < sizeof buf ? buf : name);
+        ob_putc(out, '\n');
+    }
+    free(v);
+    free(order);
+}
+
 static const char *from_text(int from)
 {
     return from == CUDW_PTX_FROM_FILE ? "the file given" : from == CUDW_PTX_FROM_FATBIN ? "the fatbin's PTX entry"
@@ -220,6 +266,8 @@ static int report_text(const corr_opts *o, cudw_correlation *c, obuf *out)
         callers_text(o, c, order[k], out);
     }
     free(order);
+    totals_text(o, c, "functions", cudw_corr_function_count(c), cudw_corr_function_get, out);
+    totals_text(o, c, "files", cudw_corr_file_count(c), cudw_corr_file_get, out);
     return EXIT_OK;
 }
 
