@@ -355,7 +355,10 @@ static void report_json(const corr_opts *o, cudw_correlation *c, json *j)
         }
         json_u64(j, "size", in->size);
         if (in->ptx_line) {
-            json_u64(j, "ptx", in->ptx);
+            if (in->ptx != CUDW_CORR_NO_TEXT)
+                json_u64(j, "ptx", in->ptx);
+            else
+                json_null(j, "ptx");
             json_u64(j, "ptx_line", in->ptx_line);
         } else {
             json_null(j, "ptx_line");

@@ -265,7 +265,7 @@ static void emit_insns(cudw_correlation *c, const long *chain_of, obuf *out)
         ob_putc(out, ',');
         hs_num(out, (int64_t)in->pc);
         ob_putc(out, ',');
-        hs_num(out, in->ptx_line ? (int64_t)in->ptx : -1);
+        hs_num(out, in->ptx_line && in->ptx != CUDW_CORR_NO_TEXT ? (int64_t)in->ptx : -1);
         ob_putc(out, ',');
         hs_num(out, (int64_t)in->ptx_line);
         ob_putc(out, ',');

@@ -75,12 +75,15 @@ typedef struct cudw_corr_insn {
     uint32_t size;             /* bytes: 16 (8 before sm_70) */
     const uint8_t *bytes;      /* the instruction word, in the image; NULL when not stored */
     uint64_t ptx_line;         /* .nv_debug_line_sass; 0 when no row covers it */
-    size_t ptx;                /* which cudw_corr_ptx (with ptx_line) */
+    size_t ptx;                /* which cudw_corr_ptx (with ptx_line), or
+                                  CUDW_CORR_NO_TEXT: the image lacks the PTX section */
     size_t line;               /* its cudw_corr_line (exclusive): the innermost frame's */
     size_t loc;                /* the .loc in effect at ptx_line (1-based, cudw_ptx_loc_get
                                   of its PTX); 0: none known */
     int reason;                /* CUDW_CORR_*: where that .loc's chain is not the frames */
 } cudw_corr_insn;
+
+#define CUDW_CORR_NO_TEXT ((size_t)-1)
 
 /* What a source line, a function or a file costs.  Exclusive: the
  * instructions whose innermost frame it is; inclusive: those with it

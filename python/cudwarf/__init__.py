@@ -604,7 +604,8 @@ def _correlation(c, ptx, dem):
             d["function_symbol"], d["function_offset"] = _s(x.func), x.func_offset
         d["size"] = x.size
         if x.ptx_line:
-            d["ptx"], d["ptx_line"] = x.ptx, x.ptx_line
+            d["ptx"] = x.ptx if x.ptx != (1 << (8 * ctypes.sizeof(c_size_t))) - 1 else None
+            d["ptx_line"] = x.ptx_line
         else:
             d["ptx_line"] = None
         fr = lib.cudw_corr_frames(c, i, byref(n))

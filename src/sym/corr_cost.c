@@ -145,7 +145,7 @@ static int by_sass(cudw_correlation *c)
     size_t n = 0;
     for (size_t i = 0; i < c->ninsns; i++) {
         const cudw_corr_insn *in = &c->insns[i];
-        if (in->ptx_line && !c->ptx[in->ptx].ptx && c->lines.v[in->line].name)
+        if (in->ptx_line && in->ptx < c->nptx && !c->ptx[in->ptx].ptx && c->lines.v[in->line].name)
             u[n++] = (use){in->line, in->ptx, in->ptx_line};
     }
     qsort(u, n, sizeof *u, use_cmp);

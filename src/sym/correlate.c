@@ -122,12 +122,14 @@ static int load_texts(cudw_correlation *c, const cudw_correlate_opts *o)
     return CUDW_OK;
 }
 
+/* The text of section, or CUDW_CORR_NO_TEXT (a .nv_debug_line_sass row
+ * whose PTX section the image lacks). */
 static size_t text_of(const cudw_correlation *c, const char *section)
 {
     for (size_t i = 0; section && i < c->nptx; i++)
         if (!strcmp(c->ptx[i].section->name, section))
             return i;
-    return 0;
+    return CUDW_CORR_NO_TEXT;
 }
 
 int cudw_corr_ptx_line(cudw_correlation *c, size_t i, uint64_t line, const char **text, size_t *len)
@@ -203,7 +205,7 @@ differ:
 
 static void set_loc(const cudw_correlation *c, cudw_corr_insn *in, const cudw_sym_frame *fr, size_t n)
 {
-    const cudw_ptx *p = in->ptx_line ? c->ptx[in->ptx].ptx : NULL;
+    const cudw_ptx *p = in->ptx_line && in->ptx < c->nptx ? c->ptx[in->ptx].ptx : NULL;
     if (!p)
         return;
     cudw_ptx_where w;
@@ -242,7 +244,8 @@ static int add_insn(cudw_correlation *c, size_t image, const cudw_code_section *
         return CUDW_E_NOMEM;
     size_t i = c->ninsns;
     cudw_corr_insn *in = &c->insns[i];
-    *in = (cudw_corr_insn){cs->section, name, addr, r.symbol, r.offset, r.symbol, r.offset, size, NULL, 0, 0, 0, 0, 0};
+    *in = (cudw_corr_insn){cs->section, name, addr, r.symbol, r.offset, r.symbol, r.offset, size, NULL, 0,
+                           CUDW_CORR_NO_TEXT, 0, 0, 0};
     if (own) { /* as the line rows name it: the section's function */
         in->symbol = own->name;
         in->offset = addr - own->value;
