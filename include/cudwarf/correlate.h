@@ -101,7 +101,8 @@ typedef struct cudw_corr_summary {
     const char *image;         /* the image's label */
     unsigned sm;
     uint64_t code_bytes;       /* what `cudwarf size` counts as code ... */
-    uint64_t sass_bytes;       /* ... SASS in .text.* (what the lines add up to) ... */
+    uint64_t sass_bytes;       /* ... SASS in .text.* (what the lines add up to;
+                                  with opts->function, that function's bytes) ... */
     uint64_t capsule_bytes;    /* ... and sm_100+ Mercury capsules, which are not SASS */
     uint64_t instructions, with_ptx, with_line, disagree;
     int ptx_by_loc;            /* ptx_instructions count .locs (else SASS's PTX lines) */

@@ -313,7 +313,8 @@ static int walk(cudw_correlation *c, size_t image, const cudw_correlate_opts *o)
             c->sum.capsule_bytes += bytes;
             continue;
         }
-        c->sum.sass_bytes += bytes;
+        if (!only)
+            c->sum.sass_bytes += bytes;
         uint64_t lo = 0, hi = bytes;
         const sym_func *own = sym_func_named(c->x, cs.function, strlen(cs.function));
         if (own && (own->shndx != cs.section || own->value > lo))
@@ -324,6 +325,8 @@ static int walk(cudw_correlation *c, size_t image, const cudw_correlate_opts *o)
             lo = only->value;
             hi = only->value + only->size < hi ? only->value + only->size : hi;
         }
+        if (only && hi > lo)
+            c->sum.sass_bytes += hi - lo;
         for (uint64_t a = lo; a + size <= hi; a += size) {
             if ((rc = add_insn(c, image, &cs, sec->name, own, a, size)))
                 return rc;

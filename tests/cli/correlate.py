@@ -217,6 +217,12 @@ if len(wrong) >= 2:
     r = run("correlate", "--ptx", wrong[1][1], wrong[0][0])
     T.check("--ptx of another program: exit 1, names the line", r.returncode == 1 and "line" in r.stderr and
             r.stderr.count("\n") == 1, r.stderr)
+d = correlate("--function", "sqrtf", os.path.join(FIX, "stage1", "twocalls_sm100_G.rdc.cubin"))
+if d:
+    im = d[0]
+    T.check("--function: only its instructions; the lines add up to its bytes",
+            {i["section"] for i in im["instructions"]} == {".text.sqrtf"} and
+            sum(l["sass_bytes"] for l in im["source_lines"]) == im["sass_bytes"] == 16 * len(im["instructions"]) > 0)
 r = run("correlate", "--function", "no_such_kernel", pairs[0][0])
 T.check("--function unknown: exit 1, one line", r.returncode == 1 and r.stderr.count("\n") == 1, r.stderr)
 r = run("correlate", "--bogus", pairs[0][0])
