@@ -16,7 +16,9 @@ SAN ?=
 # -fvisibility=hidden: only what cudwarf.h declares is exported (its
 # visibility pragma); the archive's helpers are made local too (below)
 CFLAGS_ALL = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) $(OPT) $(SAN) -fPIC -fvisibility=hidden \
-             -Iinclude -Isrc $(PKG_CFLAGS) $(CFLAGS)
+             -Iinclude $(INC_PRIVATE) $(PKG_CFLAGS) $(CFLAGS)
+# the library's own headers are the library's: the tool sees only include/
+INC_PRIVATE = -Isrc
 LDFLAGS_ALL = $(SAN) $(LDFLAGS)
 
 LIB_SRC := $(wildcard src/*.c src/*/*.c)
@@ -35,6 +37,8 @@ $(BUILD)/%.o: %.c
 
 -include $(LIB_OBJ:.o=.d) $(TOOL_OBJ:.o=.d)
 
+$(TOOL_OBJ): INC_PRIVATE =
+
 # One relocatable object whose hidden symbols are local: a program that
 # links the archive statically may define its own arena_alloc or wb_put.
 $(BUILD)/libcudwarf.a: $(LIB_OBJ)
@@ -48,13 +52,13 @@ $(BUILD)/libcudwarf.so: $(LIB_OBJ) src/libcudwarf.map
 	    -o $@ $(LIB_OBJ) $(LDFLAGS_ALL) $(PKG_LIBS)
 
 # the tool keeps its own copy of the hash index (the archive's is local)
-$(BUILD)/cudwarf: $(TOOL_OBJ) $(BUILD)/src/hmap.o $(BUILD)/libcudwarf.a
-	$(CC) -o $@ $(TOOL_OBJ) $(BUILD)/src/hmap.o $(BUILD)/libcudwarf.a $(LDFLAGS_ALL) $(PKG_LIBS)
+$(BUILD)/cudwarf: $(TOOL_OBJ) $(BUILD)/libcudwarf.a
+	$(CC) -o $@ $(TOOL_OBJ) $(BUILD)/libcudwarf.a $(LDFLAGS_ALL) $(PKG_LIBS)
 
 $(BUILD)/cudwarf.pc: cudwarf.pc.in
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
 
-# (test_hmap reaches the hash index directly: its own copy, as the tool's)
+# (test_hmap reaches the hash index directly: its own copy of hmap.o)
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libcudwarf.a $(BUILD)/src/hmap.o tests/unit/testutil.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Itests/unit -Itests/common -o $@ $< $(BUILD)/src/hmap.o $(BUILD)/libcudwarf.a $(LDFLAGS_ALL) $(PKG_LIBS) -lcmocka

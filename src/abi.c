@@ -24,6 +24,8 @@ size_t cudw_struct_size(const char *name)
         {"cudw_input_image", sizeof(cudw_input_image)},
         {"cudw_image", sizeof(cudw_image)},
         {"cudw_code_section", sizeof(cudw_code_section)},
+        {"cudw_dup", sizeof(cudw_dup)},
+        {"cudw_dup_set", sizeof(cudw_dup_set)},
         {"cudw_line_row", sizeof(cudw_line_row)},
         {"cudw_line_iter", sizeof(cudw_line_iter)},
         {"cudw_line_file", sizeof(cudw_line_file)},

@@ -47,7 +47,7 @@ static const char size_help[] =
 typedef struct kern {
     char *name;
     uint64_t size;
-    hash128 h;
+    uint64_t h[2];            /* cudw_dup_hash of its bytes; 0 without */
 } kern;
 
 
@@ -58,7 +58,7 @@ typedef struct irec {
     uint64_t stored;          /* image bytes in the file (compressed, or as is) */
     uint64_t header, padding; /* entry header, payload padding */
     int compressed;
-    hash128 h;
+    uint64_t h[2];            /* cudw_dup_hash of its bytes; 0 when none were read */
     kern *k;
     size_t nk, ck;
 } irec;
@@ -90,7 +90,7 @@ static int size_job(void *p, size_t k)
     if (img) {
         r->loaded = 1;
         r->unpacked = img->size;
-        r->h = hash_bytes(img->data, img->size);
+        cudw_dup_hash(img->data, img->size, r->h);
         if (!e)
             r->stored = img->size; /* a cubin */
         if (img->elf) {
@@ -101,7 +101,7 @@ static int size_job(void *p, size_t k)
             unsigned cur = 0;
             cudw_code_section cs;
             while (cudw_code_next(img->elf, &cur, &cs) == CUDW_OK) {
-                kern *nk = vec_room(r->k, &r->ck, r->nk, sizeof *nk, 16);
+                kern *nk = keyidx_room(r->k, &r->ck, r->nk, sizeof *nk, 16);
                 if (nk)
                     r->k = nk;
                 char *name = nk ? strdup(cs.function) : NULL;
@@ -110,7 +110,10 @@ static int size_job(void *p, size_t k)
                     rc = EXIT_BAD_INPUT;
                     break;
                 }
-                r->k[r->nk++] = (kern){name, cs.size, cs.data ? hash_bytes(cs.data, cs.size) : (hash128){0, 0}};
+                kern *kk = &r->k[r->nk++];
+                *kk = (kern){name, cs.size, {0, 0}};
+                if (cs.data)
+                    cudw_dup_hash(cs.data, cs.size, kk->h);
             }
         } else {
             r->rows[slot] = img->size;
@@ -118,7 +121,7 @@ static int size_job(void *p, size_t k)
     } else if (e) { /* not decoded: what the header says */
         r->unpacked = r->compressed ? e->decompressed_size : e->stored_size;
         r->rows[slot] = r->unpacked;
-        r->h = hash_bytes(e->payload, e->stored_size);
+        cudw_dup_hash(e->payload, e->stored_size, r->h);
     }
     cudw_image_free(img);
     return rc;
@@ -296,30 +299,30 @@ static int size_one(const char *path, const sopts *s, json *j)
         rows_sort(&rs, sort_name);
 
     /* duplicates */
-    dup *di = malloc((k ? k : 1) * sizeof *di), *dk = malloc((nk ? nk : 1) * sizeof *dk);
+    cudw_dup *di = malloc((k ? k : 1) * sizeof *di), *dk = malloc((nk ? nk : 1) * sizeof *dk);
     size_t *kimage = malloc((nk ? nk : 1) * sizeof *kimage), *kindex = malloc((nk ? nk : 1) * sizeof *kindex);
     size_t ndi = 0, ndk = 0;
     long gi = 0, gk = 0;
-    group *grp_i = NULL, *grp_k = NULL;
+    cudw_dup_set *grp_i = NULL, *grp_k = NULL;
     uint64_t wi = 0, wk = 0;
     if (!di || !dk || !kimage || !kindex)
         oom = 1;
     for (size_t q = 0; q < k && !oom; q++) {
         const irec *r = &rec[idx[q]];
-        if (r->h.a || r->h.b)
-            di[ndi++] = (dup){r->h, r->stored, idx[q]};
+        if (r->h[0] || r->h[1])
+            di[ndi++] = (cudw_dup){{r->h[0], r->h[1]}, r->stored, idx[q]};
         for (size_t m = 0; m < r->nk; m++) {
             if (!r->k[m].size)
                 continue;
             kimage[ndk] = idx[q];
             kindex[ndk] = m;
-            dk[ndk] = (dup){r->k[m].h, r->k[m].size, ndk};
+            dk[ndk] = (cudw_dup){{r->k[m].h[0], r->k[m].h[1]}, r->k[m].size, ndk};
             ndk++;
         }
     }
     if (!oom) {
-        gi = groups_of(di, ndi, &grp_i, &wi);
-        gk = groups_of(dk, ndk, &grp_k, &wk);
+        gi = cudw_dup_sets(di, ndi, &grp_i, &wi);
+        gk = cudw_dup_sets(dk, ndk, &grp_k, &wk);
         oom = gi < 0 || gk < 0;
     }
     names_ctx nc = {in, rec, kimage, kindex};

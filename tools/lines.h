@@ -5,8 +5,7 @@
 #define CUDW_TOOLS_LINES_H
 
 #include "cli.h"
-#include "hmap.h"
-#include "vec.h"
+#include "keyidx.h"
 
 typedef struct lopts {
     int json, compact, ptx, hidden, long_form;
@@ -23,7 +22,7 @@ typedef struct tfunc {
 typedef struct tinfo {
     tfunc *v;                 /* by number - 1 */
     size_t n, cap;
-    hmap idx;                 /* offset -> index */
+    keyidx idx;               /* offset -> index */
 } tinfo;
 
 void tinfo_free(tinfo *ti);

@@ -7,28 +7,26 @@
 void tinfo_free(tinfo *ti)
 {
     free(ti->v);
-    hmap_free(&ti->idx);
+    keyidx_free(&ti->idx);
     memset(ti, 0, sizeof *ti);
 }
 
 size_t fn_number(const tinfo *ti, uint64_t off)
 {
-    hmap_probe p = hmap_probe_at(&ti->idx, off);
-    for (uint32_t r; (r = hmap_next(&p)) != HMAP_NONE;)
-        if (ti->v[r].off == off)
-            return r + 1;
-    return 0;
+    size_t at = 0;
+    uint32_t r = keyidx_find(&ti->idx, off, &at);
+    return r == KEYIDX_NONE ? 0 : r + 1;
 }
 
 int fn_add(tinfo *ti, uint64_t off, const char *name)
 {
     if (fn_number(ti, off))
         return 0;
-    tfunc *v = vec_room(ti->v, &ti->cap, ti->n, sizeof *v, 16);
+    tfunc *v = keyidx_room(ti->v, &ti->cap, ti->n, sizeof *v, 16);
     if (!v)
         return -1;
     ti->v = v;
-    if (hmap_add(&ti->idx, off, (uint32_t)ti->n))
+    if (keyidx_add(&ti->idx, off, (uint32_t)ti->n))
         return -1;
     ti->v[ti->n++] = (tfunc){off, name};
     return 0;

@@ -4,34 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- hashing: two 64-bit lanes, 8 bytes at a time ---- */
-
-static uint64_t mix(uint64_t h)
-{
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdull;
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53ull;
-    return h ^ (h >> 33);
-}
-
-hash128 hash_bytes(const uint8_t *p, size_t n)
-{
-    uint64_t a = 0x9e3779b97f4a7c15ull ^ n, b = 0xc2b2ae3d27d4eb4full + n;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, p + i, 8);
-        a = (a ^ w) * 0x100000001b3ull;
-        a ^= a >> 29;
-        b = (b + w) * 0x9fb21c651e98df25ull;
-        b ^= b >> 31;
-    }
-    uint64_t w = 0;
-    memcpy(&w, p + i, n - i);
-    return (hash128){mix(a ^ w), mix(b + w + 0x27d4eb2f165667c5ull)};
-}
-
 static int sort_name; /* rows_sort's key: name when set */
 
 static int by_row(const void *a, const void *b)
@@ -42,27 +14,19 @@ static int by_row(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
-static uint64_t str_hash(const char *s)
-{
-    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
-    for (; *s; s++)
-        h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
-    return h;
-}
-
 row *row_get(rowset *rs, const char *name)
 {
-    uint64_t h = str_hash(name);
-    hmap_probe p = hmap_probe_at(&rs->idx, h);
-    for (uint32_t r; (r = hmap_next(&p)) != HMAP_NONE;)
+    uint64_t h = keyidx_str(name);
+    size_t at = 0;
+    for (uint32_t r; (r = keyidx_find(&rs->idx, h, &at)) != KEYIDX_NONE;)
         if (!strcmp(rs->v[r].name, name))
             return &rs->v[r];
-    row *v = vec_room(rs->v, &rs->cap, rs->n, sizeof *v, 64);
+    row *v = keyidx_room(rs->v, &rs->cap, rs->n, sizeof *v, 64);
     if (!v)
         return NULL;
     rs->v = v;
     char *own = strdup(name);
-    if (!own || hmap_add(&rs->idx, h, (uint32_t)rs->n)) {
+    if (!own || keyidx_add(&rs->idx, h, (uint32_t)rs->n)) {
         free(own);
         return NULL;
     }
@@ -75,61 +39,12 @@ void rowset_free(rowset *rs)
     for (size_t i = 0; i < rs->n; i++)
         free(rs->v[i].owned);
     free(rs->v);
-    hmap_free(&rs->idx);
+    keyidx_free(&rs->idx);
 }
 
-/* ---- duplicates: groups of equal hashes ---- */
+/* ---- duplicate sets, printed ---- */
 
-static int by_hash(const void *a, const void *b)
-{
-    const dup *x = a, *y = b;
-    if (x->h.a != y->h.a)
-        return x->h.a < y->h.a ? -1 : 1;
-    if (x->h.b != y->h.b)
-        return x->h.b < y->h.b ? -1 : 1;
-    if (x->size != y->size)
-        return x->size < y->size ? -1 : 1;
-    return x->item < y->item ? -1 : x->item > y->item;
-}
-
-int dup_same(const dup *x, const dup *y) { return x->h.a == y->h.a && x->h.b == y->h.b && x->size == y->size; }
-
-static int by_wasted(const void *a, const void *b)
-{
-    const group *x = a, *y = b;
-    if (x->wasted != y->wasted)
-        return x->wasted > y->wasted ? -1 : 1;
-    return x->start < y->start ? -1 : x->start > y->start;
-}
-
-/* Sort d by content and collect the sets of more than one copy, the most
- * wasteful first (*out malloc'd; -1 when out of memory). */
-long groups_of(dup *d, size_t n, group **out, uint64_t *wasted)
-{
-    size_t ng = 0;
-    *wasted = 0;
-    *out = NULL;
-    if (n)
-        qsort(d, n, sizeof *d, by_hash);
-    group *g = malloc((n / 2 + 1) * sizeof *g);
-    if (!g)
-        return -1;
-    for (size_t i = 0; i < n;) {
-        size_t j = i + 1;
-        while (j < n && dup_same(&d[i], &d[j]))
-            j++;
-        if (j - i > 1) {
-            g[ng] = (group){i, j - i, (j - i - 1) * d[i].size};
-            *wasted += g[ng++].wasted;
-        }
-        i = j;
-    }
-    qsort(g, ng, sizeof *g, by_wasted);
-    *out = g;
-    return (long)ng;
-}
-
-void dups_text(obuf *o, const char *what, const dup *d, const group *g, size_t ng, uint64_t wasted,
+void dups_text(obuf *o, const char *what, const cudw_dup *d, const cudw_dup_set *g, size_t ng, uint64_t wasted,
                       const char *(*name)(void *, size_t), void *ctx)
 {
     if (!ng) {
@@ -140,7 +55,7 @@ void dups_text(obuf *o, const char *what, const dup *d, const group *g, size_t n
     ob_commas(o, wasted, 0);
     ob_puts(o, " bytes in the extra copies\n");
     for (size_t i = 0; i < ng && i < 10; i++) {
-        const dup *x = &d[g[i].start];
+        const cudw_dup *x = &d[g[i].start];
         ob_printf(o, "  %zu x ", g[i].count);
         ob_commas(o, x[0].size, 0);
         ob_puts(o, " bytes: ");
@@ -155,12 +70,12 @@ void dups_text(obuf *o, const char *what, const dup *d, const group *g, size_t n
         ob_printf(o, "  ... and %zu more sets (--json lists them all)\n", ng - 10);
 }
 
-void dups_json(json *j, const char *key, const dup *d, const group *g, size_t ng,
+void dups_json(json *j, const char *key, const cudw_dup *d, const cudw_dup_set *g, size_t ng,
                       const char *(*name)(void *, size_t), void *ctx)
 {
     json_arr(j, key);
     for (size_t i = 0; i < ng; i++) {
-        const dup *x = &d[g[i].start];
+        const cudw_dup *x = &d[g[i].start];
         json_obj(j, NULL);
         json_u64(j, "bytes", x[0].size);
         json_u64(j, "copies", g[i].count);

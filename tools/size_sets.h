@@ -4,19 +4,12 @@
 #define CUDW_TOOLS_SIZE_SETS_H
 
 #include "cudwarf.h"
-#include "hmap.h"
 #include "json.h"
+#include "keyidx.h"
 #include "out.h"
-#include "vec.h"
 
 #include <stddef.h>
 #include <stdint.h>
-
-typedef struct hash128 {
-    uint64_t a, b;
-} hash128;
-
-hash128 hash_bytes(const uint8_t *p, size_t n);
 
 typedef struct row {
     const char *name;         /* shown */
@@ -29,7 +22,7 @@ typedef struct row {
 typedef struct rowset {
     row *v;
     size_t n, cap;
-    hmap idx;                 /* name -> index */
+    keyidx idx;               /* name -> index */
 } rowset;
 
 /* The row named name, added (zero) when new; NULL when out of memory. */
@@ -38,28 +31,11 @@ row *row_get(rowset *rs, const char *name);
 void rows_sort(rowset *rs, int by_name);
 void rowset_free(rowset *rs);
 
-/* One copy of something: its content's hash and size, and which it is. */
-typedef struct dup {
-    hash128 h;
-    uint64_t size;
-    size_t item;
-} dup;
-
-/* A set of identical copies: d[start .. start + count). */
-typedef struct group {
-    size_t start, count;
-    uint64_t wasted;          /* the bytes beyond the first copy */
-} group;
-
-int dup_same(const dup *x, const dup *y);
-/* Sort d by content and collect the sets of more than one copy, the most
- * wasteful first (*out malloc'd); -1 when out of memory. */
-long groups_of(dup *d, size_t n, group **out, uint64_t *wasted);
 /* "duplicate WHAT: N sets ..." and the ten most wasteful; name(ctx, item)
  * names a copy.  JSON: every set. */
-void dups_text(obuf *o, const char *what, const dup *d, const group *g, size_t ng, uint64_t wasted,
+void dups_text(obuf *o, const char *what, const cudw_dup *d, const cudw_dup_set *g, size_t ng, uint64_t wasted,
                const char *(*name)(void *, size_t), void *ctx);
-void dups_json(json *j, const char *key, const dup *d, const group *g, size_t ng,
+void dups_json(json *j, const char *key, const cudw_dup *d, const cudw_dup_set *g, size_t ng,
                const char *(*name)(void *, size_t), void *ctx);
 
 /* ---- the tables cudwarf size prints (size_print.c) ---- */

@@ -224,4 +224,28 @@ typedef struct cudw_code_section {
 } cudw_code_section;
 int cudw_code_next(const cudw_file *f, unsigned *cursor, cudw_code_section *out);
 
+/* Identical copies: which of many byte strings (images, kernels) are the
+ * same bytes, and what the extra copies cost.  The caller hashes each
+ * copy's bytes (cudw_dup_hash: 128 bits), numbers it (item) and says what
+ * one copy counts (size: its bytes, or what it takes stored). */
+typedef struct cudw_dup {
+    uint64_t hash[2];     /* cudw_dup_hash of the bytes */
+    uint64_t size;        /* what one copy counts; part of the key */
+    size_t item;          /* the caller's number for this copy */
+} cudw_dup;
+
+/* One set of identical copies: d[start .. start + count) after
+ * cudw_dup_sets sorted d; wasted = (count - 1) * size. */
+typedef struct cudw_dup_set {
+    size_t start, count;
+    uint64_t wasted;
+} cudw_dup_set;
+
+void cudw_dup_hash(const void *data, size_t n, uint64_t out[2]);
+/* Sort d[0..n) by content (equal copies in item order) and collect the
+ * sets of two or more copies, the most wasteful first, in *sets (malloc'd:
+ * free it); *wasted is the sum of their wasted.  The number of sets, or -1
+ * out of memory (*sets NULL). */
+long cudw_dup_sets(cudw_dup *d, size_t n, cudw_dup_set **sets, uint64_t *wasted);
+
 #endif /* CUDWARF_INPUTS_H */

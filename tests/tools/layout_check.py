@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """The layout rules of the sources: docs/architecture.md names every file of
 src/, tools/ and include/ (by path or name; a header also through the .c
-file it declares, "cursor.h, .c" pairs, the chapters' list), and no C file
-or header runs over 620 lines (files stay small and named by what they do).
+file it declares, "cursor.h, .c" pairs, the chapters' list), no C file
+or header runs over 620 lines (files stay small and named by what they do),
+and the CLI includes only its own headers and the public ones (a library
+user has the same API as the tool).
 
 usage: layout_check.py   (from the repository's root)
 """
@@ -31,6 +33,14 @@ for top in ("src", "tools", "include"):
             lines = sum(1 for _ in open(path, errors="replace"))
             if ext in (".c", ".h") and lines > limit:
                 bad.append(f"{path}: {lines} lines (more than {limit})")
+tool_headers = {f for f in os.listdir("tools") if f.endswith(".h")}
+public = {"cudwarf.h"} | {"cudwarf/" + f for f in os.listdir("include/cudwarf")}
+for f in sorted(os.listdir("tools")):
+    if f.endswith((".c", ".h")):
+        for no, line in enumerate(open(os.path.join("tools", f)), 1):
+            m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
+            if m and m.group(1) not in tool_headers and m.group(1) not in public:
+                bad.append(f"tools/{f}:{no}: includes \"{m.group(1)}\", neither a tool header nor a public one")
 for b in bad:
     print("FAIL", b)
 print(f"{'ok  ' if not bad else 'FAIL'} {n} files named in docs/architecture.md, none over {limit} lines")
