@@ -8,7 +8,7 @@
 #include <string.h>
 
 static const char list_help[] =
-    "usage: cudwarf list [--json] [--sm=N] [-j N] FILE...\n"
+    "usage: cudwarf list [--json] [--headers] [--sm=N] [-j N] FILE...\n"
     "\n"
     "List the fatbin containers of a fatbin file, a host ELF (object, executable,\n"
     "shared library) or an archive, and their entries: kind, SM, version, flags,\n"
@@ -21,6 +21,9 @@ static const char list_help[] =
     "code is listed with a note (exit 0).\n"
     "\n"
     "  --json      one JSON object per file (docs/json.md)\n"
+    "  --headers   what the container and entry headers say, decoding no image:\n"
+    "              no image size check and no debug sections, but a library of\n"
+    "              thousands of compressed images is listed at file-read speed\n"
     "  --sm=N      only the images for sm_N (90, 90a, sm_100f)\n"
     "  -j N        decode N images at once (default: every core); the output\n"
     "              is the same\n";
@@ -72,6 +75,7 @@ static int printable(const uint8_t *p, uint32_t n)
 typedef struct lctx {
     image_set set;         /* the images listed (--sm) */
     int json;
+    int headers;           /* --headers: no image decoded */
     const json *tmpl;
 } lctx;
 
@@ -102,7 +106,8 @@ static void container_text(const cudw_input_container *c, obuf *o)
                   c->nimages == 1 ? "y" : "ies");
 }
 
-static void image_json(json *j, const cudw_input_image *im, int ok, int opaque, size_t size, char *dbg)
+static void image_json(json *j, const cudw_input_image *im, int ok, int opaque, size_t size, char *dbg,
+                       int headers)
 {
     const cudw_fatbin_entry *e = im->entry;
     char fl[160];
@@ -151,11 +156,13 @@ static void image_json(json *j, const cudw_input_image *im, int ok, int opaque, 
         json_u64(j, "field2", e->field2);
         json_u64(j, "field48", e->field48);
     }
-    if (opaque)
+    if (headers && e) /* nothing decoded: neither key */
+        ;
+    else if (opaque)
         json_null(j, "image_size");
     else
         json_u64(j, "image_size", ok ? size : 0);
-    if (im->kind == CUDW_FATBIN_ELF) {
+    if (im->kind == CUDW_FATBIN_ELF && !(headers && e)) {
         json_arr(j, "debug_sections");
         char *save;
         for (char *t = strtok_r(dbg, " ", &save); t; t = strtok_r(NULL, " ", &save))
@@ -165,7 +172,8 @@ static void image_json(json *j, const cudw_input_image *im, int ok, int opaque, 
     json_end_obj(j);
 }
 
-static void image_text(obuf *o, const cudw_input_image *im, int ok, int opaque, size_t size, const char *dbg)
+static void image_text(obuf *o, const cudw_input_image *im, int ok, int opaque, size_t size, const char *dbg,
+                       int headers)
 {
     const cudw_fatbin_entry *e = im->entry;
     char fl[160], kind[16];
@@ -188,6 +196,8 @@ static void image_text(obuf *o, const cudw_input_image *im, int ok, int opaque, 
         ob_printf(o, " %u -> %llu bytes", e->compressed_size, (unsigned long long)e->decompressed_size);
     if (opaque)
         ob_printf(o, ", not decoded (flag 0x10000)\n");
+    else if (headers)
+        ob_putc(o, '\n');
     else
         ob_printf(o, ", image %zu bytes\n", ok ? size : 0);
     if (e->name)
@@ -204,7 +214,7 @@ static void image_text(obuf *o, const cudw_input_image *im, int ok, int opaque, 
     }
     if (e->field2 != 0x0101 || e->field48)
         ob_printf(o, "        unknown fields: +2 0x%x, +48 0x%llx\n", e->field2, (unsigned long long)e->field48);
-    if (im->kind == CUDW_FATBIN_ELF)
+    if (im->kind == CUDW_FATBIN_ELF && !headers)
         ob_printf(o, "        debug sections: %s\n", dbg[0] ? dbg : "none");
 }
 
@@ -225,9 +235,11 @@ static int list_job(void *p, size_t k)
         container_text(con, o);
     /* an encoded payload is listed, not decoded: it is not an error of the file */
     int opaque = im->entry && (im->entry->flags & CUDW_FATBIN_ENCODED) && im->kind != CUDW_FATBIN_ELF;
-    cudw_image *img = opaque ? NULL : load_or_report(in, i);
+    /* --headers decodes nothing the headers say; a cubin is its own header */
+    int skip = opaque || (c->headers && im->entry);
+    cudw_image *img = skip ? NULL : load_or_report(in, i);
     int ok = img != NULL;
-    if (!ok && !opaque)
+    if (!ok && !skip)
         rc = EXIT_BAD_INPUT;
     char dbg[512] = "";
     if (ok && img->elf)
@@ -238,9 +250,9 @@ static int list_job(void *p, size_t k)
         json j = *c->tmpl;
         j.out = o;
         j.first[j.depth] = 1;
-        image_json(&j, im, ok, opaque, size, dbg);
+        image_json(&j, im, ok, opaque, size, dbg, c->headers);
     } else {
-        image_text(o, im, ok, opaque, size, dbg);
+        image_text(o, im, ok, opaque, size, dbg, c->headers);
     }
     return rc;
 }
@@ -280,7 +292,7 @@ static void containers_json(json *j, const cudw_input *in)
     json_end_arr(j);
 }
 
-static int list_one(const char *path, int as_json, json *j)
+static int list_one(const char *path, int as_json, int headers, json *j)
 {
     cudw_input *in = open_input(path);
     if (!in)
@@ -327,7 +339,9 @@ static int list_one(const char *path, int as_json, json *j)
     }
     if (!n)
         eprintf("%s: %s: note: no CUDA device code (no fatbin container in any section)\n", progname, path);
-    lctx c = {{in, idx}, as_json, j};
+    lctx c = {{in, idx}, as_json, headers, j};
+    if (headers)
+        jobs_n = 1; /* nothing to decode: threads would only wait on each other */
     jobs_sep = as_json ? "," : NULL;
     jobs_reset(); /* the "images" array of this file */
     int r = jobs_run_cost(k, list_job, image_set_cost, &c);
@@ -344,11 +358,11 @@ static int list_one(const char *path, int as_json, json *j)
     return rc;
 }
 
-static const cli_opt list_table[] = {{"--json", 0, 0, 1}, {0}};
+static const cli_opt list_table[] = {{"--json", 0, 0, 1}, {"--headers", 0, 0, 2}, {0}};
 
 int cmd_list(int argc, char **argv)
 {
-    int as_json = 0, nfiles = 0;
+    int as_json = 0, headers = 0, nfiles = 0;
     cli_args a = {argc, argv, 1, NULL, NULL, 0};
     for (int id; (id = opt_next(&a, "list", list_table)) != OPT_END;) {
         switch (id) {
@@ -356,6 +370,7 @@ int cmd_list(int argc, char **argv)
         case OPT_ERR: return EXIT_USAGE;
         case OPT_POS: argv[nfiles++] = (char *)a.value; break; /* the operands, in order, over argv */
         case 1: as_json = 1; break;
+        case 2: headers = 1; break;
         }
     }
     if (!nfiles) {
@@ -368,7 +383,7 @@ int cmd_list(int argc, char **argv)
         json_enter_arr(&j); /* one object per file; "[" comes with the first */
     int rc = EXIT_OK;
     for (int i = 0; i < nfiles; i++)
-        if (list_one(argv[i], as_json, &j) != EXIT_OK)
+        if (list_one(argv[i], as_json, headers, &j) != EXIT_OK)
             rc = EXIT_BAD_INPUT;
     if (as_json) {
         if (!j.first[1])

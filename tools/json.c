@@ -1,6 +1,7 @@
 #include "json.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 void json_init(json *j, obuf *out)
@@ -72,6 +73,75 @@ void json_strn(json *j, const char *key, const char *v, size_t n)
     if (run)
         ob_write(o, s + n - run, run);
     ob_putc(o, '"');
+}
+
+/* v escaped and quoted into e: clean 8-byte words copied whole */
+static int memo_fill(struct json_memo_slot *e, const char *v)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t n = strlen(v);
+    if (e->cap < 6 * n + 2) { /* every byte as \u00XX at most */
+        char *x = realloc(e->esc, 6 * n + 2);
+        if (!x)
+            return -1;
+        e->esc = x;
+        e->cap = 6 * n + 2;
+    }
+    const unsigned char *p = (const unsigned char *)v;
+    char *d = e->esc;
+    *d++ = '"';
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t x;
+        memcpy(&x, p + i, 8);
+        if (needs_escape8(x))
+            break;
+        memcpy(d, &x, 8);
+        d += 8;
+    }
+    for (; i < n; i++) {
+        unsigned char c = p[i];
+        if (c >= 0x20 && c != '"' && c != '\\' && c < 0x7f) {
+            *d++ = (char)c;
+            continue;
+        }
+        *d++ = '\\';
+        switch (c) {
+        case '"': *d++ = '"'; break;
+        case '\\': *d++ = '\\'; break;
+        case '\n': *d++ = 'n'; break;
+        case '\t': *d++ = 't'; break;
+        case '\r': *d++ = 'r'; break;
+        default: /* as json_strn: \u00XX */
+            memcpy(d, "u00", 3);
+            d[3] = hex[c >> 4];
+            d[4] = hex[c & 15];
+            d += 5;
+        }
+    }
+    *d++ = '"';
+    e->n = (size_t)(d - e->esc);
+    e->v = v;
+    return 0;
+}
+
+void json_str_memo(json *j, const char *key, const char *v, json_memo *m)
+{
+    uintptr_t a = (uintptr_t)v;
+    struct json_memo_slot *e = &m->slot[(a ^ a >> 6 ^ a >> 12) & (JSON_MEMO_SLOTS - 1)];
+    if (!v || (v != e->v && memo_fill(e, v))) { /* null, or no memory for it: as json_str */
+        json_str(j, key, v);
+        return;
+    }
+    sep(j, key);
+    ob_write(j->out, e->esc, e->n);
+}
+
+void json_memo_free(json_memo *m)
+{
+    for (int i = 0; i < JSON_MEMO_SLOTS; i++)
+        free(m->slot[i].esc);
+    memset(m, 0, sizeof *m);
 }
 
 void json_str(json *j, const char *key, const char *v)

@@ -19,6 +19,23 @@ void json_init(json *j, obuf *out);
 void json_enter_arr(json *j);
 void json_str(json *j, const char *key, const char *v);
 void json_strn(json *j, const char *key, const char *v, size_t n);
+
+/* Strings written through it, kept escaped with their quotes: a field
+ * whose values repeat row after row (a row's path, symbol, inlined
+ * function: pointers into the file that stay the same) escapes each once
+ * and copies it after.  A direct-mapped cache by pointer; zero-initialised,
+ * json_memo_free when done. */
+#define JSON_MEMO_SLOTS 64
+typedef struct json_memo {
+    struct json_memo_slot {
+        const char *v;
+        char *esc;
+        size_t n, cap;
+    } slot[JSON_MEMO_SLOTS];
+} json_memo;
+/* json_str(j, key, v), through m */
+void json_str_memo(json *j, const char *key, const char *v, json_memo *m);
+void json_memo_free(json_memo *m);
 void json_i64(json *j, const char *key, int64_t v);
 void json_null(json *j, const char *key);
 void json_hex(json *j, const char *key, const uint8_t *p, size_t n); /* "90b1e4" */

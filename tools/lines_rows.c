@@ -65,23 +65,24 @@ int json_table(cudw_file *f, const cudw_line_table *t, const lopts *o, int sass,
     cudw_line_iter it;
     cudw_line_row r;
     int rc;
+    json_memo sym = {0}, path = {0}, fn = {0}; /* escaped once, copied row after row */
     json_header(f, t, sass, j);
     json_arr(j, "rows");
     cudw_line_iter_init(t, &it, o->hidden ? CUDW_LINE_HIDDEN : 0);
     while ((rc = cudw_line_next(&it, &r)) == CUDW_OK) {
         json_obj(j, NULL);
         json_u64(j, "address", r.address);
-        json_str(j, "symbol", r.symbol);
+        json_str_memo(j, "symbol", r.symbol, &sym);
         if (r.symbol)
             json_u64(j, "offset", r.address - r.symbol_value);
         json_u64(j, "file", r.file);
-        json_str(j, "path", cudw_line_file_path(t, r.file));
+        json_str_memo(j, "path", cudw_line_file_path(t, r.file), &path);
         json_u64(j, "line", r.line);
         json_u64(j, "column", r.column);
         json_bool(j, "is_stmt", r.is_stmt);
         json_bool(j, "end_sequence", r.end_sequence);
         json_u64(j, "context", r.context);
-        json_str(j, "function", r.context ? r.function : NULL);
+        json_str_memo(j, "function", r.context ? r.function : NULL, &fn);
         if (r.context || r.function_offset)
             json_u64(j, "function_offset", r.function_offset);
         if (r.hidden)
@@ -94,6 +95,9 @@ int json_table(cudw_file *f, const cudw_line_table *t, const lopts *o, int sass,
             json_str(j, "ptx", ptx_text(f, t, &r));
         json_end_obj(j);
     }
+    json_memo_free(&sym);
+    json_memo_free(&path);
+    json_memo_free(&fn);
     json_end_arr(j);
     json_end_obj(j);
     return rc < 0 ? -1 : 0;

@@ -13,7 +13,8 @@
    every cubin equals one nvcc kept (--keep): the two -dc units and the
    device link.
 3. A host program without device code: list notes it (exit 0), lines says
-   so (exit 1); --sm=N that no image has is one error line, exit 1.
+   so (exit 1); --sm=N that no image has is one error line, exit 1;
+   list --headers is list without what decoding the images adds.
 
 usage: containers.py CUDWARF FIXTURES_DIR
 """
@@ -140,6 +141,14 @@ for cmd in (["lines"], ["verify"], ["dump", "--line"], ["sections"], ["list"]):
     check(f"{cmd[0]} --sm=86 on an sm_75/sm_90 executable: one error line naming what it has, exit 1",
           r.returncode == 1 and len(r.stderr.splitlines()) == 1 and "no sm_86 image" in r.stderr and not r.stdout
           or (cmd[0] == "list" and r.returncode == 1 and "no sm_86 image" in r.stderr), r.stderr + r.stdout[:100])
+full, head = run("list", exe), run("list", "--headers", exe)
+want = re.sub(r", image \d+ bytes\n", "\n", "".join(l for l in full.stdout.splitlines(True) if "debug sections:" not in l))
+check("list --headers prints list's lines without the decoded image sizes and debug sections",
+      head.returncode == 0 and head.stdout == want and "debug sections" in full.stdout, head.stdout[:300])
+for f in [f for f in sorted(os.listdir(FIX)) if f.endswith(".cubin")][:1]:
+    a, b = run("list", "--json", os.path.join(FIX, f)), run("list", "--json", "--headers", os.path.join(FIX, f))
+    check(f"list --headers of a bare cubin ({f}): the same (a cubin is its own header)",
+          a.returncode == 0 and a.stdout == b.stdout and '"debug_sections"' in a.stdout, b.stdout[:200])
 r = run("lines", "--sm", "90", exe)
 check("lines --sm 90 (a space) reads only the sm_90 images", r.returncode == 0 and "sm_90" in r.stdout and
       "sm_75" not in r.stdout, r.stderr)

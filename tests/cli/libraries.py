@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """NVIDIA's own libraries: `cudwarf list` finds exactly the fatbin
-containers and images an independent scan finds, and -j 2 prints what
--j 1 prints.
+containers and images an independent scan finds, `list --headers` lists
+the same entries without decoding them, and -j 2 prints what -j 1 prints.
 
 The scan here is written apart from the library (Python, over the raw
 bytes): in .nv_fatbin and __nv_relfatbin every container back to back; in
@@ -112,6 +112,15 @@ for lib in LIBS:
           r.returncode == 0 and got == want and len(doc["containers"]) == ncon, f"{got} vs {want} {r.stderr[:200]}")
     labels = [im["label"] for im in doc["images"]]
     check(f"{lib}: every label is unique", len(set(labels)) == len(labels))
+    # --headers: the same containers and entries, only what decoding adds left out
+    h = subprocess.run([CUDWARF, "list", "--json", "--headers", path], capture_output=True, text=True)
+    hd = json.loads(h.stdout)[0] if h.returncode == 0 else {}
+    strip = lambda ims: [{k: v for k, v in im.items() if k not in ("image_size", "debug_sections")} for im in ims]
+    check(f"{lib}: list --headers lists the same {len(doc['images'])} entries, without image_size and "
+          f"debug_sections", h.returncode == 0 and hd.get("containers") == doc["containers"] and
+          hd.get("images") == strip(doc["images"]) and
+          not any("image_size" in im or "debug_sections" in im for im in hd.get("images", [])),
+          h.stderr[:200])
     if lib == "libcusparse.so.12":
         a = subprocess.run([CUDWARF, "verify", "-j", "1", path], capture_output=True, text=True)
         b = subprocess.run([CUDWARF, "verify", "-j", "2", path], capture_output=True, text=True)
