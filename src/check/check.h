@@ -45,7 +45,7 @@ void w_finding(walker *w, int severity, int code, const cudw_section *s, uint64_
 /* Every parser over section s, as w's flags say. */
 void walk_one(walker *w, const cudw_section *s);
 
-/* verify.c's helpers for the checks: where location lists start in loc
+/* (findings.c) The checks' helpers: where location lists start in loc
  * (malloc'd; NULL and *n 0 when out of memory or no loc); whether a string
  * occurs twice in sec (a .debug_str concatenated without de-duplication):
  * 1, 0, or -1 out of memory. */

@@ -40,14 +40,6 @@ static int by_pos(const void *a, const void *b)
     return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
-uint64_t remap_map_off(const sec_rw *w, uint64_t x)
-{
-    int64_t d = 0;
-    for (size_t i = 0; i < w->ne && w->e[i].pos + w->e[i].old_len <= x; i++) /* sorted by pos */
-        d += (int64_t)w->e[i].new_len - (int64_t)w->e[i].old_len;
-    return (uint64_t)((int64_t)x + d);
-}
-
 /* the change in length of the edits within [from, to) */
 static int64_t delta_in(const sec_rw *w, uint64_t from, uint64_t to)
 {

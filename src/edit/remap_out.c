@@ -6,6 +6,17 @@
 
 #include <stdlib.h>
 
+/* ---- the offset map (remap.c plans the edits, this file applies them:
+ * both map offsets, and this file needs nothing of remap.c) ---- */
+
+uint64_t remap_map_off(const sec_rw *w, uint64_t x)
+{
+    int64_t d = 0;
+    for (size_t i = 0; i < w->ne && w->e[i].pos + w->e[i].old_len <= x; i++) /* sorted by pos */
+        d += (int64_t)w->e[i].new_len - (int64_t)w->e[i].old_len;
+    return (uint64_t)((int64_t)x + d);
+}
+
 /* ---- relocations ---- */
 
 int remap_is_rel_type(uint32_t t) { return t == 9 || t == 4 || t == CUDW_SHT_MERC_RELA; }

@@ -1,14 +1,7 @@
-/* The cursor's cold paths: errors, relocated fields, strings, unit lengths
- * (cursor.h says what a cursor guarantees). */
+/* The cursor's cold paths: errors, strings, unit lengths (cursor.h says
+ * what a cursor guarantees; cur_open, which loads the relocations, is
+ * reloc.c's: the cursor depends on nothing else of elf/). */
 #include "cursor.h"
-
-int cur_open(cur_t *c, cudw_file *f, const cudw_section *s, uint64_t off, uint64_t end, const char *what)
-{
-    *c = cur_make(f, s, off, end, what);
-    const cudw_reloc *r;
-    size_t n;
-    return cudw_relocs(f, s->index, &r, &n);
-}
 
 int cur_fail_at(const cur_t *c, uint64_t at, int code, const char *fmt, ...)
 {

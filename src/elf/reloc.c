@@ -225,3 +225,13 @@ const cudw_reloc *cudw_reloc_at(cudw_file *f, unsigned target, uint64_t offset)
             return &r[i];
     return &r[lo];
 }
+
+/* A cursor over a section whose relocations are decoded first (cursor.h):
+ * here, so that the cursor's own file needs nothing of this one. */
+int cur_open(cur_t *c, cudw_file *f, const cudw_section *s, uint64_t off, uint64_t end, const char *what)
+{
+    *c = cur_make(f, s, off, end, what);
+    const cudw_reloc *r;
+    size_t n;
+    return cudw_relocs(f, s->index, &r, &n);
+}

@@ -64,11 +64,17 @@ int input_split_blob(cudw_input *in, cudw_fatbin *fb, const cudw_section *s);
  * walked, scanned and followed (discover.c), sorted by place, numbered
  * per section; then their images.  owner/member label them. */
 int input_host_containers(cudw_input *in, cudw_file *h, const char *owner, const char *member);
+/* A whole cubin f (the input, or an archive member) as one image. */
+int input_cubin_image(cudw_input *in, cudw_file *f, const char *label, const char *member);
 /* The images of containers [from, ncons), labelled. */
 int input_con_images(cudw_input *in, size_t from);
 
 /* Give the pages under [p, p + n) of our mapping back (MADV_DONTNEED):
  * they are file bytes, read again if touched. */
 void input_drop(const cudw_input *in, const void *p, size_t n);
+/* The gathering of dropped ranges (NULL out of memory: pages are then
+ * dropped one range at a time), and its end. */
+struct input_drops *input_drops_new(void);
+void input_drops_free(struct input_drops *d);
 
 #endif

@@ -33,16 +33,6 @@ const cudw_ptx_loc *cudw_ptx_loc_get(const cudw_ptx *p, size_t index)
 const cudw_ptx_func *cudw_ptx_func_get(const cudw_ptx *p, size_t i) { return i < p->nfuncs ? &p->funcs[i] : NULL; }
 const cudw_ptx_diag *cudw_ptx_warning_get(const cudw_ptx *p, size_t i) { return i < p->nwarns ? &p->warns[i] : NULL; }
 
-const cudw_ptx_file *cudw_ptx_file_find(const cudw_ptx *p, uint64_t number)
-{
-    if (number && number <= p->nfiles && p->files[number - 1].number == number)
-        return &p->files[number - 1]; /* the usual 1..n */
-    for (size_t i = 0; i < p->nfiles; i++)
-        if (p->files[i].number == number)
-            return &p->files[i];
-    return NULL;
-}
-
 void cudw_ptx_where_is(const cudw_ptx *p, uint64_t line, cudw_ptx_where *out)
 {
     memset(out, 0, sizeof *out);

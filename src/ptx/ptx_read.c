@@ -497,6 +497,18 @@ static int parse_text(cudw_ptx *p)
     return CUDW_OK;
 }
 
+/* here, not with the other queries: finish() warns through it, and the
+ * reader depends on nothing of ptx_query.c */
+const cudw_ptx_file *cudw_ptx_file_find(const cudw_ptx *p, uint64_t number)
+{
+    if (number && number <= p->nfiles && p->files[number - 1].number == number)
+        return &p->files[number - 1]; /* the usual 1..n */
+    for (size_t i = 0; i < p->nfiles; i++)
+        if (p->files[i].number == number)
+            return &p->files[i];
+    return NULL;
+}
+
 /* after the text: label offsets into the .locs, and what ptxas accepts
  * but writes wrong (file numbers no .file declares, gaps) */
 static int finish(cudw_ptx *p)

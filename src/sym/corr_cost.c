@@ -66,8 +66,10 @@ static const char *function_of(const cudw_sym_frame *f, const cudw_corr_insn *in
 int corr_charge(cudw_correlation *c, size_t i)
 {
     cudw_corr_insn *in = &c->insns[i];
-    size_t n;
-    const cudw_sym_frame *fr = cudw_corr_frames(c, i, &n);
+    /* the frames as cudw_corr_frames gives them, read here directly: this
+     * file needs nothing of correlate.c */
+    size_t n = c->span[i].n;
+    const cudw_sym_frame *fr = n ? &c->frames[c->span[i].first] : NULL;
     long at;
     if (!n) { /* no row: "no line", the symbol's function, no file */
         if (charge(&c->lines, NULL, 0, in->size, 1, &at) || charge(&c->funcs, in->func, 0, in->size, 1, NULL) ||

@@ -446,8 +446,6 @@ int sym_index_build(sym_image *img, unsigned flags)
     }
     if (!rc)
         rc = section_seqs(img);
-    if (!rc)
-        rc = sym_inline_build(img, flags);
     return rc < 0 ? rc : CUDW_OK;
 }
 

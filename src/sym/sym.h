@@ -100,6 +100,8 @@ int sym_funcs_load(sym_image *img, unsigned flags);
 /* Build img's index (the caller holds the symbolizer's lock); errors in
  * img->err. */
 int sym_index_build(sym_image *img, unsigned flags);
+/* Then the inline trees over it (inline.c, which reads the index: the
+ * index needs nothing of it). */
 int sym_inline_build(sym_image *img, unsigned flags);
 void sym_index_free(sym_image *img);
 

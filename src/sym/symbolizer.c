@@ -178,6 +178,10 @@ static int build_image(cudw_symbolizer *s, sym_image *x)
         }
         if (!rc)
             rc = sym_index_build(x, s->flags);
+        if (!rc) /* the inline trees read the index: built after it */
+            rc = sym_inline_build(x, s->flags);
+        if (rc > 0)
+            rc = CUDW_OK;
     }
     if (rc && !x->err.code)
         x->err.code = rc;
