@@ -3,6 +3,7 @@
  * stacks from the line table's contexts or the DIEs, the PTX line, the
  * image that answered. */
 #include "cli.h"
+#include "opts.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -40,7 +41,9 @@ static const char help[] =
     "  --json           a JSON array, one object per location (docs/json.md)\n"
     "\n"
     "Exit status: 0 when every location could be parsed (found or not), 1 when\n"
-    "one could not or the input is unreadable or malformed, 2 usage.\n";
+    "one could not or the input is unreadable or malformed, 2 usage.\n"
+    "GNU addr2line's long names work too: --exe, --addresses, --functions,\n"
+    "--inlines, --pretty-print, --demangle.\n";
 
 typedef struct aopts {
     int addr, func, inl, pretty, demangle, ptx, json;
@@ -236,42 +239,26 @@ int cmd_addr2line(int argc, char **argv)
 {
     aopts o = {0};
     int nlocs = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-e") || !strcmp(a, "--exe") || !strcmp(a, "--function")) {
-            if (i + 1 == argc) {
-                usage_error("addr2line", "%s needs an argument", a);
-                return EXIT_USAGE;
-            }
-            if (a[1] == 'e' || a[2] == 'e')
-                o.exe = argv[++i];
-            else
-                o.function = argv[++i];
-        } else if (!strcmp(a, "--ptx")) {
-            o.ptx = 1;
-        } else if (!strcmp(a, "--json")) {
-            o.json = 1;
-        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            ob_puts(&out_stdout, help);
-            return EXIT_OK;
-        } else if (a[0] == '-' && a[1] && a[1] != '-') {
-            for (const char *ch = a + 1; *ch; ch++) {
-                switch (*ch) {
-                case 'a': o.addr = 1; break;
-                case 'f': o.func = 1; break;
-                case 'i': o.inl = 1; break;
-                case 'p': o.pretty = 1; break;
-                case 'C': o.demangle = 1; break;
-                default:
-                    usage_error("addr2line", "unknown option '-%c'", *ch);
-                    return EXIT_USAGE;
-                }
-            }
-        } else if (a[0] == '-' && a[1]) {
-            usage_error("addr2line", "unknown option '%s'", a);
-            return EXIT_USAGE;
-        } else {
-            nlocs++;
+    /* GNU addr2line's letters and long names */
+    static const cli_opt table[] = {{"--exe", 'e', 1, 1}, {"--function", 0, 1, 2}, {"--ptx", 0, 0, 3},
+                                    {"--json", 0, 0, 4}, {"--addresses", 'a', 0, 5}, {"--functions", 'f', 0, 6},
+                                    {"--inlines", 'i', 0, 7}, {"--pretty-print", 'p', 0, 8},
+                                    {"--demangle", 'C', 0, 9}, {0}};
+    cli_args a = {argc, argv, 1, NULL, NULL, 0};
+    for (int id; (id = opt_next(&a, "addr2line", table)) != OPT_END;) {
+        switch (id) {
+        case OPT_HELP: ob_puts(&out_stdout, help); return EXIT_OK;
+        case OPT_ERR: return EXIT_USAGE;
+        case OPT_POS: argv[nlocs++] = (char *)a.value; break; /* the locations, in order, over argv */
+        case 1: o.exe = a.value; break;
+        case 2: o.function = a.value; break;
+        case 3: o.ptx = 1; break;
+        case 4: o.json = 1; break;
+        case 5: o.addr = 1; break;
+        case 6: o.func = 1; break;
+        case 7: o.inl = 1; break;
+        case 8: o.pretty = 1; break;
+        case 9: o.demangle = 1; break;
         }
     }
     if (!o.exe) {
@@ -280,19 +267,13 @@ int cmd_addr2line(int argc, char **argv)
     }
     /* locations on the command line are checked before the input is opened */
     int bad = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *sym;
+    for (int i = 0; i < nlocs; i++) {
+        const char *loc = argv[i], *sym;
         size_t len;
         uint64_t off;
-        if (!strcmp(a, "-e") || !strcmp(a, "--exe") || !strcmp(a, "--function")) {
-            i++;
-            continue;
-        }
-        if (a[0] == '-' && a[1])
-            continue;
-        if (parse_loc(&o, a, &sym, &len, &off) != 0) {
+        if (parse_loc(&o, loc, &sym, &len, &off) != 0) {
             eprintf("%s: %s: cannot parse location '%s' (want SYMBOL+0xOFFSET, or 0xOFFSET with --function)\n",
-                    progname, o.exe, a);
+                    progname, o.exe, loc);
             bad = 1;
         }
     }
@@ -322,15 +303,9 @@ int cmd_addr2line(int argc, char **argv)
         json_arr(&c->j, NULL);
     int rc = EXIT_OK;
     if (nlocs) {
-        for (int i = 1; i < argc; i++) {
-            const char *a = argv[i];
-            if (!strcmp(a, "-e") || !strcmp(a, "--exe") || !strcmp(a, "--function")) {
-                i++;
-                continue;
-            }
-            if (!(a[0] == '-' && a[1]) && answer(c, a))
+        for (int i = 0; i < nlocs; i++)
+            if (answer(c, argv[i]))
                 rc = EXIT_BAD_INPUT;
-        }
     } else {
         /* Answers go out when the input runs dry: a profiler driving this a
          * line at a time through a pipe gets each answer as its line

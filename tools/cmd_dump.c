@@ -4,6 +4,7 @@
  * A file is walked once without printing first: a malformed file gives one
  * error and no partial dump. */
 #include "cli.h"
+#include "opts.h"
 #include "jobs.h"
 
 #include <stdatomic.h>
@@ -128,16 +129,6 @@ static int one(cudw_file *f, const char *path, void *vctx, json *j)
     return EXIT_OK;
 }
 
-static int misc_option(opts *o, const char *name)
-{
-    for (size_t k = 0; k < NMISC; k++)
-        if (!strcmp(name, misc[k].opt)) {
-            o->misc[k] = 1;
-            return 1;
-        }
-    return 0;
-}
-
 static int debug_dump_list(opts *o, const char *list)
 {
     char buf[256];
@@ -169,45 +160,56 @@ int cmd_dump(int argc, char **argv)
 {
     opts o = {0};
     int nfiles = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--abbrev") || !strcmp(a, "-wa"))
-            o.abbrev = 1;
-        else if (!strcmp(a, "--info") || !strcmp(a, "-wi"))
-            o.info = 1;
-        else if (!strcmp(a, "--line") || !strcmp(a, "-wl"))
-            o.line = 1;
-        else if (!strcmp(a, "--frames") || !strcmp(a, "-wf"))
-            o.frames = 1;
-        else if (!strcmp(a, "--all")) {
+    enum { O_ABBREV = 1, O_INFO, O_LINE, O_FRAMES, O_ALL, O_JSON, O_DEBUG_DUMP, O_SECTION, O_W, O_MISC };
+    /* the fixed options, then --NAME for each of misc[] (ids O_MISC + k) */
+    static const cli_opt fixed[] = {{"--abbrev", 0, 0, O_ABBREV}, {"--info", 0, 0, O_INFO}, {"--line", 0, 0, O_LINE},
+                                    {"--frames", 0, 0, O_FRAMES}, {"--all", 0, 0, O_ALL}, {"--json", 0, 0, O_JSON},
+                                    {"--debug-dump", 0, 1, O_DEBUG_DUMP}, {"--section", 0, 1, O_SECTION},
+                                    {NULL, 'w', 1, O_W}}; /* readelf's -wa, -wi, -wl, -wf */
+    enum { NFIXED = sizeof fixed / sizeof fixed[0] };
+    static char names[NMISC][24];
+    cli_opt table[NFIXED + NMISC + 1] = {{0}};
+    memcpy(table, fixed, sizeof fixed);
+    for (size_t k = 0; k < NMISC; k++) {
+        snprintf(names[k], sizeof names[k], "--%s", misc[k].opt);
+        table[NFIXED + k] = (cli_opt){names[k], 0, 0, O_MISC + (int)k};
+    }
+    cli_args a = {argc, argv, 1, NULL, NULL, 0};
+    for (int id; (id = opt_next(&a, "dump", table)) != OPT_END;) {
+        switch (id) {
+        case OPT_HELP: fputs(help, stdout); return EXIT_OK;
+        case OPT_ERR: return EXIT_USAGE;
+        case OPT_POS: argv[nfiles++] = (char *)a.value; break; /* the operands, in order, over argv */
+        case O_ABBREV: o.abbrev = 1; break;
+        case O_INFO: o.info = 1; break;
+        case O_LINE: o.line = 1; break;
+        case O_FRAMES: o.frames = 1; break;
+        case O_ALL:
             o.abbrev = o.info = o.line = o.frames = 1;
             for (size_t k = 0; k < NMISC; k++)
                 o.misc[k] = 1;
-        } else if (a[0] == '-' && a[1] == '-' && misc_option(&o, a + 2))
-            ;
-        else if (!strcmp(a, "--json"))
-            o.json = 1;
-        else if (!strcmp(a, "--debug-dump")) { /* main splits --debug-dump=LIST */
-            if (++i == argc) {
-                usage_error("dump", "--debug-dump needs a list (abbrev,info,line,...)");
+            break;
+        case O_JSON: o.json = 1; break;
+        case O_DEBUG_DUMP: /* main splits --debug-dump=LIST */
+            if (debug_dump_list(&o, a.value))
+                return EXIT_USAGE;
+            break;
+        case O_SECTION: o.section = a.value; break;
+        case O_W:
+            if (!strcmp(a.value, "a"))
+                o.abbrev = 1;
+            else if (!strcmp(a.value, "i"))
+                o.info = 1;
+            else if (!strcmp(a.value, "l"))
+                o.line = 1;
+            else if (!strcmp(a.value, "f"))
+                o.frames = 1;
+            else {
+                usage_error("dump", "unknown option '-w%s' (-wa, -wi, -wl, -wf)", a.value);
                 return EXIT_USAGE;
             }
-            if (debug_dump_list(&o, argv[i]))
-                return EXIT_USAGE;
-        } else if (!strcmp(a, "--section")) {
-            if (++i == argc) {
-                usage_error("dump", "--section needs a name");
-                return EXIT_USAGE;
-            }
-            o.section = argv[i];
-        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            fputs(help, stdout);
-            return EXIT_OK;
-        } else if (a[0] == '-' && a[1]) {
-            usage_error("dump", "unknown option '%s'", a);
-            return EXIT_USAGE;
-        } else {
-            nfiles++;
+            break;
+        default: o.misc[id - O_MISC] = 1; break;
         }
     }
     if (!nfiles) {
@@ -227,17 +229,11 @@ int cmd_dump(int argc, char **argv)
     if (o.json)
         image_array_begin(&j);
     int rc = EXIT_OK;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--section") || !strcmp(a, "--debug-dump")) {
-            i++;
-            continue;
-        }
-        if (a[0] == '-' && a[1])
-            continue;
-        int before = atomic_load(&matched), r = for_each_elf(a, one, &o, &j);
+    for (int i = 0; i < nfiles; i++) {
+        const char *path = argv[i];
+        int before = atomic_load(&matched), r = for_each_elf(path, one, &o, &j);
         if (r == EXIT_OK && o.section && atomic_load(&matched) == before) {
-            eprintf("%s: %s: no debug section %s in any image\n", progname, a, o.section);
+            eprintf("%s: %s: no debug section %s in any image\n", progname, path, o.section);
             r = EXIT_BAD_INPUT;
         }
         if (r != EXIT_OK)

@@ -1,6 +1,7 @@
 /* cudwarf extract: every embedded image written out, decompressed, under a
  * name made from its label, so that two images can never share one. */
 #include "cli.h"
+#include "opts.h"
 #include "jobs.h"
 
 #include <errno.h>
@@ -220,28 +221,17 @@ int cmd_extract(int argc, char **argv)
 {
     const char *dir = ".";
     int only = 0, nfiles = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-o") || !strncmp(a, "-o", 2)) {
-            if (a[2])
-                dir = a + 2;
-            else if (++i == argc) {
-                usage_error("extract", "-o needs a directory");
-                return EXIT_USAGE;
-            } else
-                dir = argv[i];
-        } else if (!strcmp(a, "--elf"))
-            only = CUDW_FATBIN_ELF;
-        else if (!strcmp(a, "--ptx"))
-            only = CUDW_FATBIN_PTX;
-        else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            ob_puts(&out_stdout, extract_help);
-            return EXIT_OK;
-        } else if (a[0] == '-' && a[1]) {
-            usage_error("extract", "unknown option '%s'", a);
-            return EXIT_USAGE;
-        } else
-            nfiles++;
+    static const cli_opt table[] = {{"--output", 'o', 1, 1}, {"--elf", 0, 0, 2}, {"--ptx", 0, 0, 3}, {0}};
+    cli_args a = {argc, argv, 1, NULL, NULL, 0};
+    for (int id; (id = opt_next(&a, "extract", table)) != OPT_END;) {
+        switch (id) {
+        case OPT_HELP: ob_puts(&out_stdout, extract_help); return EXIT_OK;
+        case OPT_ERR: return EXIT_USAGE;
+        case OPT_POS: argv[nfiles++] = (char *)a.value; break; /* the operands, in order, over argv */
+        case 1: dir = a.value; break;
+        case 2: only = CUDW_FATBIN_ELF; break;
+        case 3: only = CUDW_FATBIN_PTX; break;
+        }
     }
     if (!nfiles) {
         usage_error("extract", "no input file");
@@ -264,16 +254,11 @@ int cmd_extract(int argc, char **argv)
     int rc = EXIT_OK;
     char **all = NULL;
     size_t nall = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-o")) {
-            i++;
-            continue;
-        }
-        if (!(argv[i][0] == '-' && argv[i][1]) && extract_one(argv[i], dir, only, &all, &nall) != EXIT_OK)
+    for (int i = 0; i < nfiles; i++)
+        if (extract_one(argv[i], dir, only, &all, &nall) != EXIT_OK)
             rc = EXIT_BAD_INPUT;
-    }
-    for (size_t a = 0; a < nall; a++)
-        free(all[a]);
+    for (size_t k = 0; k < nall; k++)
+        free(all[k]);
     free(all);
     return rc;
 }

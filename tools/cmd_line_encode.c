@@ -1,6 +1,7 @@
 /* cudwarf line-encode: rows (JSON) -> a line-number program unit, encoded
  * the way ptxas does, plus the relocation sites it needs. */
 #include "cli.h"
+#include "opts.h"
 #include "json_read.h"
 
 #include <errno.h>
@@ -115,38 +116,32 @@ int cmd_line_encode(int argc, char **argv)
     const char *in = NULL, *outpath = NULL, *section = ".debug_line", *image = NULL;
     uint64_t table = 0;
     int as_json = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-o") || !strcmp(a, "--section") || !strcmp(a, "--table") || !strcmp(a, "--image")) {
-            if (i + 1 == argc) {
-                usage_error("line-encode", "%s needs an argument", a);
+    static const cli_opt opts[] = {{"--output", 'o', 1, 1}, {"--section", 0, 1, 2}, {"--table", 0, 1, 3},
+                                   {"--image", 0, 1, 4}, {"--json", 0, 0, 5}, {0}};
+    cli_args a = {argc, argv, 1, NULL, NULL, 0};
+    for (int id; (id = opt_next(&a, "line-encode", opts)) != OPT_END;) {
+        char *end;
+        switch (id) {
+        case OPT_HELP: ob_puts(&out_stdout, help); return EXIT_OK;
+        case OPT_ERR: return EXIT_USAGE;
+        case 1: outpath = a.value; break;
+        case 2: section = a.value; break;
+        case 3:
+            table = strtoull(a.value, &end, 0);
+            if (end == a.value || *end) {
+                usage_error("line-encode", "--table %s: expected a number", a.value);
                 return EXIT_USAGE;
             }
-            const char *v = argv[++i];
-            char *end;
-            if (a[1] == 'o')
-                outpath = v;
-            else if (a[2] == 's')
-                section = v;
-            else if (a[2] == 'i')
-                image = v;
-            else if ((table = strtoull(v, &end, 0)), end == v || *end) {
-                usage_error("line-encode", "--table %s: expected a number", v);
+            break;
+        case 4: image = a.value; break;
+        case 5: as_json = 1; break;
+        case OPT_POS:
+            if (in) {
+                usage_error("line-encode", "one input at a time");
                 return EXIT_USAGE;
             }
-        } else if (!strcmp(a, "--json")) {
-            as_json = 1;
-        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            ob_puts(&out_stdout, help);
-            return EXIT_OK;
-        } else if (a[0] == '-' && a[1]) {
-            usage_error("line-encode", "unknown option '%s'", a);
-            return EXIT_USAGE;
-        } else if (in) {
-            usage_error("line-encode", "one input at a time");
-            return EXIT_USAGE;
-        } else {
-            in = a;
+            in = a.value;
+            break;
         }
     }
     if (!in) {

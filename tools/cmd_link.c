@@ -1,6 +1,7 @@
 /* cudwarf link: merge the debug sections of relocatable cubins as
  * nvlink -g does (cudw_link_run), into a debug companion file. */
 #include "cli.h"
+#include "opts.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -94,39 +95,26 @@ int cmd_link(int argc, char **argv)
     const char **paths = calloc((size_t)argc, sizeof *paths);
     if (!paths)
         return EXIT_BAD_INPUT;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-o") || !strcmp(a, "--symbols") || !strcmp(a, "--arch")) {
-            if (++i >= argc) {
-                usage_error("link", "%s needs %s", a, a[2] == 'a' ? "an SM (sm_90)" : "a file name");
+    static const cli_opt table[] = {{"--output", 'o', 1, 1}, {"--symbols", 0, 1, 2}, {"--arch", 0, 1, 3},
+                                    {"--mercury", 0, 0, 4}, {"--dedup-strings", 0, 0, 5}, {"--stats", 0, 0, 6}, {0}};
+    cli_args a = {argc, argv, 1, NULL, NULL, 0};
+    for (int id; (id = opt_next(&a, "link", table)) != OPT_END;) {
+        switch (id) {
+        case OPT_HELP: ob_puts(&out_stdout, help); free(paths); return EXIT_OK;
+        case OPT_ERR: free(paths); return EXIT_USAGE;
+        case OPT_POS: paths[nin++] = a.value; break;
+        case 1: out = a.value; break;
+        case 2: symbols = a.value; break;
+        case 3:
+            if (!(arch = parse_arch(a.value, &variant))) {
+                usage_error("link", "--arch %s: expected sm_N", a.value);
                 free(paths);
                 return EXIT_USAGE;
             }
-            if (a[1] == 'o')
-                out = argv[i];
-            else if (a[2] == 's')
-                symbols = argv[i];
-            else if (!(arch = parse_arch(argv[i], &variant))) {
-                usage_error("link", "--arch %s: expected sm_N", argv[i]);
-                free(paths);
-                return EXIT_USAGE;
-            }
-        } else if (!strcmp(a, "--mercury")) {
-            o.mercury = 1;
-        } else if (!strcmp(a, "--dedup-strings")) {
-            o.dedup_strings = 1;
-        } else if (!strcmp(a, "--stats")) {
-            stats = 1;
-        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            ob_puts(&out_stdout, help);
-            free(paths);
-            return EXIT_OK;
-        } else if (a[0] == '-' && a[1]) {
-            usage_error("link", "unknown option '%s'", a);
-            free(paths);
-            return EXIT_USAGE;
-        } else {
-            paths[nin++] = a;
+            break;
+        case 4: o.mercury = 1; break;
+        case 5: o.dedup_strings = 1; break;
+        case 6: stats = 1; break;
         }
     }
     if (!out || !nin) {

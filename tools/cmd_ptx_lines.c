@@ -2,6 +2,7 @@
  * with --predict, the line section ptxas writes from them into a cubin;
  * and verify --ptx, the rows where the cubin differs from that. */
 #include "cli.h"
+#include "opts.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -309,21 +310,22 @@ static int row_diffs(cudw_file *f, const char *cubin, const char *section, const
 int ptx_verify(int argc, char **argv)
 {
     const char *ptx = NULL, *cubin = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--ptx")) {
-            if (i + 1 == argc) {
-                usage_error("verify", "--ptx needs a PTX file");
+    static const cli_opt table[] = {{"--ptx", 0, 1, 1}, {0}};
+    cli_args a = {argc, argv, 1, NULL, NULL, 0};
+    for (int id; (id = opt_next(&a, "verify", table)) != OPT_END;) {
+        switch (id) {
+        case OPT_HELP:
+            usage_error("verify", "with --ptx, only a cubin follows (cudwarf verify --help says more)");
+            return EXIT_USAGE;
+        case OPT_ERR: return EXIT_USAGE;
+        case 1: ptx = a.value; break;
+        case OPT_POS:
+            if (cubin) {
+                usage_error("verify", "--ptx checks one cubin (%s and %s given)", cubin, a.value);
                 return EXIT_USAGE;
             }
-            ptx = argv[++i];
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            usage_error("verify", "%s: with --ptx, only a cubin follows", argv[i]);
-            return EXIT_USAGE;
-        } else if (cubin) {
-            usage_error("verify", "--ptx checks one cubin (%s and %s given)", cubin, argv[i]);
-            return EXIT_USAGE;
-        } else {
-            cubin = argv[i];
+            cubin = a.value;
+            break;
         }
     }
     if (!cubin) {
@@ -370,28 +372,24 @@ int cmd_ptx_lines(int argc, char **argv)
 {
     const char *cubin = NULL, *section = NULL, *out = NULL, *ptx = NULL;
     int as_json = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            ob_puts(&out_stdout, help);
-            return EXIT_OK;
-        } else if (!strcmp(a, "--json")) {
-            as_json = 1;
-        } else if (!strcmp(a, "--predict") || !strcmp(a, "--section") || !strcmp(a, "-o")) {
-            if (i + 1 == argc) {
-                usage_error("ptx-lines", "%s needs an argument", a);
+    static const cli_opt table[] = {{"--json", 0, 0, 1}, {"--predict", 0, 1, 2}, {"--section", 0, 1, 3},
+                                    {"--output", 'o', 1, 4}, {0}};
+    cli_args a = {argc, argv, 1, NULL, NULL, 0};
+    for (int id; (id = opt_next(&a, "ptx-lines", table)) != OPT_END;) {
+        switch (id) {
+        case OPT_HELP: ob_puts(&out_stdout, help); return EXIT_OK;
+        case OPT_ERR: return EXIT_USAGE;
+        case 1: as_json = 1; break;
+        case 2: cubin = a.value; break;
+        case 3: section = a.value; break;
+        case 4: out = a.value; break;
+        case OPT_POS:
+            if (ptx) {
+                usage_error("ptx-lines", "one PTX file (%s and %s given)", ptx, a.value);
                 return EXIT_USAGE;
             }
-            const char **slot = a[1] == 'o' ? &out : a[2] == 'p' ? &cubin : &section;
-            *slot = argv[++i];
-        } else if (a[0] == '-' && a[1]) {
-            usage_error("ptx-lines", "unknown option %s", a);
-            return EXIT_USAGE;
-        } else if (ptx) {
-            usage_error("ptx-lines", "one PTX file (%s and %s given)", ptx, a);
-            return EXIT_USAGE;
-        } else {
-            ptx = a;
+            ptx = a.value;
+            break;
         }
     }
     if (!ptx) {

@@ -2,6 +2,7 @@
  * .debug_info (cudw_pub_build), print them, write them out, or check them
  * byte for byte against the sections the file carries. */
 #include "cli.h"
+#include "opts.h"
 #include "jobs.h"
 
 #include <stdlib.h>
@@ -210,30 +211,19 @@ int cmd_pubnames(int argc, char **argv)
 {
     popts o = {0};
     int nfiles = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--types"))
-            o.types = 1;
-        else if (!strcmp(a, "--check"))
-            o.check = 1;
-        else if (!strcmp(a, "--json"))
-            o.json = 1;
-        else if (!strcmp(a, "--linkage-names"))
-            o.linkage = 1;
-        else if (!strcmp(a, "-o")) {
-            if (++i >= argc) {
-                usage_error("pubnames", "-o needs a file name");
-                return EXIT_USAGE;
-            }
-            o.out = argv[i];
-        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            ob_puts(&out_stdout, help);
-            return EXIT_OK;
-        } else if (a[0] == '-' && a[1]) {
-            usage_error("pubnames", "unknown option '%s'", a);
-            return EXIT_USAGE;
-        } else {
-            nfiles++;
+    static const cli_opt table[] = {{"--types", 0, 0, 1}, {"--check", 0, 0, 2}, {"--json", 0, 0, 3},
+                                    {"--linkage-names", 0, 0, 4}, {"--output", 'o', 1, 5}, {0}};
+    cli_args a = {argc, argv, 1, NULL, NULL, 0};
+    for (int id; (id = opt_next(&a, "pubnames", table)) != OPT_END;) {
+        switch (id) {
+        case OPT_HELP: ob_puts(&out_stdout, help); return EXIT_OK;
+        case OPT_ERR: return EXIT_USAGE;
+        case OPT_POS: argv[nfiles++] = (char *)a.value; break; /* the operands, in order, over argv */
+        case 1: o.types = 1; break;
+        case 2: o.check = 1; break;
+        case 3: o.json = 1; break;
+        case 4: o.linkage = 1; break;
+        case 5: o.out = a.value; break;
         }
     }
     if (!nfiles) {
@@ -244,14 +234,9 @@ int cmd_pubnames(int argc, char **argv)
         usage_error("pubnames", "-o takes one input and no --check or --json");
         return EXIT_USAGE;
     }
-    if (o.out) {
-        for (int i = 1; i < argc; i++)
-            if (!strcmp(argv[i], "-o"))
-                i++;
-            else if (!(argv[i][0] == '-' && argv[i][1]) && count_elf_images(argv[i]) != 1) {
-                usage_error("pubnames", "-o needs an input with exactly one ELF image");
-                return EXIT_USAGE;
-            }
+    if (o.out && count_elf_images(argv[0]) != 1) {
+        usage_error("pubnames", "-o needs an input with exactly one ELF image");
+        return EXIT_USAGE;
     }
     json j;
     json_init(&j, &out_stdout);
@@ -260,14 +245,9 @@ int cmd_pubnames(int argc, char **argv)
         image_array_begin(&j);
     jobs_n = 1; /* -o and the counts are one state */
     int rc = EXIT_OK;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-o")) {
-            i++;
-            continue;
-        }
-        if (!(argv[i][0] == '-' && argv[i][1]) && for_each_elf(argv[i], one, &o, &j) != EXIT_OK)
+    for (int i = 0; i < nfiles; i++)
+        if (for_each_elf(argv[i], one, &o, &j) != EXIT_OK)
             rc = EXIT_BAD_INPUT;
-    }
     if (o.json)
         image_array_end(&j, rc);
     if (o.out && !o.written && rc == EXIT_OK) {

@@ -2,6 +2,7 @@
  * fatbin or host ELF, rewritten (cudw_remap_run over cudw_input_rewrite),
  * what nvcc offers no -fdebug-prefix-map for. */
 #include "cli.h"
+#include "opts.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -110,44 +111,36 @@ int cmd_remap(int argc, char **argv)
         rc = EXIT_BAD_INPUT;
         goto done;
     }
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-o") || !strcmp(a, "--prefix")) { /* (main splits --prefix=OLD=NEW) */
-            if (++i >= argc) {
-                usage_error("remap", "%s needs a value", a);
+    static const cli_opt table[] = {{"--output", 'o', 1, 1}, {"--prefix", 0, 1, 2}, {"--stats", 0, 0, 3}, {0}};
+    cli_args a = {argc, argv, 1, NULL, NULL, 0};
+    for (int id; (id = opt_next(&a, "remap", table)) != OPT_END;) {
+        const char *eq;
+        switch (id) {
+        case OPT_HELP: ob_puts(&out_stdout, help); rc = EXIT_OK; goto done;
+        case OPT_ERR: goto done;
+        case 1: out = a.value; break;
+        case 2: /* (main splits --prefix=OLD=NEW) */
+            eq = strchr(a.value, '=');
+            if (!eq || eq == a.value) {
+                usage_error("remap", "--prefix takes OLD=NEW with OLD not empty, not '%s'", a.value);
                 goto done;
             }
-            if (!strcmp(a, "-o")) {
-                out = argv[i];
-                continue;
-            }
-            const char *eq = strchr(argv[i], '=');
-            if (!eq || eq == argv[i]) {
-                usage_error("remap", "--prefix takes OLD=NEW with OLD not empty, not '%s'", argv[i]);
-                goto done;
-            }
-            owned[nrules] = strndup(argv[i], (size_t)(eq - argv[i]));
-            if (!owned[nrules]) {
+            if (!(owned[nrules] = strndup(a.value, (size_t)(eq - a.value)))) {
                 eprintf("%s: out of memory\n", progname);
                 rc = EXIT_BAD_INPUT;
                 goto done;
             }
             from[nrules] = owned[nrules];
             to[nrules++] = eq + 1;
-        } else if (!strcmp(a, "--stats")) {
-            stats = 1;
-        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            ob_puts(&out_stdout, help);
-            rc = EXIT_OK;
-            goto done;
-        } else if (a[0] == '-' && a[1]) {
-            usage_error("remap", "unknown option '%s'", a);
-            goto done;
-        } else if (in_path) {
-            usage_error("remap", "one input at a time");
-            goto done;
-        } else {
-            in_path = a;
+            break;
+        case 3: stats = 1; break;
+        case OPT_POS:
+            if (in_path) {
+                usage_error("remap", "one input at a time");
+                goto done;
+            }
+            in_path = a.value;
+            break;
         }
     }
     if (!in_path || !out || !nrules) {

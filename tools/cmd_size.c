@@ -13,6 +13,7 @@
  *
  * and the first two are reconciled line by line, so the totals add up. */
 #include "cli.h"
+#include "opts.h"
 #include "jobs.h"
 #include "size_sets.h"
 
@@ -444,45 +445,40 @@ int cmd_size(int argc, char **argv)
 {
     sopts s = {"section", 20, 0};
     int nfiles = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--json"))
-            s.json = 1;
-        else if (!strcmp(a, "--by") || !strcmp(a, "--sort") || !strcmp(a, "-n")) {
-            if (++i >= argc) {
-                usage_error("size", "%s needs a value", a);
+    static const cli_opt table[] = {{"--json", 0, 0, 1}, {"--by", 0, 1, 2}, {"--sort", 0, 1, 3}, {NULL, 'n', 1, 4}, {0}};
+    cli_args a = {argc, argv, 1, NULL, NULL, 0};
+    for (int id; (id = opt_next(&a, "size", table)) != OPT_END;) {
+        const char *v = a.value;
+        char *end;
+        long nv;
+        switch (id) {
+        case OPT_HELP: ob_puts(&out_stdout, size_help); return EXIT_OK;
+        case OPT_ERR: return EXIT_USAGE;
+        case OPT_POS: argv[nfiles++] = (char *)v; break; /* the operands, in order, over argv */
+        case 1: s.json = 1; break;
+        case 2:
+            if (strcmp(v, "section") && strcmp(v, "kernel") && strcmp(v, "sm") && strcmp(v, "container")) {
+                usage_error("size", "--by takes section, kernel, sm or container, not '%s'", v);
                 return EXIT_USAGE;
             }
-            const char *v = argv[i];
-            char *end;
-            if (!strcmp(a, "--by")) {
-                if (strcmp(v, "section") && strcmp(v, "kernel") && strcmp(v, "sm") && strcmp(v, "container")) {
-                    usage_error("size", "--by takes section, kernel, sm or container, not '%s'", v);
-                    return EXIT_USAGE;
-                }
-                s.by = v;
-            } else if (!strcmp(a, "--sort")) {
-                if (strcmp(v, "size") && strcmp(v, "name")) {
-                    usage_error("size", "--sort takes size or name, not '%s'", v);
-                    return EXIT_USAGE;
-                }
-                sort_name = !strcmp(v, "name");
-            } else {
-                long nv = strtol(v, &end, 10);
-                if (*end || end == v || nv < 0 || nv > 1000000000) {
-                    usage_error("size", "-n takes a number, not '%s'", v);
-                    return EXIT_USAGE;
-                }
-                s.n = (int)nv;
+            s.by = v;
+            break;
+        case 3:
+            if (strcmp(v, "size") && strcmp(v, "name")) {
+                usage_error("size", "--sort takes size or name, not '%s'", v);
+                return EXIT_USAGE;
             }
-        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            ob_puts(&out_stdout, size_help);
-            return EXIT_OK;
-        } else if (a[0] == '-' && a[1]) {
-            usage_error("size", "unknown option '%s'", a);
-            return EXIT_USAGE;
-        } else
-            nfiles++;
+            sort_name = !strcmp(v, "name");
+            break;
+        case 4:
+            nv = strtol(v, &end, 10);
+            if (*end || end == v || nv < 0 || nv > 1000000000) {
+                usage_error("size", "-n takes a number, not '%s'", v);
+                return EXIT_USAGE;
+            }
+            s.n = (int)nv;
+            break;
+        }
     }
     if (!nfiles) {
         usage_error("size", "no input file");
@@ -493,17 +489,9 @@ int cmd_size(int argc, char **argv)
     if (s.json)
         json_enter_arr(&j); /* "[" comes with the first object: a failure prints nothing */
     int rc = EXIT_OK;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--by") || !strcmp(a, "--sort") || !strcmp(a, "-n")) {
-            i++;
-            continue;
-        }
-        if (a[0] == '-' && a[1])
-            continue;
-        if (size_one(a, &s, &j) != EXIT_OK)
+    for (int i = 0; i < nfiles; i++)
+        if (size_one(argv[i], &s, &j) != EXIT_OK)
             rc = EXIT_BAD_INPUT;
-    }
     if (s.json && printed)
         ob_puts(&out_stdout, "]\n");
     else if (s.json && rc == EXIT_OK)

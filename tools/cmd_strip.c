@@ -2,6 +2,7 @@
  * and with --keep-debug the removed information in a companion file that
  * the other commands read beside it (--debug-file). */
 #include "cli.h"
+#include "opts.h"
 
 #include <errno.h>
 #include <string.h>
@@ -28,33 +29,22 @@ int cmd_strip(int argc, char **argv)
 {
     const char *out = NULL, *dbg = NULL, *in_path = NULL;
     int stats = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-o")) {
-            if (++i >= argc) {
-                usage_error("strip", "-o needs a file name");
+    static const cli_opt table[] = {{"--output", 'o', 1, 1}, {"--keep-debug", 0, 1, 2}, {"--stats", 0, 0, 3}, {0}};
+    cli_args a = {argc, argv, 1, NULL, NULL, 0};
+    for (int id; (id = opt_next(&a, "strip", table)) != OPT_END;) {
+        switch (id) {
+        case OPT_HELP: ob_puts(&out_stdout, help); return EXIT_OK;
+        case OPT_ERR: return EXIT_USAGE;
+        case 1: out = a.value; break;
+        case 2: dbg = a.value; break;
+        case 3: stats = 1; break;
+        case OPT_POS:
+            if (in_path) {
+                usage_error("strip", "one input at a time");
                 return EXIT_USAGE;
             }
-            out = argv[i];
-        } else if (!strcmp(a, "--keep-debug")) { /* (main splits --keep-debug=DBG) */
-            if (++i >= argc) {
-                usage_error("strip", "--keep-debug needs a file name");
-                return EXIT_USAGE;
-            }
-            dbg = argv[i];
-        } else if (!strcmp(a, "--stats")) {
-            stats = 1;
-        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            ob_puts(&out_stdout, help);
-            return EXIT_OK;
-        } else if (a[0] == '-' && a[1]) {
-            usage_error("strip", "unknown option '%s'", a);
-            return EXIT_USAGE;
-        } else if (in_path) {
-            usage_error("strip", "one input at a time");
-            return EXIT_USAGE;
-        } else {
-            in_path = a;
+            in_path = a.value;
+            break;
         }
     }
     if (!out || !in_path || (dbg && (!*dbg || !strcmp(dbg, out)))) {

@@ -1,5 +1,5 @@
-/* One table-driven option parser for the commands (the new ones first;
- * docs/cli.md has the rules every command follows).
+/* One table-driven option parser for every command (docs/cli.md has the
+ * rules every command follows).
  *
  *     static const cli_opt table[] = {
  *         {"--json", 0, 0, O_JSON},
