@@ -6,6 +6,7 @@
 #include "json.h"
 #include "out.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 
 /* a * b wrapping as two's complement (factored offsets of hostile input) */
@@ -37,6 +38,30 @@ typedef int (*image_fn)(cudw_file *f, const char *label, void *ctx, json *j);
  * In JSON output, tmpl is the writer at the array the images' objects go
  * in (its commas are jobs_sep's); each job gets one of its own. */
 int for_each_elf(const char *path, image_fn fn, void *ctx, json *tmpl);
+
+/* A command's run over its inputs: every image of every path
+ * (for_each_elf), in one JSON array of images when json (image_array_*;
+ * j initialised by the caller, whose ctx may hold it).  With section set,
+ * an input in which no image had it is an error ("no KIND section NAME in
+ * any image"): fn counts the images that had it in *matched.  Returns the
+ * worst exit code. */
+typedef struct image_run {
+    image_fn fn;
+    void *ctx;
+    json *j;
+    int json;
+    const char *section, *kind;
+    atomic_int *matched;
+} image_run;
+int run_images(char **paths, int n, const image_run *r);
+
+/* One image's output opened: JSON {"file": PATH, "sections": [ ...; text
+ * LEAD PATH ":" and a blank line.  image_close ends the JSON. */
+void image_open(json *j, int as_json, const char *path, const char *lead);
+void image_close(json *j, int as_json);
+/* A section's JSON object opened: {"section": NAME, "index": N, and the
+ * array KEY opened when key is set. */
+void section_json_open(json *j, const cudw_section *s, const char *key);
 
 /* The JSON output of a command over images: one array, one object per
  * image.  Its "[" comes with the first object (jobs_open), so an input

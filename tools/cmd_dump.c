@@ -89,13 +89,7 @@ static int one(cudw_file *f, const char *path, void *vctx, json *j)
             return EXIT_BAD_INPUT;
         }
     }
-    if (o->json) {
-        json_obj(j, NULL);
-        json_str(j, "file", path);
-        json_arr(j, "sections");
-    } else {
-        ob_printf(&out_stdout, "\n%s:\n\n", path);
-    }
+    image_open(j, o->json, path, "\n");
     for (unsigned i = 1; i < n; i++) {
         const cudw_section *s = cudw_section_get(f, i);
         if (o->abbrev && wanted(o, s, CUDW_SEC_ABBREV))
@@ -122,10 +116,7 @@ static int one(cudw_file *f, const char *path, void *vctx, json *j)
             if (wanted(o, s, misc[k].kind))
                 o->json ? misc_json(f, s, misc[k].kind, j) : misc_text(f, s, misc[k].kind, &out_stdout);
         }
-    if (o->json) {
-        json_end_arr(j);
-        json_end_obj(j);
-    }
+    image_close(j, o->json);
     return EXIT_OK;
 }
 
@@ -226,20 +217,5 @@ int cmd_dump(int argc, char **argv)
     }
     json j;
     json_init(&j, &out_stdout);
-    if (o.json)
-        image_array_begin(&j);
-    int rc = EXIT_OK;
-    for (int i = 0; i < nfiles; i++) {
-        const char *path = argv[i];
-        int before = atomic_load(&matched), r = for_each_elf(path, one, &o, &j);
-        if (r == EXIT_OK && o.section && atomic_load(&matched) == before) {
-            eprintf("%s: %s: no debug section %s in any image\n", progname, path, o.section);
-            r = EXIT_BAD_INPUT;
-        }
-        if (r != EXIT_OK)
-            rc = EXIT_BAD_INPUT;
-    }
-    if (o.json)
-        image_array_end(&j, rc);
-    return rc;
+    return run_images(argv, nfiles, &(image_run){one, &o, &j, o.json, o.section, "debug", &matched});
 }

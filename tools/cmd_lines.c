@@ -269,13 +269,7 @@ static int one(cudw_file *f, const char *path, void *vctx, json *j)
         report(f, path);
         return EXIT_BAD_INPUT;
     }
-    if (o->json) {
-        json_obj(j, NULL);
-        json_str(j, "file", path);
-        json_arr(j, "sections");
-    } else {
-        ob_printf(&out_stdout, "%s:\n\n", path);
-    }
+    image_open(j, o->json, path, "");
     int bad = 0;
     for (unsigned i = 1; i < n && !bad; i++) {
         const cudw_section *s = cudw_section_get(f, i);
@@ -284,12 +278,8 @@ static int one(cudw_file *f, const char *path, void *vctx, json *j)
         cudw_secclass c;
         cudw_classify_name(s->name, s->flags, &c);
         int sass = c.kind == CUDW_SEC_NV_LINE_SASS;
-        if (o->json) {
-            json_obj(j, NULL);
-            json_str(j, "section", s->name);
-            json_u64(j, "index", s->index);
-            json_arr(j, "tables");
-        }
+        if (o->json)
+            section_json_open(j, s, "tables");
         uint64_t cur = 0;
         const cudw_line_table *t;
         int r;
@@ -315,10 +305,7 @@ static int one(cudw_file *f, const char *path, void *vctx, json *j)
             report(f, path);
         return EXIT_BAD_INPUT;
     }
-    if (o->json) {
-        json_end_arr(j);
-        json_end_obj(j);
-    }
+    image_close(j, o->json);
     return EXIT_OK;
 }
 
@@ -355,20 +342,5 @@ int cmd_lines(int argc, char **argv)
     }
     json j;
     json_init(&j, &out_stdout);
-    if (o.json)
-        image_array_begin(&j);
-    int rc = EXIT_OK;
-    for (int i = 0; i < nfiles; i++) {
-        const char *path = argv[i];
-        int before = atomic_load(&matched), r = for_each_elf(path, one, &o, &j);
-        if (r == EXIT_OK && o.section && atomic_load(&matched) == before) {
-            eprintf("%s: %s: no line section %s in any image\n", progname, path, o.section);
-            r = EXIT_BAD_INPUT;
-        }
-        if (r != EXIT_OK)
-            rc = EXIT_BAD_INPUT;
-    }
-    if (o.json)
-        image_array_end(&j, rc);
-    return rc;
+    return run_images(argv, nfiles, &(image_run){one, &o, &j, o.json, o.section, "line", &matched});
 }

@@ -241,15 +241,8 @@ int cmd_pubnames(int argc, char **argv)
     json j;
     json_init(&j, &out_stdout);
     o.j = &j;
-    if (o.json)
-        image_array_begin(&j);
     jobs_n = 1; /* -o and the counts are one state */
-    int rc = EXIT_OK;
-    for (int i = 0; i < nfiles; i++)
-        if (for_each_elf(argv[i], one, &o, &j) != EXIT_OK)
-            rc = EXIT_BAD_INPUT;
-    if (o.json)
-        image_array_end(&j, rc);
+    int rc = run_images(argv, nfiles, &(image_run){one, &o, &j, o.json, NULL, NULL, NULL});
     if (o.out && !o.written && rc == EXIT_OK) {
         eprintf("%s: pubnames: no .debug_info to build from: nothing written\n", progname);
         rc = EXIT_BAD_INPUT;

@@ -106,13 +106,5 @@ int cmd_verify(int argc, char **argv)
     json j;
     json_init(&j, &out_stdout);
     o.j = &j;
-    if (o.json)
-        image_array_begin(&j);
-    int rc = EXIT_OK;
-    for (int i = 0; i < nfiles; i++)
-        if (for_each_elf(argv[i], one, &o, &j) != EXIT_OK)
-            rc = EXIT_BAD_INPUT;
-    if (o.json)
-        image_array_end(&j, rc);
-    return rc;
+    return run_images(argv, nfiles, &(image_run){one, &o, &j, o.json, NULL, NULL, NULL});
 }

@@ -384,10 +384,7 @@ void frame_text(cudw_file *f, const cudw_section *s, obuf *o)
 
 void frame_json(cudw_file *f, const cudw_section *s, json *j)
 {
-    json_obj(j, NULL);
-    json_str(j, "section", s->name);
-    json_u64(j, "index", s->index);
-    json_arr(j, "entries");
+    section_json_open(j, s, "entries");
     uint64_t cur = 0;
     cudw_cfa_entry e, cie;
     while (cudw_frame_next(f, s, 8, &cur, &e) == CUDW_OK) {

@@ -163,10 +163,7 @@ void abbrev_text(cudw_file *f, const cudw_section *s, obuf *o)
 
 void abbrev_json(cudw_file *f, const cudw_section *s, json *j)
 {
-    json_obj(j, NULL);
-    json_str(j, "section", s->name);
-    json_u64(j, "index", s->index);
-    json_arr(j, "tables");
+    section_json_open(j, s, "tables");
     for (uint64_t off = 0; off < s->data_size;) {
         const cudw_abbrev_table *t;
         cudw_abbrev_table_get(f, s, off, &t);
@@ -276,10 +273,7 @@ void info_text(cudw_file *f, const cudw_section *s, obuf *o)
 
 void info_json(cudw_file *f, const cudw_section *s, json *j)
 {
-    json_obj(j, NULL);
-    json_str(j, "section", s->name);
-    json_u64(j, "index", s->index);
-    json_arr(j, "units");
+    section_json_open(j, s, "units");
     uint64_t cur = 0;
     cudw_unit u;
     while (cudw_unit_next(f, s, &cur, &u) == CUDW_OK) {

@@ -193,10 +193,7 @@ void line_text(cudw_file *f, const cudw_section *s, obuf *o)
 
 void line_json(cudw_file *f, const cudw_section *s, json *j)
 {
-    json_obj(j, NULL);
-    json_str(j, "section", s->name);
-    json_u64(j, "index", s->index);
-    json_arr(j, "tables");
+    section_json_open(j, s, "tables");
     uint64_t cur = 0;
     const cudw_line_table *t;
     while (cudw_line_table_next(f, s, &cur, &t) == CUDW_OK) {

@@ -425,9 +425,7 @@ void misc_text(cudw_file *f, const cudw_section *s, int kind, obuf *o)
 
 void misc_json(cudw_file *f, const cudw_section *s, int kind, json *j)
 {
-    json_obj(j, NULL);
-    json_str(j, "section", s->name);
-    json_u64(j, "index", s->index);
+    section_json_open(j, s, NULL);
     const struct printer *pr = printer_for(kind);
     if (pr)
         pr->json(f, s, kind, j);

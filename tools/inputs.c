@@ -142,6 +142,53 @@ void image_array_end(json *j, int rc)
     j->depth--;
 }
 
+int run_images(char **paths, int n, const image_run *r)
+{
+    if (r->json)
+        image_array_begin(r->j);
+    int rc = EXIT_OK;
+    for (int i = 0; i < n; i++) {
+        int before = r->matched ? atomic_load(r->matched) : 0, x = for_each_elf(paths[i], r->fn, r->ctx, r->j);
+        if (x == EXIT_OK && r->section && r->matched && atomic_load(r->matched) == before) {
+            eprintf("%s: %s: no %s section %s in any image\n", progname, paths[i], r->kind, r->section);
+            x = EXIT_BAD_INPUT;
+        }
+        if (x != EXIT_OK)
+            rc = EXIT_BAD_INPUT;
+    }
+    if (r->json)
+        image_array_end(r->j, rc);
+    return rc;
+}
+
+void image_open(json *j, int as_json, const char *path, const char *lead)
+{
+    if (as_json) {
+        json_obj(j, NULL);
+        json_str(j, "file", path);
+        json_arr(j, "sections");
+    } else {
+        ob_printf(&out_stdout, "%s%s:\n\n", lead, path);
+    }
+}
+
+void image_close(json *j, int as_json)
+{
+    if (as_json) {
+        json_end_arr(j);
+        json_end_obj(j);
+    }
+}
+
+void section_json_open(json *j, const cudw_section *s, const char *key)
+{
+    json_obj(j, NULL);
+    json_str(j, "section", s->name);
+    json_u64(j, "index", s->index);
+    if (key)
+        json_arr(j, key);
+}
+
 size_t image_cost(const cudw_input_image *im)
 {
     const cudw_fatbin_entry *e = im->entry;

@@ -58,6 +58,18 @@ static void json_header(cudw_file *f, const cudw_line_table *t, int sass, json *
     line_header_json(f, t, LH_PATHS | (sass ? LH_PTX : 0), j);
 }
 
+/* What both JSON forms write of a row only when it is there: the inlined
+ * function's offset, "hidden" (an advance no row follows), Mercury's flag. */
+static void row_marks(json *j, const cudw_line_row *r)
+{
+    if (r->context || r->function_offset)
+        json_u64(j, "function_offset", r->function_offset);
+    if (r->hidden)
+        json_bool(j, "hidden", 1);
+    if (r->merc_flag)
+        json_u64(j, "merc_flag", r->merc_flag);
+}
+
 /* JSON, the default: every row with everything it means (its symbol, path,
  * flags, inlined function), as reference readers and scripts take rows. */
 int json_table(cudw_file *f, const cudw_line_table *t, const lopts *o, int sass, json *j)
@@ -83,12 +95,7 @@ int json_table(cudw_file *f, const cudw_line_table *t, const lopts *o, int sass,
         json_bool(j, "end_sequence", r.end_sequence);
         json_u64(j, "context", r.context);
         json_str_memo(j, "function", r.context ? r.function : NULL, &fn);
-        if (r.context || r.function_offset)
-            json_u64(j, "function_offset", r.function_offset);
-        if (r.hidden)
-            json_bool(j, "hidden", 1);
-        if (r.merc_flag)
-            json_u64(j, "merc_flag", r.merc_flag);
+        row_marks(j, &r);
         json_u64(j, "sequence", r.sequence);
         json_u64(j, "row", r.index);
         if (o->ptx && sass && !r.end_sequence && !r.hidden)
@@ -138,12 +145,7 @@ int compact_table(cudw_file *f, const cudw_line_table *t, const lopts *o, int sa
             json_bool(j, "end_sequence", 1);
         if (r.context)
             json_u64(j, "context", r.context);
-        if (r.context || r.function_offset)
-            json_u64(j, "function_offset", r.function_offset);
-        if (r.hidden)
-            json_bool(j, "hidden", 1);
-        if (r.merc_flag)
-            json_u64(j, "merc_flag", r.merc_flag);
+        row_marks(j, &r);
         if (o->ptx && sass && !r.end_sequence && !r.hidden)
             json_str(j, "ptx", ptx_text(f, t, &r));
         json_end_obj(j);
