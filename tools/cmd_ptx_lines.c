@@ -2,6 +2,7 @@
  * with --predict, the line section ptxas writes from them into a cubin;
  * and verify --ptx, the rows where the cubin differs from that. */
 #include "cli.h"
+#include "lines.h"
 #include "opts.h"
 
 #include <stdlib.h>
@@ -219,12 +220,7 @@ static void rows_json(const cudw_ptx_prediction *pr, json *j)
         json_bool(j, "end_sequence", r->end_sequence);
         json_u64(j, "context", r->context);
         json_str(j, "function", r->context && t ? cudw_line_function_name(t, r->function_offset) : NULL);
-        if (r->context || r->function_offset)
-            json_u64(j, "function_offset", r->function_offset);
-        if (r->hidden)
-            json_bool(j, "hidden", 1);
-        if (r->merc_flag)
-            json_u64(j, "merc_flag", r->merc_flag);
+        row_marks(j, r);
         json_u64(j, "sequence", seq);
         json_u64(j, "row", r->index);
         json_end_obj(j);

@@ -37,6 +37,11 @@ const char *ptx_text(cudw_file *f, const cudw_line_table *t, const cudw_line_row
  * --ptx names it the same way). */
 const char *row_path(cudw_file *f, const cudw_line_table *t, int sass, uint64_t file);
 
+/* What every JSON form of a row writes only when it is there: the inlined
+ * function's offset, "hidden" (an advance no row follows), Mercury's flag
+ * (lines' two forms, ptx-lines --predict). */
+void row_marks(json *j, const cudw_line_row *r);
+
 /* JSON, the default: every row with everything it means.  0, or 1 when
  * a row did not decode. */
 int json_table(cudw_file *f, const cudw_line_table *t, const lopts *o, int sass, json *j);

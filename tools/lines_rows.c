@@ -58,9 +58,7 @@ static void json_header(cudw_file *f, const cudw_line_table *t, int sass, json *
     line_header_json(f, t, LH_PATHS | (sass ? LH_PTX : 0), j);
 }
 
-/* What both JSON forms write of a row only when it is there: the inlined
- * function's offset, "hidden" (an advance no row follows), Mercury's flag. */
-static void row_marks(json *j, const cudw_line_row *r)
+void row_marks(json *j, const cudw_line_row *r)
 {
     if (r->context || r->function_offset)
         json_u64(j, "function_offset", r->function_offset);
