@@ -2,6 +2,7 @@
  * their call-frame programs; registers named the NVIDIA way, addresses
  * relocated. */
 #include "cli.h"
+#include "emit.h"
 
 #include <string.h>
 
@@ -61,6 +62,13 @@ typedef struct rule_out {
 } rule_out;
 
 /* llvm-dwarfdump's notation: R26=[CFA-4], R3=CFA+8, R5=R6, R7=undefined */
+/* " R5": an instruction's register operand */
+static void sp_reg(obuf *o, uint64_t r)
+{
+    ob_putc(o, ' ');
+    reg_text(r, o);
+}
+
 static void rule_text(const cudw_cfa_rule *r, void *p)
 {
     rule_out *x = p;
@@ -138,40 +146,6 @@ static const char *err_text(cudw_file *f, char *b, size_t n)
     return b;
 }
 
-/* Rows of an FDE after its instructions; the CIE's rules once, after its own. */
-static void rows_text(cudw_file *f, const cudw_section *s, const cudw_cfa_entry *cie, const cudw_cfa_entry *e,
-                      obuf *o)
-{
-    cudw_cfa_rows *rows;
-    char b[300];
-    if (cudw_cfa_rows_open(f, s, 8, cie, e, &rows) != CUDW_OK) {
-        ob_printf(o, "  (no rows: %s)\n", err_text(f, b, sizeof b));
-        return;
-    }
-    size_t ninit;
-    const cudw_cfa_rule *init = cudw_cfa_rows_initial(rows, &ninit);
-    if (!e) {
-        initial_text(init, ninit, o);
-        cudw_cfa_rows_close(rows);
-        return;
-    }
-    ob_puts(o, "\n  rows (registers whose rule differs from the CIE's):\n");
-    cudw_cfa_row row;
-    int rc;
-    while ((rc = cudw_cfa_rows_next(rows, &row)) == CUDW_OK) {
-        ob_puts(o, "  0x");
-        ob_hex(o, row.address);
-        ob_puts(o, ": ");
-        cfa_text(f, &row, o);
-        rule_out x = {f, s, o, 0};
-        changed_rules(&row, init, ninit, rule_text, &x);
-        ob_putc(o, '\n');
-    }
-    if (rc < 0)
-        ob_printf(o, "  (rows stop: %s)\n", err_text(f, b, sizeof b));
-    cudw_cfa_rows_close(rows);
-}
-
 typedef struct rule_js {
     json *j;
 } rule_js;
@@ -194,49 +168,70 @@ static void rule_json(const cudw_cfa_rule *r, void *p)
     json_end_obj(j);
 }
 
-static void rows_json(cudw_file *f, const cudw_section *s, const cudw_cfa_entry *cie, const cudw_cfa_entry *e, json *j)
+/* Rows of an FDE after its instructions; the CIE's rules once, after its
+ * own.  One printer, two styles (emit.h): the text shows the CFA and the
+ * rules in llvm-dwarfdump's notation, JSON their parts. */
+static void rows_print(cudw_file *f, const cudw_section *s, const cudw_cfa_entry *cie, const cudw_cfa_entry *e,
+                       emit *m)
 {
     cudw_cfa_rows *rows;
     char b[300];
     if (cudw_cfa_rows_open(f, s, 8, cie, e, &rows) != CUDW_OK) {
-        json_str(j, "rows_error", err_text(f, b, sizeof b));
+        em_str(m, "rows_error", "  (no rows: ", 0, err_text(f, b, sizeof b));
+        em_text(m, ")\n");
         return;
     }
     size_t ninit;
     const cudw_cfa_rule *init = cudw_cfa_rows_initial(rows, &ninit);
-    rule_js x = {j};
+    rule_js x = {m->j};
     if (!e) {
-        json_arr(j, "initial_rules");
-        for (size_t i = 0; i < ninit; i++)
-            rule_json(&init[i], &x);
-        json_end_arr(j);
+        if (!m->j) {
+            initial_text(init, ninit, m->o);
+        } else {
+            json_arr(m->j, "initial_rules");
+            for (size_t i = 0; i < ninit; i++)
+                rule_json(&init[i], &x);
+            json_end_arr(m->j);
+        }
         cudw_cfa_rows_close(rows);
         return;
     }
-    json_arr(j, "rows");
+    em_text(m, "\n  rows (registers whose rule differs from the CIE's):\n");
+    em_arr(m, "rows");
     cudw_cfa_row row;
     int rc;
     while ((rc = cudw_cfa_rows_next(rows, &row)) == CUDW_OK) {
-        json_obj(j, NULL);
-        json_u64(j, "address", row.address);
-        json_u64(j, "end", row.end);
-        if (row.cfa_is_expr) {
-            json_hex(j, "cfa_expression", row.cfa_expr, row.cfa_expr_len);
+        em_obj(m, NULL);
+        em_u64(m, "address", "  0x", EM_HEX, row.address);
+        em_u64(m, "end", NULL, 0, row.end);
+        if (!m->j) {
+            ob_puts(m->o, ": ");
+            cfa_text(f, &row, m->o);
+            rule_out t = {f, s, m->o, 0};
+            changed_rules(&row, init, ninit, rule_text, &t);
+            ob_putc(m->o, '\n');
         } else {
-            char rn[48];
-            json_u64(j, "cfa_reg", row.cfa_reg);
-            cudw_register_name(row.cfa_reg, rn, sizeof rn);
-            json_str(j, "cfa_register", rn);
-            json_i64(j, "cfa_offset", row.cfa_offset);
+            json *j = m->j;
+            if (row.cfa_is_expr) {
+                json_hex(j, "cfa_expression", row.cfa_expr, row.cfa_expr_len);
+            } else {
+                char rn[48];
+                json_u64(j, "cfa_reg", row.cfa_reg);
+                cudw_register_name(row.cfa_reg, rn, sizeof rn);
+                json_str(j, "cfa_register", rn);
+                json_i64(j, "cfa_offset", row.cfa_offset);
+            }
+            json_arr(j, "rules"); /* only those that differ from the CIE's initial_rules */
+            changed_rules(&row, init, ninit, rule_json, &x);
+            json_end_arr(j);
         }
-        json_arr(j, "rules"); /* only those that differ from the CIE's initial_rules */
-        changed_rules(&row, init, ninit, rule_json, &x);
-        json_end_arr(j);
-        json_end_obj(j);
+        em_end_obj(m);
     }
-    json_end_arr(j);
-    if (rc < 0)
-        json_str(j, "rows_error", err_text(f, b, sizeof b));
+    em_end_arr(m);
+    if (rc < 0) {
+        em_str(m, "rows_error", "  (rows stop: ", 0, err_text(f, b, sizeof b));
+        em_text(m, ")\n");
+    }
     cudw_cfa_rows_close(rows);
 }
 
@@ -315,14 +310,12 @@ void frame_text(cudw_file *f, const cudw_section *s, obuf *o)
                 ob_hex(o, op.u);
                 break;
             case CUDW_DW_CFA_offset: case CUDW_DW_CFA_offset_extended: case CUDW_DW_CFA_val_offset:
-                ob_putc(o, ' ');
-                reg_text(op.reg, o);
+                sp_reg(o, op.reg);
                 ob_putc(o, ' ');
                 ob_sdec(o, mulw((int64_t)op.u, data_align));
                 break;
             case CUDW_DW_CFA_offset_extended_sf: case CUDW_DW_CFA_val_offset_sf:
-                ob_putc(o, ' ');
-                reg_text(op.reg, o);
+                sp_reg(o, op.reg);
                 ob_putc(o, ' ');
                 ob_sdec(o, mulw(op.s, data_align));
                 break;
@@ -331,24 +324,19 @@ void frame_text(cudw_file *f, const cudw_section *s, obuf *o)
             case CUDW_DW_CFA_undefined:
             case CUDW_DW_CFA_same_value:
             case CUDW_DW_CFA_def_cfa_register:
-                ob_putc(o, ' ');
-                reg_text(op.reg, o);
+                sp_reg(o, op.reg);
                 break;
             case CUDW_DW_CFA_register:
-                ob_putc(o, ' ');
-                reg_text(op.reg, o);
-                ob_putc(o, ' ');
-                reg_text(op.u, o);
+                sp_reg(o, op.reg);
+                sp_reg(o, op.u);
                 break;
             case CUDW_DW_CFA_def_cfa:
-                ob_putc(o, ' ');
-                reg_text(op.reg, o);
+                sp_reg(o, op.reg);
                 ob_puts(o, " +");
                 ob_dec(o, op.u);
                 break;
             case CUDW_DW_CFA_def_cfa_sf:
-                ob_putc(o, ' ');
-                reg_text(op.reg, o);
+                sp_reg(o, op.reg);
                 ob_putc(o, ' ');
                 ob_sdec(o, mulw(op.s, data_align));
                 break;
@@ -362,8 +350,7 @@ void frame_text(cudw_file *f, const cudw_section *s, obuf *o)
                 break;
             case CUDW_DW_CFA_def_cfa_expression: case CUDW_DW_CFA_expression: case CUDW_DW_CFA_val_expression:
                 if (op.op != CUDW_DW_CFA_def_cfa_expression) {
-                    ob_putc(o, ' ');
-                    reg_text(op.reg, o);
+                    sp_reg(o, op.reg);
                 }
                 ob_puts(o, " (");
                 expr_text(f, s, 0, op.block, op.block_len, 8, o);
@@ -375,9 +362,9 @@ void frame_text(cudw_file *f, const cudw_section *s, obuf *o)
             ob_putc(o, '\n');
         }
         if (e.is_cie)
-            rows_text(f, s, &e, NULL, o);
+            rows_print(f, s, &e, NULL, &(emit){NULL, o});
         else if (have_cie)
-            rows_text(f, s, &cie, &e, o);
+            rows_print(f, s, &cie, &e, &(emit){NULL, o});
         ob_putc(o, '\n');
     }
 }
@@ -484,9 +471,9 @@ void frame_json(cudw_file *f, const cudw_section *s, json *j)
         }
         json_end_arr(j);
         if (e.is_cie && e.length)
-            rows_json(f, s, &e, NULL, j);
+            rows_print(f, s, &e, NULL, &(emit){j, NULL});
         else if (have_cie)
-            rows_json(f, s, &cie, &e, j);
+            rows_print(f, s, &cie, &e, &(emit){j, NULL});
         json_end_obj(j);
     }
     json_end_arr(j);

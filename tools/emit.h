@@ -1,0 +1,39 @@
+/* One printer per record, two styles: the shape of llvm-readobj's
+ * ScopedPrinter and JSONScopedPrinter in one.  A printer names each field
+ * of a record once; the JSON style writes it under its key, the text style
+ * in the record's own readelf-like layout: a label before it and the way
+ * its number is shown.  A field with no label is JSON's alone, one with
+ * no key the text's alone; objects and arrays are JSON's structure, and
+ * lines only the text has go through em_text.
+ *
+ *     em_obj(e, NULL);
+ *     em_u64(e, "offset", NULL, 0, set.offset);                  JSON only
+ *     em_u64(e, "length", "  length 0x", EM_HEX8, set.length);   both
+ *     em_text(e, "\n");                                          text only
+ *     em_end_obj(e);
+ */
+#ifndef CUDW_TOOLS_EMIT_H
+#define CUDW_TOOLS_EMIT_H
+
+#include "json.h"
+#include "out.h"
+
+typedef struct emit {
+    json *j;                  /* the JSON style when set */
+    obuf *o;                  /* the text style otherwise */
+} emit;
+
+/* How the text shows a number (printf's %llu, %llx, %08llx, %016llx,
+ * %6llx, %4llu, %6llu, %02llx) */
+enum { EM_DEC, EM_HEX, EM_HEX8, EM_HEX16, EM_HEX_W6, EM_DEC_W4, EM_DEC_W6, EM_HEX2 };
+
+void em_u64(emit *e, const char *key, const char *label, int style, uint64_t v);
+/* text: label, then v padded to width (negative: left-aligned) */
+void em_str(emit *e, const char *key, const char *label, int width, const char *v);
+void em_text(emit *e, const char *text);
+void em_obj(emit *e, const char *key);
+void em_end_obj(emit *e);
+void em_arr(emit *e, const char *key);
+void em_end_arr(emit *e);
+
+#endif
