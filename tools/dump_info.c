@@ -205,6 +205,46 @@ void abbrev_json(cudw_file *f, const cudw_section *s, json *j)
 
 /* ---- info sections ---- */
 
+/* " <%d><%x>: Abbrev Number: %d (0x%02x %s)": readelf's line of a DIE */
+static void die_line(const cudw_die *d, obuf *o)
+{
+    char tb[64];
+    ob_puts(o, " <");
+    ob_dec(o, d->depth);
+    ob_puts(o, "><");
+    ob_hex(o, d->offset);
+    ob_puts(o, ">: Abbrev Number: ");
+    ob_dec(o, d->code);
+    ob_puts(o, d->tag < 16 ? " (0x0" : " (0x");
+    ob_hex(o, d->tag);
+    ob_putc(o, ' ');
+    ob_puts(o, name_or_code(tb, sizeof tb, cudw_tag_name(d->tag), "DW_TAG_", d->tag));
+    ob_puts(o, ")\n");
+}
+
+/* "    <pos>   NAME                    : ": an attribute's line up to its
+ * value (the position's column is 13 wide in all) */
+static void attr_head(const cudw_attr *a, obuf *o)
+{
+    char an[64];
+    ob_puts(o, "    <");
+    ob_hex(o, a->offset);
+    ob_putc(o, '>');
+    size_t w = 6;
+    for (uint64_t v = a->offset >> 4; v; v >>= 4)
+        w++;
+    do
+        ob_putc(o, ' ');
+    while (++w < 13);
+    ob_pad(o, name_or_code(an, sizeof an, cudw_at_name(a->name), "DW_AT_", a->name), 24);
+    ob_puts(o, ": ");
+    if (a->indirect) {
+        ob_puts(o, "(indirect ");
+        ob_puts(o, cudw_form_name(a->form));
+        ob_puts(o, ") ");
+    }
+}
+
 void info_text(cudw_file *f, const cudw_section *s, obuf *o)
 {
     ob_printf(o, "Contents of the %s section:\n\n", s->name);
@@ -225,43 +265,12 @@ void info_text(cudw_file *f, const cudw_section *s, obuf *o)
         cudw_die d;
         cudw_die_iter_init(&u, &it);
         while (cudw_die_next(&it, &d) == CUDW_OK) {
-            /* " <%d><%x>: Abbrev Number: %d (0x%02x %s)" */
-            char tb[64];
-            const char *tn = name_or_code(tb, sizeof tb, cudw_tag_name(d.tag), "DW_TAG_", d.tag);
-            ob_puts(o, " <");
-            ob_dec(o, d.depth);
-            ob_puts(o, "><");
-            ob_hex(o, d.offset);
-            ob_puts(o, ">: Abbrev Number: ");
-            ob_dec(o, d.code);
-            ob_puts(o, d.tag < 16 ? " (0x0" : " (0x");
-            ob_hex(o, d.tag);
-            ob_putc(o, ' ');
-            ob_puts(o, tn);
-            ob_puts(o, ")\n");
+            die_line(&d, o);
             cudw_attr_iter ai;
             cudw_attr a;
             cudw_attr_iter_init(&d, &ai);
             while (cudw_attr_next(&ai, &a) == CUDW_OK) {
-                char an[64];
-                const char *n = name_or_code(an, sizeof an, cudw_at_name(a.name), "DW_AT_", a.name);
-                /* "    <pos>    NAME                    : " */
-                ob_puts(o, "    <");
-                ob_hex(o, a.offset);
-                ob_putc(o, '>');
-                size_t w = 6;
-                for (uint64_t v = a.offset >> 4; v; v >>= 4)
-                    w++;
-                do
-                    ob_putc(o, ' ');
-                while (++w < 13);
-                ob_pad(o, n, 24);
-                ob_puts(o, ": ");
-                if (a.indirect) {
-                    ob_puts(o, "(indirect ");
-                    ob_puts(o, cudw_form_name(a.form));
-                    ob_puts(o, ") ");
-                }
+                attr_head(&a, o);
                 value_text(f, &u, &a, o);
                 ob_putc(o, '\n');
             }

@@ -97,59 +97,64 @@ static void set_head(emit *e, uint64_t offset, uint64_t length, unsigned version
     em_u64(e, "unit_offset", ", unit offset 0x", style, unit);
 }
 
-static void pub_print(cudw_file *f, const cudw_section *s, int kind, emit *e)
+/* a name index set's (DIE offset, name) pairs */
+static void pub_names(cudw_file *f, const cudw_section *s, const cudw_pub_set *set, emit *e)
 {
-    (void)kind;
-    uint64_t cur = 0;
-    cudw_pub_set set;
-    em_arr(e, "sets");
-    while (cudw_pub_next_set(f, s, &cur, &set) == CUDW_OK) {
-        set_head(e, set.offset, set.length, set.version, set.unit_offset, EM_HEX8);
-        em_u64(e, "unit_size", ", unit size 0x", EM_HEX8, set.unit_size);
-        em_text(e, "\n    Offset     Name\n");
-        em_arr(e, "names");
-        uint64_t pos = set.entries_offset, die;
-        const char *name;
-        while (cudw_pub_next(f, s, &set, &pos, &die, &name) == CUDW_OK) {
-            em_obj(e, NULL);
-            em_u64(e, "die", "    0x", EM_HEX8, die);
-            em_str(e, "name", " \"", 0, name);
-            em_text(e, "\"\n");
-            em_end_obj(e);
-        }
-        em_end_arr(e);
+    em_arr(e, "names");
+    uint64_t pos = set->entries_offset, die;
+    const char *name;
+    while (cudw_pub_next(f, s, set, &pos, &die, &name) == CUDW_OK) {
+        em_obj(e, NULL);
+        em_u64(e, "die", "    0x", EM_HEX8, die);
+        em_str(e, "name", " \"", 0, name);
+        em_text(e, "\"\n");
         em_end_obj(e);
     }
-    em_end_arr(e);
 }
 
-static void aranges_print(cudw_file *f, const cudw_section *s, int kind, emit *e)
+/* an address range set's [address, address + length) tuples */
+static void aranges_ranges(cudw_file *f, const cudw_section *s, const cudw_aranges_set *set, emit *e)
 {
-    (void)kind;
-    uint64_t cur = 0;
-    cudw_aranges_set set;
-    em_arr(e, "sets");
-    while (cudw_aranges_next_set(f, s, &cur, &set) == CUDW_OK) {
-        set_head(e, set.offset, set.length, set.version, set.unit_offset, EM_HEX);
-        em_u64(e, "address_size", ", address size ", EM_DEC, set.addr_size);
+    em_arr(e, "ranges");
+    uint64_t pos = set->tuples_offset, a, l;
+    const cudw_reloc *r;
+    while (cudw_aranges_next(f, s, set, &pos, &a, &l, &r) == CUDW_OK) {
+        em_obj(e, NULL);
+        em_u64(e, "address", "    [0x", EM_HEX16, a);
+        em_u64(e, NULL, ", 0x", EM_HEX16, a + l); /* the text shows the end */
+        em_u64(e, "length", NULL, 0, l);
+        em_text(e, ")");
+        if (r && e->j) {
+            json_str(e->j, "symbol", r->sym_name);
+        } else if (r) {
+            ob_putc(e->o, ' ');
+            reloc_out(r, e->o);
+        }
         em_text(e, "\n");
-        em_arr(e, "ranges");
-        uint64_t pos = set.tuples_offset, a, l;
-        const cudw_reloc *r;
-        while (cudw_aranges_next(f, s, &set, &pos, &a, &l, &r) == CUDW_OK) {
-            em_obj(e, NULL);
-            em_u64(e, "address", "    [0x", EM_HEX16, a);
-            em_u64(e, NULL, ", 0x", EM_HEX16, a + l); /* the text shows the end */
-            em_u64(e, "length", NULL, 0, l);
-            em_text(e, ")");
-            if (r && e->j) {
-                json_str(e->j, "symbol", r->sym_name);
-            } else if (r) {
-                ob_putc(e->o, ' ');
-                reloc_out(r, e->o);
-            }
+        em_end_obj(e);
+    }
+}
+
+/* .debug_pubnames, .debug_pubtypes and .debug_aranges: sets, one per unit,
+ * each a head and its entries */
+static void sets_print(cudw_file *f, const cudw_section *s, int kind, emit *e)
+{
+    uint64_t cur = 0;
+    cudw_pub_set ps;
+    cudw_aranges_set as;
+    int pub = kind != CUDW_SEC_ARANGES;
+    em_arr(e, "sets");
+    while (pub ? cudw_pub_next_set(f, s, &cur, &ps) == CUDW_OK : cudw_aranges_next_set(f, s, &cur, &as) == CUDW_OK) {
+        if (pub) {
+            set_head(e, ps.offset, ps.length, ps.version, ps.unit_offset, EM_HEX8);
+            em_u64(e, "unit_size", ", unit size 0x", EM_HEX8, ps.unit_size);
+            em_text(e, "\n    Offset     Name\n");
+            pub_names(f, s, &ps, e);
+        } else {
+            set_head(e, as.offset, as.length, as.version, as.unit_offset, EM_HEX);
+            em_u64(e, "address_size", ", address size ", EM_DEC, as.addr_size);
             em_text(e, "\n");
-            em_end_obj(e);
+            aranges_ranges(f, s, &as, e);
         }
         em_end_arr(e);
         em_end_obj(e);
@@ -294,8 +299,8 @@ static const struct printer {
     int kind;
     void (*print)(cudw_file *, const cudw_section *, int, emit *);
 } printers[] = {
-    {CUDW_SEC_LOC, lists_print},          {CUDW_SEC_RANGES, lists_print},     {CUDW_SEC_PUBNAMES, pub_print},
-    {CUDW_SEC_PUBTYPES, pub_print},       {CUDW_SEC_ARANGES, aranges_print},  {CUDW_SEC_MACINFO, macinfo_print},
+    {CUDW_SEC_LOC, lists_print},          {CUDW_SEC_RANGES, lists_print},     {CUDW_SEC_PUBNAMES, sets_print},
+    {CUDW_SEC_PUBTYPES, sets_print},      {CUDW_SEC_ARANGES, sets_print},     {CUDW_SEC_MACINFO, macinfo_print},
     {CUDW_SEC_STR, str_print},            {CUDW_SEC_NV_PTX_TXT, ptx_print},   {CUDW_SEC_NV_REG_SASS, regs_print},
     {CUDW_SEC_NV_REG_TYPE, regs_print},
 };

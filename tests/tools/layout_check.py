@@ -2,7 +2,7 @@
 """The layout rules of the sources: docs/architecture.md names every file of
 src/, tools/ and include/ (by path or name; a header also through the .c
 file it declares, "cursor.h, .c" pairs, the chapters' list), no C file
-or header runs over 620 lines (files stay small and named by what they do),
+or header runs over 600 lines (files stay small and named by what they do),
 and the CLI includes only its own headers and the public ones (a library
 user has the same API as the tool).
 
@@ -12,7 +12,7 @@ import os, re, sys
 
 doc = open("docs/architecture.md").read()
 words = set(re.findall(r"[\w./*-]+", doc))
-limit = 620
+limit = 600
 bad, n = [], 0
 for top in ("src", "tools", "include"):
     for root, _, files in os.walk(top):
