@@ -131,6 +131,20 @@ int cudw_open(cudw_file **out, const char *path);
 /* (data is read in place when 8-byte aligned, copied otherwise.) */
 int cudw_open_mem(cudw_file **out, const void *data, size_t size, const char *name);
 
+/* A handle over section bytes that are in no ELF file: what a builder
+ * made (cudw_pub_build, cudw_line_encode), what a debugger read from a
+ * target's memory.  Every reader takes it as it takes an opened cubin --
+ * cudw_section_find(f, NAME), then the reader -- with errors kept on the
+ * handle.  It has no relocations, symbols or header (machine 0).  The
+ * bytes (and names) stay the caller's and must live until cudw_close.
+ * CUDW_OK; CUDW_E_NOMEM (*out NULL). */
+typedef struct cudw_span {
+    const char *name;     /* ".debug_pubnames", ... */
+    const void *data;
+    size_t size;
+} cudw_span;
+int cudw_open_sections(cudw_file **out, const cudw_span *spans, size_t n, const char *name);
+
 void cudw_close(cudw_file *f);
 
 const char *cudw_file_name(const cudw_file *f);

@@ -221,6 +221,35 @@ int file_open_mem_any(cudw_file **out, const void *data, size_t size, const char
     return open_common(f);
 }
 
+int cudw_open_sections(cudw_file **out, const cudw_span *spans, size_t n, const char *name)
+{
+    cudw_file *f = *out = calloc(1, sizeof *f);
+    if (!f || !(f->name = strdup(name ? name : "<sections>")) || n >= (1u << 24)) {
+        cudw_close(f);
+        *out = NULL;
+        return CUDW_E_NOMEM;
+    }
+    /* entry 0 is the null section, as in an ELF file */
+    f->secs = arena_alloc(&f->arena, (n + 1) * sizeof *f->secs);
+    f->state = arena_alloc(&f->arena, (n + 1) * sizeof *f->state);
+    if (!f->secs || !f->state) {
+        cudw_close(f);
+        *out = NULL;
+        return CUDW_E_NOMEM;
+    }
+    f->secs[0].name = "";
+    for (size_t i = 0; i < n; i++) {
+        cudw_section *s = &f->secs[i + 1];
+        s->index = (unsigned)(i + 1);
+        s->type = SHT_PROGBITS;
+        s->name = spans[i].name ? spans[i].name : "";
+        s->size = s->data_size = spans[i].size;
+        s->data = spans[i].data;
+    }
+    f->nsecs = (unsigned)(n + 1);
+    return CUDW_OK;
+}
+
 void cudw_close(cudw_file *f)
 {
     if (!f)

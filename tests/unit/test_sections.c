@@ -158,6 +158,45 @@ static void sizes(void **state)
     free(img);
 }
 
+/* Section bytes in no ELF (cudw_open_sections): the readers take them as
+ * they take a cubin's, and a malformed one's error lands on the handle. */
+static void spans(void **state)
+{
+    (void)state;
+    /* a name index set written out by hand: length 0x1a, version 2, unit 0x10
+     * of size 0x40, DIE 0x2a "k", DIE 0x31 "g", then the 0 */
+    static const uint8_t pub[] = {0x1a, 0, 0, 0, 2, 0, 0x10, 0, 0, 0, 0x40, 0, 0, 0,
+                                  0x2a, 0, 0, 0, 'k', 0, 0x31, 0, 0, 0, 'g', 0, 0, 0, 0, 0};
+    cudw_span sp[2] = {{".debug_pubnames", pub, sizeof pub}, {".debug_pubtypes", pub, 9}};
+    cudw_file *f;
+    assert_int_equal(cudw_open_sections(&f, sp, 2, "built"), CUDW_OK);
+    assert_int_equal(cudw_section_count(f), 3);
+    assert_string_equal(cudw_file_name(f), "built");
+    const cudw_section *s = cudw_section_find(f, ".debug_pubnames");
+    assert_non_null(s);
+    uint64_t cur = 0, pos, die;
+    const char *name;
+    cudw_pub_set set;
+    assert_int_equal(cudw_pub_next_set(f, s, &cur, &set), CUDW_OK);
+    assert_int_equal(set.unit_offset, 0x10);
+    assert_int_equal(set.unit_size, 0x40);
+    pos = set.entries_offset;
+    assert_int_equal(cudw_pub_next(f, s, &set, &pos, &die, &name), CUDW_OK);
+    assert_int_equal(die, 0x2a);
+    assert_string_equal(name, "k");
+    assert_int_equal(cudw_pub_next(f, s, &set, &pos, &die, &name), CUDW_OK);
+    assert_int_equal(die, 0x31);
+    assert_string_equal(name, "g");
+    assert_int_equal(cudw_pub_next(f, s, &set, &pos, &die, &name), CUDW_DONE);
+    assert_int_equal(cudw_pub_next_set(f, s, &cur, &set), CUDW_DONE);
+    /* 9 bytes: the header is cut short */
+    cur = 0;
+    assert_true(cudw_pub_next_set(f, cudw_section_find(f, ".debug_pubtypes"), &cur, &set) < 0);
+    assert_int_equal(cudw_last_error(f)->code, CUDW_E_TRUNCATED);
+    assert_string_equal(cudw_last_error(f)->section, ".debug_pubtypes");
+    cudw_close(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -165,6 +204,7 @@ int main(void)
         cmocka_unit_test(mercury),
         cmocka_unit_test(twins),
         cmocka_unit_test(sizes),
+        cmocka_unit_test(spans),
     };
     return cmocka_run_group_tests_name("sections", tests, NULL, NULL);
 }
