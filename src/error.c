@@ -51,7 +51,7 @@ int err_set(cudw_error *e, int code, const char *section, uint64_t off, const ch
     return code;
 }
 
-int cudw_fail(cudw_file *f, int code, const cudw_section *sec, uint64_t off,
+int file_fail(cudw_file *f, int code, const cudw_section *sec, uint64_t off,
               const char *what, const char *fmt, ...)
 {
     if (!f)

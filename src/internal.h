@@ -77,7 +77,7 @@ int err_set(cudw_error *e, int code, const char *section, uint64_t off, const ch
     CUDW_PRINTF(6, 7);
 
 /* Record an error on the handle and return code.  what is a static string. */
-int cudw_fail(cudw_file *f, int code, const cudw_section *sec, uint64_t off,
+int file_fail(cudw_file *f, int code, const cudw_section *sec, uint64_t off,
               const char *what, const char *fmt, ...) CUDW_PRINTF(6, 7);
 
 /* ---- little-endian loads; callers check bounds first ---- */
@@ -90,7 +90,7 @@ static inline uint64_t ld64(const uint8_t *p) { return ld32(p) | (uint64_t)ld32(
 
 /* ---- FNV-1a: the hash of byte keys (names, strings) in hmap.h indexes ---- */
 #define CUDW_FNV0 0xcbf29ce484222325ull
-static inline uint64_t cudw_fnv(uint64_t h, const void *p, size_t n)
+static inline uint64_t fnv1a(uint64_t h, const void *p, size_t n)
 {
     const uint8_t *s = (const uint8_t *)p;
     for (size_t i = 0; i < n; i++)
@@ -253,7 +253,7 @@ int frame_cie_offset(cudw_file *f, const cudw_section *s, uint8_t asz, const cud
 
 /* Section lookup with a twin fallback: the Mercury twin of base for a
  * Mercury reader, else the bare one. */
-const cudw_section *cudw_section_companion(const cudw_file *f, const cudw_section *from,
+const cudw_section *section_companion(const cudw_file *f, const cudw_section *from,
                                            const char *bare_name);
 
 /* ---- fatbin containers (fatbin/fatbin.c) ---- */

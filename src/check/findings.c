@@ -99,7 +99,7 @@ int has_duplicate_strings(const cudw_section *sec)
         if (!z)
             break;
         size_t len = (size_t)(z - (sec->data + at)) + 1;
-        uint64_t h = cudw_fnv(CUDW_FNV0, sec->data + at, len);
+        uint64_t h = fnv1a(CUDW_FNV0, sec->data + at, len);
         hmap_probe p = hmap_probe_at(&idx, h);
         /* equal bytes through a NUL are equal strings */
         for (uint32_t r; !dup && (r = hmap_next(&p)) != HMAP_NONE;)

@@ -87,7 +87,7 @@ static void walk_info(walker *w, const cudw_section *s)
 {
     cudw_file *f = w->f;
     int checks = (w->flags & WALK_CHECKS) != 0;
-    const cudw_section *loc = checks ? cudw_section_companion(f, s, ".debug_loc") : NULL;
+    const cudw_section *loc = checks ? section_companion(f, s, ".debug_loc") : NULL;
     size_t nloc = 0;
     uint64_t *locs = loc ? loc_starts(f, loc, &nloc) : NULL;
     if (loc && !locs) { /* no list offsets to check against: say so rather than report them all */

@@ -122,7 +122,7 @@ static int parse(cudw_file *f, const cudw_section *s, uint64_t offset, table_imp
     cudw_abbrev *entries = ne ? arena_alloc(&f->arena, ne * sizeof *entries) : NULL;
     cudw_abbrev_spec *specs = ns ? arena_alloc(&f->arena, ns * sizeof *specs) : NULL;
     if (!t || (ne && !entries) || (ns && !specs))
-        return cudw_fail(f, CUDW_E_NOMEM, s, offset, "abbreviation table", "out of memory");
+        return file_fail(f, CUDW_E_NOMEM, s, offset, "abbreviation table", "out of memory");
     scan(f, s, offset, entries, specs, &ne, &ns, &end);
     t->pub.section = s;
     t->pub.offset = offset;
@@ -135,7 +135,7 @@ static int parse(cudw_file *f, const cudw_section *s, uint64_t offset, table_imp
     if (!t->dense) {
         t->by_code = arena_alloc(&f->arena, ne * sizeof *t->by_code);
         if (!t->by_code)
-            return cudw_fail(f, CUDW_E_NOMEM, s, offset, "abbreviation table", "out of memory");
+            return file_fail(f, CUDW_E_NOMEM, s, offset, "abbreviation table", "out of memory");
         for (size_t i = 0; i < ne; i++)
             t->by_code[i] = &entries[i];
         qsort(t->by_code, ne, sizeof *t->by_code, cmp_code);
@@ -148,12 +148,12 @@ int cudw_abbrev_table_get(cudw_file *f, const cudw_section *s, uint64_t offset,
                           const cudw_abbrev_table **out)
 {
     if (!s)
-        return cudw_fail(f, CUDW_E_NO_ABBREV, NULL, 0, "abbreviation table", "no .debug_abbrev section");
+        return file_fail(f, CUDW_E_NO_ABBREV, NULL, 0, "abbreviation table", "no .debug_abbrev section");
     if (!s->data)
-        return cudw_fail(f, CUDW_E_BAD_OFFSET, s, 0, "abbreviation table",
+        return file_fail(f, CUDW_E_BAD_OFFSET, s, 0, "abbreviation table",
                          "section has no bytes in the file");
     if (offset >= s->data_size)
-        return cudw_fail(f, CUDW_E_BAD_OFFSET, s, offset, "abbreviation table",
+        return file_fail(f, CUDW_E_BAD_OFFSET, s, offset, "abbreviation table",
                          "offset 0x%llx is past the end of %s (size 0x%llx)", (unsigned long long)offset,
                          s->name, (unsigned long long)s->data_size);
     table_impl *t = cache_get(f, CACHE_ABBREV, s->index, offset);
@@ -162,7 +162,7 @@ int cudw_abbrev_table_get(cudw_file *f, const cudw_section *s, uint64_t offset,
         if (rc)
             return rc;
         if (cache_put(f, CACHE_ABBREV, s->index, offset, t))
-            return cudw_fail(f, CUDW_E_NOMEM, s, offset, "abbreviation table", "out of memory");
+            return file_fail(f, CUDW_E_NOMEM, s, offset, "abbreviation table", "out of memory");
     }
     *out = &t->pub;
     return CUDW_OK;

@@ -19,7 +19,7 @@ int cudw_aranges_next_set(cudw_file *f, const cudw_section *s, uint64_t *cursor,
     set->addr_size = s->data[at + 10];
     set->seg_size = s->data[at + 11];
     if (set->addr_size != 4 && set->addr_size != 8)
-        return cudw_fail(f, CUDW_E_UNSUPPORTED, s, at + 10, "aranges header", "address size %u", set->addr_size);
+        return file_fail(f, CUDW_E_UNSUPPORTED, s, at + 10, "aranges header", "address size %u", set->addr_size);
     uint64_t tup = 2u * set->addr_size, p = at + 12;
     p = (p - at + tup - 1) / tup * tup + at; /* tuples are aligned to their size from the set start */
     set->tuples_offset = p;

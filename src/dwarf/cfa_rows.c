@@ -322,10 +322,10 @@ static int apply(cudw_cfa_rows *r, const cudw_cfa_entry *e, const cudw_cfa_op *o
 static int record(cudw_cfa_rows *r, const cudw_cfa_entry *e, uint64_t pos, int rc, int from_decoder)
 {
     if (rc == CUDW_E_NOMEM)
-        return cudw_fail(r->f, rc, r->sec, e->instructions_offset + pos, "call-frame instruction",
+        return file_fail(r->f, rc, r->sec, e->instructions_offset + pos, "call-frame instruction",
                          "out of memory");
     if (from_decoder)
-        return cudw_fail(r->f, rc, r->sec, e->instructions_offset + pos, "call-frame instruction",
+        return file_fail(r->f, rc, r->sec, e->instructions_offset + pos, "call-frame instruction",
                          rc == CUDW_E_TRUNCATED ? "operand runs past the end of the entry"
                                                 : "unknown or malformed instruction");
     return rc;
@@ -336,11 +336,11 @@ int cudw_cfa_rows_open(cudw_file *f, const cudw_section *sec, uint8_t addr_size,
 {
     *out = NULL;
     if (!cie || !cie->is_cie || (fde && fde->is_cie) || (addr_size != 4 && addr_size != 8))
-        return cudw_fail(f, CUDW_E_ARG, sec, fde ? fde->offset : 0, "FDE", "need a CIE, an FDE or NULL, "
+        return file_fail(f, CUDW_E_ARG, sec, fde ? fde->offset : 0, "FDE", "need a CIE, an FDE or NULL, "
                          "address size 4 or 8");
     cudw_cfa_rows *r = calloc(1, sizeof *r);
     if (!r)
-        return cudw_fail(f, CUDW_E_NOMEM, sec, cie->offset, "CIE", "out of memory");
+        return file_fail(f, CUDW_E_NOMEM, sec, cie->offset, "CIE", "out of memory");
     r->f = f;
     r->sec = sec;
     r->fde = fde;

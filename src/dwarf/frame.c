@@ -14,7 +14,7 @@
 
 static int fr_fail(cudw_file *f, const cudw_section *s, uint64_t off, int code, const char *msg)
 {
-    return cudw_fail(f, code, s, off, "frame entry", "%s", msg);
+    return file_fail(f, code, s, off, "frame entry", "%s", msg);
 }
 
 static int frame_next(cudw_file *f, const cudw_section *s, uint8_t asz, uint64_t *cursor, cudw_cfa_entry *e,
@@ -113,7 +113,7 @@ static int frame_next(cudw_file *f, const cudw_section *s, uint8_t asz, uint64_t
     while ((rc = cudw_cfa_op_next(e->instructions, e->instructions_length, asz, &pos, &op)) == CUDW_OK)
         ;
     if (rc < 0)
-        return cudw_fail(f, rc, s, p + pos, "call frame instruction",
+        return file_fail(f, rc, s, p + pos, "call frame instruction",
                          rc == CUDW_E_BAD_EXPR ? "unknown DW_CFA opcode 0x%02x"
                                                : "operands of 0x%02x run past the end of the entry",
                          e->instructions[pos]);
@@ -144,7 +144,7 @@ static int cies(cudw_file *f, const cudw_section *s, uint8_t asz, cie_index **ou
         uint64_t *t = vec_room(tmp, &cap, n, sizeof *t, 64);
         if (!t) {
             free(tmp);
-            return cudw_fail(f, CUDW_E_NOMEM, s, 0, "frame index", "out of memory");
+            return file_fail(f, CUDW_E_NOMEM, s, 0, "frame index", "out of memory");
         }
         tmp = t;
         tmp[n++] = e.offset;
@@ -157,7 +157,7 @@ static int cies(cudw_file *f, const cudw_section *s, uint8_t asz, cie_index **ou
     uint64_t *at = n ? arena_alloc(&f->arena, n * sizeof *at) : NULL;
     if (!x || (n && !at)) {
         free(tmp);
-        return cudw_fail(f, CUDW_E_NOMEM, s, 0, "frame index", "out of memory");
+        return file_fail(f, CUDW_E_NOMEM, s, 0, "frame index", "out of memory");
     }
     if (n)
         memcpy(at, tmp, n * sizeof *at);
@@ -165,7 +165,7 @@ static int cies(cudw_file *f, const cudw_section *s, uint8_t asz, cie_index **ou
     x->n = n;
     x->at = at;
     if (cache_put(f, CACHE_FRAME, s->index, 0, x))
-        return cudw_fail(f, CUDW_E_NOMEM, s, 0, "frame index", "out of memory");
+        return file_fail(f, CUDW_E_NOMEM, s, 0, "frame index", "out of memory");
     *out = x;
     return CUDW_OK;
 }
@@ -204,7 +204,7 @@ int frame_cie_offset(cudw_file *f, const cudw_section *s, uint8_t asz, const cud
                 b = mid;
         }
         if (a == 0)
-            return cudw_fail(f, CUDW_E_BAD_OFFSET, s, fde->offset, "FDE",
+            return file_fail(f, CUDW_E_BAD_OFFSET, s, fde->offset, "FDE",
                              "CIE pointer 0x%llx names no CIE, and no CIE precedes the FDE",
                              (unsigned long long)fde->cie_pointer);
         at = x->at[a - 1];

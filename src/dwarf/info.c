@@ -17,7 +17,7 @@ int cudw_unit_next(cudw_file *f, const cudw_section *s, uint64_t *cursor, cudw_u
 {
     uint64_t off = *cursor;
     if (!s->data)
-        return s->size ? cudw_fail(f, CUDW_E_BAD_OFFSET, s, 0, "section",
+        return s->size ? file_fail(f, CUDW_E_BAD_OFFSET, s, 0, "section",
                                    "sh_offset 0x%llx + sh_size 0x%llx lies outside the file",
                                    (unsigned long long)s->offset, (unsigned long long)s->size)
                        : CUDW_DONE;
@@ -59,16 +59,16 @@ int cudw_unit_next(cudw_file *f, const cudw_section *s, uint64_t *cursor, cudw_u
         return cur_fail_at(&c, off + 10, CUDW_E_UNSUPPORTED, "address size %u (expected 4 or 8)", u->addr_size);
     }
     u->die_offset = off + 11;
-    u->abbrev_section = cudw_section_companion(f, s, ".debug_abbrev");
-    u->str_section = cudw_section_companion(f, s, ".debug_str");
+    u->abbrev_section = section_companion(f, s, ".debug_abbrev");
+    u->str_section = section_companion(f, s, ".debug_str");
     if (!u->abbrev_section)
-        return cudw_fail(f, CUDW_E_NO_ABBREV, s, off, "CU header",
+        return file_fail(f, CUDW_E_NO_ABBREV, s, off, "CU header",
                          "skipping %s section due to missing .debug_abbrev section", s->name);
     rc = cudw_abbrev_table_get(f, u->abbrev_section, u->abbrev_offset, &u->abbrevs);
     if (rc) {
         if (rc == CUDW_E_BAD_OFFSET && f->err.offset == u->abbrev_offset)
             /* say which unit asked for it */
-            return cudw_fail(f, rc, s, off + 6, "CU header",
+            return file_fail(f, rc, s, off + 6, "CU header",
                              "abbrev offset 0x%llx is past the end of %s (size 0x%llx)",
                              (unsigned long long)u->abbrev_offset, u->abbrev_section->name,
                              (unsigned long long)u->abbrev_section->data_size);
@@ -98,7 +98,7 @@ int cudw_form_read(const cudw_unit *u, uint32_t form, uint64_t *ppos, cudw_attr 
     a->block_len = 0;
     a->s = 0;
     if (pos > u->end)
-        return cudw_fail(u->file, CUDW_E_TRUNCATED, u->section, pos, "attribute value",
+        return file_fail(u->file, CUDW_E_TRUNCATED, u->section, pos, "attribute value",
                          "%s at 0x%llx lies past the end of the unit (0x%llx)",
                          cudw_form_name(form) ? cudw_form_name(form) : "form", (unsigned long long)pos,
                          (unsigned long long)u->end);
@@ -264,7 +264,7 @@ static int skip_attrs(const cudw_unit *u, const cudw_abbrev *ab, uint64_t *pos)
         uint64_t n = (uint64_t)ab->fixed_size + (uint64_t)ab->n_addr * u->addr_size +
                      (uint64_t)ab->n_ref_addr * addr_form_size(u, CUDW_DW_FORM_ref_addr);
         if (n > u->end - *pos)
-            return cudw_fail(u->file, CUDW_E_TRUNCATED, u->section, *pos, "DIE",
+            return file_fail(u->file, CUDW_E_TRUNCATED, u->section, *pos, "DIE",
                              "attribute values need %llu bytes, the unit ends at 0x%llx",
                              (unsigned long long)n, (unsigned long long)u->end);
         *pos += n;
@@ -297,7 +297,7 @@ int cudw_die_next(cudw_die_iter *it, cudw_die *d)
         if (*p < 0x80) { /* one-byte codes are the rule */
             code = *p++;
         } else if ((rc = uleb_read(&p, end, &code))) {
-            return cudw_fail(u->file, rc, u->section, off, "DIE",
+            return file_fail(u->file, rc, u->section, off, "DIE",
                              rc == CUDW_E_TRUNCATED ? "abbreviation code runs past the end of the unit"
                                                     : "abbreviation code does not fit 64 bits");
         }
@@ -309,7 +309,7 @@ int cudw_die_next(cudw_die_iter *it, cudw_die *d)
         }
         const cudw_abbrev *ab = cudw_abbrev_find(u->abbrevs, code);
         if (!ab)
-            return cudw_fail(u->file, CUDW_E_BAD_CODE, u->section, off, "DIE",
+            return file_fail(u->file, CUDW_E_BAD_CODE, u->section, off, "DIE",
                              "abbreviation code %llu is not in the table at %s+0x%llx",
                              (unsigned long long)code, u->abbrev_section->name,
                              (unsigned long long)u->abbrev_offset);
@@ -323,7 +323,7 @@ int cudw_die_next(cudw_die_iter *it, cudw_die *d)
         d->attr_offset = it->pos;
         if (ab->has_children) {
             if (it->depth + 1 >= CUDW_MAX_DIE_DEPTH)
-                return cudw_fail(u->file, CUDW_E_LIMIT, u->section, off, "DIE",
+                return file_fail(u->file, CUDW_E_LIMIT, u->section, off, "DIE",
                                  "DIEs nest deeper than %d levels", CUDW_MAX_DIE_DEPTH);
             it->depth++;
         }
@@ -336,7 +336,7 @@ int cudw_die_next(cudw_die_iter *it, cudw_die *d)
 int cudw_die_at(const cudw_unit *u, uint64_t offset, cudw_die *d)
 {
     if (offset < u->die_offset || offset >= u->end)
-        return cudw_fail(u->file, CUDW_E_BAD_OFFSET, u->section, offset, "DIE reference",
+        return file_fail(u->file, CUDW_E_BAD_OFFSET, u->section, offset, "DIE reference",
                          "0x%llx is outside the unit at 0x%llx (DIEs 0x%llx..0x%llx)", (unsigned long long)offset,
                          (unsigned long long)u->offset, (unsigned long long)u->die_offset,
                          (unsigned long long)u->end);
@@ -344,10 +344,10 @@ int cudw_die_at(const cudw_unit *u, uint64_t offset, cudw_die *d)
     uint64_t code;
     int rc = uleb_read(&p, data + u->end, &code);
     if (rc)
-        return cudw_fail(u->file, rc, u->section, offset, "DIE", "abbreviation code runs past the end of the unit");
+        return file_fail(u->file, rc, u->section, offset, "DIE", "abbreviation code runs past the end of the unit");
     const cudw_abbrev *ab = code ? cudw_abbrev_find(u->abbrevs, code) : NULL;
     if (!ab)
-        return cudw_fail(u->file, CUDW_E_BAD_CODE, u->section, offset, "DIE reference",
+        return file_fail(u->file, CUDW_E_BAD_CODE, u->section, offset, "DIE reference",
                          "0x%llx names %s", (unsigned long long)offset,
                          code ? "an abbreviation code not in the table" : "a null entry, not a DIE");
     d->unit = u;

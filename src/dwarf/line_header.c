@@ -22,7 +22,7 @@
 
 #include <stdlib.h>
 
-#define hdr_fail(f, s, off, code, ...) cudw_fail(f, code, s, off, "line table header", __VA_ARGS__)
+#define hdr_fail(f, s, off, code, ...) file_fail(f, code, s, off, "line table header", __VA_ARGS__)
 
 /* Walk the directory and file tables; with out arrays NULL only count. */
 static int tables(cudw_file *f, const cudw_section *s, uint64_t pos, uint64_t hend, const char **dirs,
@@ -65,7 +65,7 @@ static int tables(cudw_file *f, const cudw_section *s, uint64_t pos, uint64_t he
         for (int k = 0; k < 3; k++) {
             int rc = cudw_uleb128_read(&p, d + hend, &v[k]);
             if (rc)
-                return cudw_fail(f, rc, s, (uint64_t)(p - d), "line table header",
+                return file_fail(f, rc, s, (uint64_t)(p - d), "line table header",
                                  "file entry %zu: %s", nf + 1,
                                  rc == CUDW_E_TRUNCATED ? "ULEB128 runs past the header end" : "ULEB128 overflow");
         }
@@ -165,7 +165,7 @@ static const char *comp_dir_for(cudw_file *f, const cudw_section *line, uint64_t
     cudw_secclass c;
     if (cudw_classify_name(line->name, line->flags, &c) != CUDW_OK || c.kind != CUDW_SEC_LINE)
         return NULL;
-    const cudw_section *info = cudw_section_companion(f, line, ".debug_info");
+    const cudw_section *info = section_companion(f, line, ".debug_info");
     const stmt_index *ix = info && info->data ? stmt_index_of(f, info) : NULL;
     if (!ix)
         return NULL;
@@ -220,7 +220,7 @@ static int parse(cudw_file *f, const cudw_section *s, uint64_t off, line_impl **
     const uint8_t *h = d + hstart;
     line_impl *t = arena_alloc(&f->arena, sizeof *t);
     if (!t)
-        return cudw_fail(f, CUDW_E_NOMEM, s, off, "line table header", "out of memory");
+        return file_fail(f, CUDW_E_NOMEM, s, off, "line table header", "out of memory");
     cudw_line_table *p = &t->pub;
     p->file = f;
     p->section = s;
@@ -257,7 +257,7 @@ static int parse(cudw_file *f, const cudw_section *s, uint64_t off, line_impl **
     const char **dirs = nd ? arena_alloc(&f->arena, nd * sizeof *dirs) : NULL;
     cudw_line_file *files = nf ? arena_alloc(&f->arena, nf * sizeof *files) : NULL;
     if ((nd && !dirs) || (nf && !files))
-        return cudw_fail(f, CUDW_E_NOMEM, s, off, "line table header", "out of memory");
+        return file_fail(f, CUDW_E_NOMEM, s, off, "line table header", "out of memory");
     tables(f, s, pos, hend, dirs, files, &nd, &nf, &after);
     const char *comp_dir = nf ? comp_dir_for(f, s, off) : NULL;
     p->comp_dir = comp_dir;
@@ -269,15 +269,15 @@ static int parse(cudw_file *f, const cudw_section *s, uint64_t off, line_impl **
             continue;
         }
         if (dir[0] != '/' && comp_dir && dir != comp_dir && !(dir = join(f, comp_dir, dir)))
-            return cudw_fail(f, CUDW_E_NOMEM, s, off, "line table header", "out of memory");
+            return file_fail(f, CUDW_E_NOMEM, s, off, "line table header", "out of memory");
         if (!(e->path = join(f, dir, e->name)))
-            return cudw_fail(f, CUDW_E_NOMEM, s, off, "line table header", "out of memory");
+            return file_fail(f, CUDW_E_NOMEM, s, off, "line table header", "out of memory");
     }
     p->ndirs = nd;
     p->dirs = dirs;
     p->nfiles = nf;
     p->files = files;
-    p->str_section = cudw_section_companion(f, s, ".debug_str");
+    p->str_section = section_companion(f, s, ".debug_str");
     if (hend - after == 4) {
         cur_t w = cur_make(f, s, after, hend, "line table header");
         (void)cur_field(&w, 4, ".debug_str base", &p->str_base, &p->str_base_reloc); /* 4 bytes left */
@@ -300,11 +300,11 @@ static int parse(cudw_file *f, const cudw_section *s, uint64_t off, line_impl **
 int cudw_line_table_get(cudw_file *f, const cudw_section *s, uint64_t offset, const cudw_line_table **out)
 {
     if (!s->data)
-        return cudw_fail(f, CUDW_E_BAD_OFFSET, s, 0, "section",
+        return file_fail(f, CUDW_E_BAD_OFFSET, s, 0, "section",
                          "sh_offset 0x%llx + sh_size 0x%llx lies outside the file",
                          (unsigned long long)s->offset, (unsigned long long)s->size);
     if (offset >= s->data_size)
-        return cudw_fail(f, CUDW_E_BAD_OFFSET, s, offset, "line table header",
+        return file_fail(f, CUDW_E_BAD_OFFSET, s, offset, "line table header",
                          "offset 0x%llx is past the end of %s (size 0x%llx)", (unsigned long long)offset, s->name,
                          (unsigned long long)s->data_size);
     line_impl *t = cache_get(f, CACHE_LINE, s->index, offset);
@@ -313,7 +313,7 @@ int cudw_line_table_get(cudw_file *f, const cudw_section *s, uint64_t offset, co
         if (rc)
             return rc;
         if (cache_put(f, CACHE_LINE, s->index, offset, t))
-            return cudw_fail(f, CUDW_E_NOMEM, s, offset, "line table header", "out of memory");
+            return file_fail(f, CUDW_E_NOMEM, s, offset, "line table header", "out of memory");
     }
     *out = &t->pub;
     return CUDW_OK;

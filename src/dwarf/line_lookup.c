@@ -65,10 +65,10 @@ static int chain_of(cudw_file *f, const cudw_section *sec, const cudw_line_table
 {
     uint64_t count = best->index;
     if (count > UINT32_MAX)
-        return cudw_fail(f, CUDW_E_LIMIT, sec, best->op_offset, "line row", "sequence of more than 2^32 rows");
+        return file_fail(f, CUDW_E_LIMIT, sec, best->op_offset, "line row", "sequence of more than 2^32 rows");
     uint32_t *ctx = malloc((size_t)count * sizeof *ctx);
     if (!ctx)
-        return cudw_fail(f, CUDW_E_NOMEM, sec, best->op_offset, "line row", "out of memory");
+        return file_fail(f, CUDW_E_NOMEM, sec, best->op_offset, "line row", "out of memory");
     cudw_line_iter it;
     cudw_line_row r;
     int rc;
@@ -87,7 +87,7 @@ static int chain_of(cudw_file *f, const cudw_section *sec, const cudw_line_table
     for (;;) {
         if (k == CUDW_MAX_INLINE_DEPTH) {
             free(ctx);
-            return cudw_fail(f, CUDW_E_LIMIT, sec, best->op_offset, "line row", "inline chain deeper than %d",
+            return file_fail(f, CUDW_E_LIMIT, sec, best->op_offset, "line row", "inline chain deeper than %d",
                              CUDW_MAX_INLINE_DEPTH);
         }
         chain[k++] = at;
@@ -96,7 +96,7 @@ static int chain_of(cudw_file *f, const cudw_section *sec, const cudw_line_table
             break;
         if (c == UINT32_MAX) {
             free(ctx);
-            return cudw_fail(f, CUDW_E_BAD_OFFSET, sec, best->op_offset, "line row",
+            return file_fail(f, CUDW_E_BAD_OFFSET, sec, best->op_offset, "line row",
                              "inlined-call context of row %llu does not name an earlier row of its sequence",
                              (unsigned long long)at);
         }

@@ -9,7 +9,7 @@
 
 static int op_fail(const cudw_line_table *t, uint64_t at, int rc, const char *what)
 {
-    return cudw_fail(t->file, rc, t->section, at, "line program", "%s%s", what,
+    return file_fail(t->file, rc, t->section, at, "line program", "%s%s", what,
                      rc == CUDW_E_TRUNCATED ? " runs past the end of the table"
                      : rc == CUDW_E_LEB_OVERFLOW ? ": LEB128 does not fit 64 bits" : "");
 }
@@ -74,7 +74,7 @@ int cudw_line_op_next(const cudw_line_table *t, uint64_t *ppos, cudw_line_op *o)
         if ((rc = cur_uleb(&c, NULL, &len)))
             return op_fail(t, at, rc, "extended opcode length");
         if (len == 0 || len > cur_left(&c))
-            return cudw_fail(t->file, len ? CUDW_E_TRUNCATED : CUDW_E_BAD_OFFSET, t->section, at, "line program",
+            return file_fail(t->file, len ? CUDW_E_TRUNCATED : CUDW_E_BAD_OFFSET, t->section, at, "line program",
                              "extended opcode length %llu %s", (unsigned long long)len,
                              len ? "runs past the end of the table" : "leaves no room for the sub-opcode");
         o->ext_len = len;
@@ -86,7 +86,7 @@ int cudw_line_op_next(const cudw_line_table *t, uint64_t *ppos, cudw_line_op *o)
         switch (o->opcode) {
         case CUDW_DW_LNE_set_address: /* the operand fills the rest */
             if (len - 1 != 8 && len - 1 != 4)
-                return cudw_fail(t->file, CUDW_E_BAD_OFFSET, t->section, at, "line program",
+                return file_fail(t->file, CUDW_E_BAD_OFFSET, t->section, at, "line program",
                                  "DW_LNE_set_address with a %llu-byte operand", (unsigned long long)(len - 1));
             (void)cur_field(&x, (unsigned)(len - 1), "DW_LNE_set_address", &o->u, &o->reloc); /* len fits */
             break;
@@ -261,7 +261,7 @@ static int emit(cudw_line_iter *it, cudw_line_row *out, uint64_t op_offset)
     if (it->keeping && !repeat) {
         cudw_line_row *n = vec_room(it->seq, &it->capseq, it->nseq, sizeof *n, 256);
         if (!n)
-            return cudw_fail(it->table->file, CUDW_E_NOMEM, it->table->section, op_offset, "line program",
+            return file_fail(it->table->file, CUDW_E_NOMEM, it->table->section, op_offset, "line program",
                              "out of memory");
         it->seq = n;
         put_row(&it->seq[it->nseq++], st, it, index, op_offset, fn);
@@ -540,7 +540,7 @@ static int keep_from_start(cudw_line_iter *it, uint64_t upto)
     it->capseq = t.capseq;
     if (rc != CUDW_OK || t.nseq != upto)
         return rc < 0 ? rc
-                      : cudw_fail(it->table->file, CUDW_E_BAD_OFFSET, it->table->section, it->seq_pos, "line program",
+                      : file_fail(it->table->file, CUDW_E_BAD_OFFSET, it->table->section, it->seq_pos, "line program",
                                   "sequence decoded again gave %zu rows before row %llu", t.nseq,
                                   (unsigned long long)(upto + 1));
     it->nseq = t.nseq;
@@ -554,7 +554,7 @@ int cudw_line_callsite(const cudw_line_iter *it, const cudw_line_row *r, const c
     if (!r->context)
         return CUDW_DONE;
     if (!(it->flags & CUDW_LINE_KEEP_SEQUENCE) || r->context > it->nseq || r->context >= r->index)
-        return cudw_fail(it->table->file, CUDW_E_BAD_OFFSET, it->table->section, r->op_offset, "line row",
+        return file_fail(it->table->file, CUDW_E_BAD_OFFSET, it->table->section, r->op_offset, "line row",
                          "inlined-call context %llu does not name an earlier row of sequence %llu (row %llu)",
                          (unsigned long long)r->context, (unsigned long long)r->sequence,
                          (unsigned long long)r->index);

@@ -75,7 +75,7 @@ typedef struct builder {
     int oom;
 } builder;
 
-#define fnv cudw_fnv
+#define fnv fnv1a
 #define FNV0 CUDW_FNV0
 
 /* p with room for element n (vec_room), or p unchanged and *oom set */
@@ -316,7 +316,7 @@ int cudw_pub_build(cudw_file *f, const cudw_section *info, int kind, unsigned fl
 {
     memset(out, 0, sizeof *out);
     if (!f || !info || (kind != CUDW_PUB_NAMES && kind != CUDW_PUB_TYPES))
-        return f ? cudw_fail(f, CUDW_E_ARG, info, 0, "name index", "bad arguments") : CUDW_E_ARG;
+        return f ? file_fail(f, CUDW_E_ARG, info, 0, "name index", "bad arguments") : CUDW_E_ARG;
     wbuf o = {0};
     size_t scap = 0;
     uint64_t cursor = 0;
@@ -372,7 +372,7 @@ int cudw_pub_build(cudw_file *f, const cudw_section *info, int kind, unsigned fl
     out->sites = NULL;
     out->nsites = 0;
     if (rc == CUDW_E_NOMEM)
-        return cudw_fail(f, CUDW_E_NOMEM, info, cursor, "name index", "out of memory");
+        return file_fail(f, CUDW_E_NOMEM, info, cursor, "name index", "out of memory");
     return rc;
 }
 

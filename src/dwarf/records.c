@@ -6,7 +6,7 @@
 int rec_section_start(cudw_file *f, const cudw_section *s, uint64_t at, const char *what)
 {
     if (!s->data)
-        return s->size ? cudw_fail(f, CUDW_E_BAD_OFFSET, s, 0, what, "section bytes lie outside the file")
+        return s->size ? file_fail(f, CUDW_E_BAD_OFFSET, s, 0, what, "section bytes lie outside the file")
                        : CUDW_DONE;
     return at >= s->data_size ? CUDW_DONE : CUDW_OK;
 }

@@ -193,7 +193,7 @@ static int append_string(cudw_remap *r, const cudw_section *info, unsigned stri,
             continue;
         sec_rw *tw = &r->rw[r->owner[tk]];
         if (f->secs[tk].data_size + tw->append.n != at)
-            return cudw_fail(f, CUDW_E_UNSUPPORTED, info, field, "CUDW_DW_FORM_strp",
+            return file_fail(f, CUDW_E_UNSUPPORTED, info, field, "CUDW_DW_FORM_strp",
                              "shared by %s and %s, whose string sections differ in size", info->name,
                              f->secs[k].name);
         wb_put(&tw->append, nw, strlen(nw) + 1);
@@ -291,7 +291,7 @@ static int moved_ref(walk *k, const cudw_unit *u, const cudw_attr *a)
         if (nv == v)
             return 0;
         if (a->form == CUDW_DW_FORM_ref_udata || (wd < 8 && nv >> (8 * wd)))
-            return cudw_fail(k->r->f, CUDW_E_UNSUPPORTED, k->s, a->offset, "DIE reference",
+            return file_fail(k->r->f, CUDW_E_UNSUPPORTED, k->s, a->offset, "DIE reference",
                              "a %s reference that no longer fits its form",
                              a->form == CUDW_DW_FORM_ref_udata ? "DW_FORM_ref_udata" : "short");
         return add_patch(w, a->offset, nv, wd) ? CUDW_E_NOMEM : 0;
@@ -382,7 +382,7 @@ int cudw_remap_run(cudw_file *f, const char *const *from, const char *const *to,
     if (!r || !(r->owner = calloc(n ? n : 1, sizeof *r->owner)) || !(r->rw = calloc(n ? n : 1, sizeof *r->rw)) ||
         !(r->relbytes = calloc(n ? n : 1, sizeof *r->relbytes))) {
         cudw_remap_free(r);
-        return cudw_fail(f, CUDW_E_NOMEM, NULL, 0, "remap", "out of memory");
+        return file_fail(f, CUDW_E_NOMEM, NULL, 0, "remap", "out of memory");
     }
     for (unsigned i = 0; i < n; i++) { /* twins that share their bytes share the rewrite */
         r->owner[i] = i;
@@ -420,7 +420,7 @@ int cudw_remap_run(cudw_file *f, const char *const *from, const char *const *to,
             rc = remap_materialize(r, i);
     if (rc != CUDW_OK) {
         cudw_remap_free(r);
-        return rc == CUDW_E_NOMEM ? cudw_fail(f, rc, NULL, 0, "remap", "out of memory") : rc;
+        return rc == CUDW_E_NOMEM ? file_fail(f, rc, NULL, 0, "remap", "out of memory") : rc;
     }
     /* layout: in place when it fits, else at the end */
     uint64_t end = f->map_size;

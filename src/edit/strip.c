@@ -78,14 +78,14 @@ int cudw_strip_run(cudw_file *f, cudw_strip **out)
     *out = NULL;
     const uint8_t *m = f->map;
     if (f->map_size < 64)
-        return cudw_fail(f, CUDW_E_BAD_ELF, NULL, 0, "ELF header", "file too small");
+        return file_fail(f, CUDW_E_BAD_ELF, NULL, 0, "ELF header", "file too small");
     cudw_strip *s = calloc(1, sizeof *s);
     unsigned n = f->nsecs;
     if (s)
         s->f = f;
     if (!s || !(s->remove = calloc(n ? n : 1, 1)) || !(s->symtabs = calloc(n ? n : 1, sizeof *s->symtabs))) {
         cudw_strip_free(s);
-        return cudw_fail(f, CUDW_E_NOMEM, NULL, 0, "strip", "out of memory");
+        return file_fail(f, CUDW_E_NOMEM, NULL, 0, "strip", "out of memory");
     }
     for (unsigned i = 1; i < n; i++) {
         cudw_secclass c;
@@ -100,7 +100,7 @@ int cudw_strip_run(cudw_file *f, cudw_strip **out)
     uint16_t phentsize = ld16(m + 54), phnum = ld16(m + 56);
     if (phnum && (phentsize != 56 || phoff > f->map_size || (uint64_t)phnum * 56 > f->map_size - phoff)) {
         cudw_strip_free(s);
-        return cudw_fail(f, CUDW_E_BAD_ELF, NULL, 32, "program headers", "table (offset 0x%llx, %u entries of "
+        return file_fail(f, CUDW_E_BAD_ELF, NULL, 32, "program headers", "table (offset 0x%llx, %u entries of "
                          "%u bytes) lies outside the file", (unsigned long long)phoff, phnum, phentsize);
     }
     size_t cap = 0;
@@ -114,7 +114,7 @@ int cudw_strip_run(cudw_file *f, cudw_strip **out)
             continue;
         if (off > f->map_size || filesz > f->map_size - off) {
             cudw_strip_free(s);
-            return cudw_fail(f, CUDW_E_BAD_ELF, NULL, phoff + k * 56u, "program header",
+            return file_fail(f, CUDW_E_BAD_ELF, NULL, phoff + k * 56u, "program header",
                              "segment %u (offset 0x%llx, size 0x%llx) lies outside the file", k,
                              (unsigned long long)off, (unsigned long long)filesz);
         }
@@ -132,7 +132,7 @@ int cudw_strip_run(cudw_file *f, cudw_strip **out)
     }
     if (rc) {
         cudw_strip_free(s);
-        return cudw_fail(f, CUDW_E_NOMEM, NULL, 0, "strip", "out of memory");
+        return file_fail(f, CUDW_E_NOMEM, NULL, 0, "strip", "out of memory");
     }
     /* a removed section inside a segment cannot go */
     for (unsigned i = 1; i < n; i++) {
@@ -144,7 +144,7 @@ int cudw_strip_run(cudw_file *f, cudw_strip **out)
             uint64_t off = ld64(p + 8), filesz = ld64(p + 32);
             if (filesz && x->offset < off + filesz && off < x->offset + x->size) {
                 cudw_strip_free(s);
-                return cudw_fail(f, CUDW_E_UNSUPPORTED, x, 0, "section",
+                return file_fail(f, CUDW_E_UNSUPPORTED, x, 0, "section",
                                  "lies inside loadable segment %u: it cannot be removed", k);
             }
         }
@@ -189,7 +189,7 @@ int cudw_strip_run(cudw_file *f, cudw_strip **out)
         uint8_t *copy = malloc(x->data_size ? x->data_size : 1);
         if (!copy) {
             cudw_strip_free(s);
-            return cudw_fail(f, CUDW_E_NOMEM, NULL, 0, "strip", "out of memory");
+            return file_fail(f, CUDW_E_NOMEM, NULL, 0, "strip", "out of memory");
         }
         memcpy(copy, x->data, x->data_size);
         for (uint64_t k = 24; k + 24 <= x->data_size; k += 24) {

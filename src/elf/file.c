@@ -36,17 +36,17 @@ static int load_sections(cudw_file *f)
 {
     Elf *elf = f->elf;
     if (elf_kind(elf) != ELF_K_ELF)
-        return cudw_fail(f, CUDW_E_NOT_ELF, NULL, 0, "ELF header", "no ELF magic");
+        return file_fail(f, CUDW_E_NOT_ELF, NULL, 0, "ELF header", "no ELF magic");
     size_t idlen;
     const char *id = elf_getident(elf, &idlen);
     if (!id || idlen < EI_NIDENT)
-        return cudw_fail(f, CUDW_E_BAD_ELF, NULL, 0, "ELF header", "truncated e_ident");
+        return file_fail(f, CUDW_E_BAD_ELF, NULL, 0, "ELF header", "truncated e_ident");
     if (id[EI_CLASS] != ELFCLASS64 || id[EI_DATA] != ELFDATA2LSB)
-        return cudw_fail(f, CUDW_E_ELF_CLASS, NULL, EI_CLASS, "ELF header",
+        return file_fail(f, CUDW_E_ELF_CLASS, NULL, EI_CLASS, "ELF header",
                          "class %d data %d; cubins are ELF64 little-endian", id[EI_CLASS], id[EI_DATA]);
     Elf64_Ehdr *eh = elf64_getehdr(elf);
     if (!eh)
-        return cudw_fail(f, CUDW_E_BAD_ELF, NULL, 0, "ELF header", "%s", elf_errmsg(-1));
+        return file_fail(f, CUDW_E_BAD_ELF, NULL, 0, "ELF header", "%s", elf_errmsg(-1));
     f->hdr.type = eh->e_type;
     f->hdr.machine = eh->e_machine;
     f->hdr.osabi = (uint8_t)id[EI_OSABI];
@@ -59,32 +59,32 @@ static int load_sections(cudw_file *f)
      * of the file (a truncated download, a cut fatbin entry): say so. */
     if (eh->e_shoff) {
         if (eh->e_shentsize != sizeof(Elf64_Shdr))
-            return cudw_fail(f, CUDW_E_BAD_ELF, NULL, 0x3a, "section header table",
+            return file_fail(f, CUDW_E_BAD_ELF, NULL, 0x3a, "section header table",
                              "e_shentsize %u (expected 64)", eh->e_shentsize);
         uint64_t n = eh->e_shnum ? eh->e_shnum : 1; /* 0: extended count in entry 0 */
         if (eh->e_shoff > f->map_size || n * 64 > f->map_size - eh->e_shoff)
-            return cudw_fail(f, CUDW_E_TRUNCATED, NULL, eh->e_shoff, "section header table",
+            return file_fail(f, CUDW_E_TRUNCATED, NULL, eh->e_shoff, "section header table",
                              "%u entries at 0x%llx run past the end of the file (%zu bytes)", eh->e_shnum,
                              (unsigned long long)eh->e_shoff, f->map_size);
     }
     size_t shnum, shstrndx;
     if (elf_getshdrnum(elf, &shnum) != 0)
-        return cudw_fail(f, CUDW_E_BAD_ELF, NULL, 0x3c, "section header table", "%s", elf_errmsg(-1));
+        return file_fail(f, CUDW_E_BAD_ELF, NULL, 0x3c, "section header table", "%s", elf_errmsg(-1));
     if (shnum == 0)
         return CUDW_OK;
     if (elf_getshdrstrndx(elf, &shstrndx) != 0)
-        return cudw_fail(f, CUDW_E_BAD_ELF, NULL, 0x3e, "section header table", "%s", elf_errmsg(-1));
+        return file_fail(f, CUDW_E_BAD_ELF, NULL, 0x3e, "section header table", "%s", elf_errmsg(-1));
     if (shnum > (1u << 24))
-        return cudw_fail(f, CUDW_E_LIMIT, NULL, 0x3c, "section header table", "%zu sections", shnum);
+        return file_fail(f, CUDW_E_LIMIT, NULL, 0x3c, "section header table", "%zu sections", shnum);
     f->secs = arena_alloc(&f->arena, shnum * sizeof *f->secs);
     f->state = arena_alloc(&f->arena, shnum * sizeof *f->state);
     if (!f->secs || !f->state)
-        return cudw_fail(f, CUDW_E_NOMEM, NULL, 0, "section table", "out of memory");
+        return file_fail(f, CUDW_E_NOMEM, NULL, 0, "section table", "out of memory");
     for (size_t i = 0; i < shnum; i++) {
         Elf_Scn *scn = elf_getscn(elf, i);
         Elf64_Shdr *shp = scn ? elf64_getshdr(scn) : NULL;
         if (!shp)
-            return cudw_fail(f, CUDW_E_BAD_ELF, NULL, eh->e_shoff + i * sizeof(Elf64_Shdr),
+            return file_fail(f, CUDW_E_BAD_ELF, NULL, eh->e_shoff + i * sizeof(Elf64_Shdr),
                              "section header", "section %zu: %s", i, elf_errmsg(-1));
         /* libelf points into the file, where e_shoff may be unaligned */
         Elf64_Shdr shv, *sh = &shv;
@@ -106,7 +106,7 @@ static int load_sections(cudw_file *f)
             snprintf(tmp, sizeof tmp, "<bad name 0x%x>", (unsigned)sh->sh_name);
             char *c = arena_alloc(&f->arena, strlen(tmp) + 1);
             if (!c)
-                return cudw_fail(f, CUDW_E_NOMEM, NULL, 0, "section table", "out of memory");
+                return file_fail(f, CUDW_E_NOMEM, NULL, 0, "section table", "out of memory");
             memcpy(c, tmp, strlen(tmp) + 1);
             nm = c;
         }
@@ -127,16 +127,16 @@ static int load_sections(cudw_file *f)
 static int open_common(cudw_file *f)
 {
     if (elf_version(EV_CURRENT) == EV_NONE)
-        return cudw_fail(f, CUDW_E_BAD_ELF, NULL, 0, "libelf", "libelf version mismatch");
+        return file_fail(f, CUDW_E_BAD_ELF, NULL, 0, "libelf", "libelf version mismatch");
     if (f->map_size < 4 || memcmp(f->map, ELFMAG, 4) != 0)
-        return cudw_fail(f, CUDW_E_NOT_ELF, NULL, 0, "ELF header", "no ELF magic (\\x7fELF)");
+        return file_fail(f, CUDW_E_NOT_ELF, NULL, 0, "ELF header", "no ELF magic (\\x7fELF)");
     if (f->map_size < sizeof(Elf64_Ehdr))
-        return cudw_fail(f, CUDW_E_TRUNCATED, NULL, 0, "ELF header",
+        return file_fail(f, CUDW_E_TRUNCATED, NULL, 0, "ELF header",
                          "file has %zu bytes, the ELF64 header needs 64", f->map_size);
     /* libelf reads the map in place; it does not write to it in this mode. */
     f->elf = elf_memory((char *)(uintptr_t)f->map, f->map_size);
     if (!f->elf)
-        return cudw_fail(f, CUDW_E_BAD_ELF, NULL, 0, "ELF header", "%s", elf_errmsg(-1));
+        return file_fail(f, CUDW_E_BAD_ELF, NULL, 0, "ELF header", "%s", elf_errmsg(-1));
     return load_sections(f);
 }
 
@@ -146,7 +146,7 @@ static int device_only(cudw_file *f, int rc)
 {
     if (rc || f->hdr.machine == 190)
         return rc;
-    return cudw_fail(f, CUDW_E_NOT_CUDA, NULL, 0x12, "ELF header",
+    return file_fail(f, CUDW_E_NOT_CUDA, NULL, 0x12, "ELF header",
                      "e_machine %u, not 190 (EM_CUDA): a host ELF; cudw_input_open reads the device code in one",
                      f->hdr.machine);
 }
@@ -171,20 +171,20 @@ int file_open_any(cudw_file **out, const char *path)
         return CUDW_E_NOMEM;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return cudw_fail(f, CUDW_E_IO, NULL, 0, "open", "%s", strerror(errno));
+        return file_fail(f, CUDW_E_IO, NULL, 0, "open", "%s", strerror(errno));
     struct stat st;
     if (fstat(fd, &st) != 0) {
         int e = errno;
         close(fd);
-        return cudw_fail(f, CUDW_E_IO, NULL, 0, "stat", "%s", strerror(e));
+        return file_fail(f, CUDW_E_IO, NULL, 0, "stat", "%s", strerror(e));
     }
     if (!S_ISREG(st.st_mode)) {
         close(fd);
-        return cudw_fail(f, CUDW_E_IO, NULL, 0, "open", "not a regular file");
+        return file_fail(f, CUDW_E_IO, NULL, 0, "open", "not a regular file");
     }
     if (st.st_size == 0) {
         close(fd);
-        return cudw_fail(f, CUDW_E_NOT_ELF, NULL, 0, "ELF header", "empty file");
+        return file_fail(f, CUDW_E_NOT_ELF, NULL, 0, "ELF header", "empty file");
     }
     /* Private and writable so libelf may never fault on the pages; we do
      * not write to them, so nothing is copied. */
@@ -192,7 +192,7 @@ int file_open_any(cudw_file **out, const char *path)
     int e = errno;
     close(fd);
     if (m == MAP_FAILED)
-        return cudw_fail(f, CUDW_E_IO, NULL, 0, "mmap", "%s", strerror(e));
+        return file_fail(f, CUDW_E_IO, NULL, 0, "mmap", "%s", strerror(e));
     f->map = m;
     f->map_size = (size_t)st.st_size;
     f->owns_map = 1;
@@ -206,13 +206,13 @@ int file_open_mem_any(cudw_file **out, const void *data, size_t size, const char
     if (!f)
         return CUDW_E_NOMEM;
     if (!data && size)
-        return cudw_fail(f, CUDW_E_ARG, NULL, 0, "open", "NULL data");
+        return file_fail(f, CUDW_E_ARG, NULL, 0, "open", "NULL data");
     if ((uintptr_t)data % 8) {
         /* libelf hands out headers inside the buffer: an unaligned blob
          * (an ELF inside some container) is copied to aligned memory */
         void *copy = arena_alloc(&f->arena, size ? size : 1);
         if (!copy)
-            return cudw_fail(f, CUDW_E_NOMEM, NULL, 0, "open", "out of memory");
+            return file_fail(f, CUDW_E_NOMEM, NULL, 0, "open", "out of memory");
         memcpy(copy, data, size);
         data = copy;
     }
@@ -282,7 +282,7 @@ const cudw_section *cudw_section_find(const cudw_file *f, const char *name)
     return NULL;
 }
 
-const cudw_section *cudw_section_companion(const cudw_file *f, const cudw_section *from,
+const cudw_section *section_companion(const cudw_file *f, const cudw_section *from,
                                            const char *bare_name)
 {
     if (from && (from->flags & CUDW_SHF_MERCURY) && strncmp(from->name, ".nv.merc.", 9) == 0) {
@@ -299,12 +299,12 @@ int cudw_symbol_get(cudw_file *f, unsigned symtab, uint32_t sym, cudw_symbol *ou
 {
     const cudw_section *st = cudw_section_get(f, symtab);
     if (!st || (st->type != SHT_SYMTAB && st->type != SHT_DYNSYM && st->type != CUDW_SHT_MERC_SYMTAB))
-        return cudw_fail(f, CUDW_E_BAD_RELOC, st, 0, "symbol table",
+        return file_fail(f, CUDW_E_BAD_RELOC, st, 0, "symbol table",
                          "section %u is not a symbol table", symtab);
     if (!st->data)
-        return cudw_fail(f, CUDW_E_BAD_ELF, st, 0, "symbol table", "no bytes in the file");
+        return file_fail(f, CUDW_E_BAD_ELF, st, 0, "symbol table", "no bytes in the file");
     if ((uint64_t)sym >= st->data_size / sizeof(Elf64_Sym))
-        return cudw_fail(f, CUDW_E_BAD_OFFSET, st, (uint64_t)sym * sizeof(Elf64_Sym), "symbol",
+        return file_fail(f, CUDW_E_BAD_OFFSET, st, (uint64_t)sym * sizeof(Elf64_Sym), "symbol",
                          "symbol %u out of range (table has %llu)", sym,
                          (unsigned long long)(st->data_size / sizeof(Elf64_Sym)));
     /*   Elf64_Sym (24 B): st_name u32 | st_info u8 (bind << 4 | type) |
@@ -329,7 +329,7 @@ int cudw_symbol_get(cudw_file *f, unsigned symtab, uint32_t sym, cudw_symbol *ou
         /* a table ending in NUL terminates every string in it: no scan */
         if (!str || !str->data || name >= str->data_size ||
             (str->data[str->data_size - 1] && !memchr(str->data + name, 0, str->data_size - name)))
-            return cudw_fail(f, CUDW_E_BAD_OFFSET, st, (uint64_t)sym * sizeof(Elf64_Sym), "symbol",
+            return file_fail(f, CUDW_E_BAD_OFFSET, st, (uint64_t)sym * sizeof(Elf64_Sym), "symbol",
                              "name offset 0x%x outside the string table", name);
         out->name = (const char *)str->data + name;
     }

@@ -31,11 +31,11 @@ static int check_section(cudw_file *f, const cudw_section *r)
 {
     size_t esz = r->type == SHT_REL ? 16 : 24;
     if (!r->data)
-        return cudw_fail(f, CUDW_E_BAD_RELOC, r, 0, "relocation section",
+        return file_fail(f, CUDW_E_BAD_RELOC, r, 0, "relocation section",
                          "sh_offset 0x%llx + sh_size 0x%llx lies outside the file",
                          (unsigned long long)r->offset, (unsigned long long)r->size);
     if (r->data_size % esz)
-        return cudw_fail(f, CUDW_E_BAD_RELOC, r, r->data_size - r->data_size % esz, "relocation section",
+        return file_fail(f, CUDW_E_BAD_RELOC, r, r->data_size - r->data_size % esz, "relocation section",
                          "size 0x%llx is not a multiple of %zu", (unsigned long long)r->data_size, esz);
     return CUDW_OK;
 }
@@ -57,7 +57,7 @@ static int decode(cudw_file *f, unsigned ri, uint64_t off, const cudw_section *t
     x->width = (uint8_t)cudw_reloc_type_width(x->type);
     x->addend = 0;
     if (x->width && (x->offset > tgt->size || x->width > tgt->size - x->offset))
-        return cudw_fail(f, CUDW_E_BAD_RELOC, r, off, "relocation", "r_offset 0x%llx (%u bytes) outside %s (size 0x%llx)",
+        return file_fail(f, CUDW_E_BAD_RELOC, r, off, "relocation", "r_offset 0x%llx (%u bytes) outside %s (size 0x%llx)",
                          (unsigned long long)x->offset, x->width, tgt->name, (unsigned long long)tgt->size);
     if (x->rela) {
         x->addend = (int64_t)ld64(p + 16);
@@ -69,7 +69,7 @@ static int decode(cudw_file *f, unsigned ri, uint64_t off, const cudw_section *t
     }
     cudw_symbol sym;
     if (cudw_symbol_get(f, r->link, x->sym_index, &sym))
-        return cudw_fail(f, CUDW_E_BAD_RELOC, r, off, "relocation", "symbol %u: %s", x->sym_index, f->err.detail);
+        return file_fail(f, CUDW_E_BAD_RELOC, r, off, "relocation", "symbol %u: %s", x->sym_index, f->err.detail);
     x->sym_name = sym.name;
     x->sym_value = sym.value;
     x->sym_type = sym.type;
@@ -138,7 +138,7 @@ static int build(cudw_file *f, unsigned target)
     }
     cudw_reloc *v = total ? arena_alloc(&f->arena, total * sizeof *v) : NULL;
     if (total && !v)
-        return cudw_fail(f, CUDW_E_NOMEM, tgt, 0, "relocations", "out of memory");
+        return file_fail(f, CUDW_E_NOMEM, tgt, 0, "relocations", "out of memory");
     size_t n = 0;
     for (unsigned i = 1; i < f->nsecs; i++) {
         const cudw_section *r = &f->secs[i];
@@ -178,7 +178,7 @@ static int build(cudw_file *f, unsigned target)
 int cudw_relocs(cudw_file *f, unsigned target, const cudw_reloc **relocs, size_t *count)
 {
     if (target >= f->nsecs)
-        return cudw_fail(f, CUDW_E_ARG, NULL, 0, "relocations", "no section %u", target);
+        return file_fail(f, CUDW_E_ARG, NULL, 0, "relocations", "no section %u", target);
     if (!f->state[target].relocs_built) {
         int rc = build(f, target);
         if (rc)

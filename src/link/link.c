@@ -77,7 +77,7 @@ static int check_definitions(cudw_link *L)
             if (cudw_symbol_get(f, st->index, i, &y) != CUDW_OK || y.bind != 1 /* GLOBAL */ ||
                 (y.type != 1 && y.type != 2) || !y.shndx || y.shndx >= 0xff00 || !y.name[0])
                 continue;
-            uint64_t h = cudw_fnv(CUDW_FNV0, y.name, strlen(y.name));
+            uint64_t h = fnv1a(CUDW_FNV0, y.name, strlen(y.name));
             hmap_probe p = hmap_probe_at(&idx, h);
             uint32_t r;
             while ((r = hmap_next(&p)) != HMAP_NONE && strcmp(defs[r].name, y.name))

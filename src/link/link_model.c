@@ -49,7 +49,7 @@ int link_note(cudw_link *L, const char *fmt, ...)
 
 /* Output sections by name: CUB links carry thousands of placeholder
  * .text.<function> sections. */
-static uint64_t name_hash(const char *name) { return cudw_fnv(CUDW_FNV0, name, strlen(name)); }
+static uint64_t name_hash(const char *name) { return fnv1a(CUDW_FNV0, name, strlen(name)); }
 
 int link_osec_find(cudw_link *L, const char *name)
 {

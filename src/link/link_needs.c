@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t name_hash(const char *s) { return cudw_fnv(CUDW_FNV0, s, strlen(s)); }
+static uint64_t name_hash(const char *s) { return fnv1a(CUDW_FNV0, s, strlen(s)); }
 
 /* 1 if name is in the set; with add, puts it there (0 after adding, -1 out of memory) */
 static int set_has(name_set *s, const char *name, int add)

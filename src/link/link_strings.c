@@ -88,7 +88,7 @@ static int dedup_section(cudw_link *L, int o, strmap *m, size_t *saved)
     for (uint64_t at = 0; at < s->size && rc == CUDW_OK;) {
         const uint8_t *z = memchr(b + at, 0, (size_t)(s->size - at));
         size_t full = z ? (size_t)(z - (b + at)) + 1 : (size_t)(s->size - at);
-        uint64_t h = cudw_fnv(CUDW_FNV0, b + at, full);
+        uint64_t h = fnv1a(CUDW_FNV0, b + at, full);
         hmap_probe p = hmap_probe_at(&idx, h);
         uint32_t r;
         /* equal bytes through a NUL are equal strings; the unterminated

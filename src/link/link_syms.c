@@ -13,7 +13,7 @@
 
 static uint64_t key_hash(const char *name, int input)
 {
-    return cudw_fnv(cudw_fnv(CUDW_FNV0, name, strlen(name)), &input, sizeof input);
+    return fnv1a(fnv1a(CUDW_FNV0, name, strlen(name)), &input, sizeof input);
 }
 
 /* Index of (name, input) in t, or -1 */
@@ -206,7 +206,7 @@ int link_add_symbols(cudw_link *L)
 
 /* ---------------- the --symbols file ---------------- */
 
-static uint64_t name_hash(const char *name) { return cudw_fnv(CUDW_FNV0, name, strlen(name)); }
+static uint64_t name_hash(const char *name) { return fnv1a(CUDW_FNV0, name, strlen(name)); }
 
 static long map_find(const namemap *m, const char *name)
 {

@@ -20,9 +20,9 @@ static int build(cudw_file *f, const cudw_section *s, ptx_index **out)
         return CUDW_OK;
     }
     if (!s->data)
-        return cudw_fail(f, CUDW_E_BAD_OFFSET, s, 0, "PTX text", "the section has no bytes in the file");
+        return file_fail(f, CUDW_E_BAD_OFFSET, s, 0, "PTX text", "the section has no bytes in the file");
     if (s->data_size > UINT32_MAX)
-        return cudw_fail(f, CUDW_E_LIMIT, s, 0, "PTX text", "section larger than 4 GiB");
+        return file_fail(f, CUDW_E_LIMIT, s, 0, "PTX text", "section larger than 4 GiB");
     uint64_t n = 0;
     for (const uint8_t *p = s->data, *e = p + s->data_size; p < e; p++) {
         const uint8_t *z = memchr(p, 0, (size_t)(e - p));
@@ -34,7 +34,7 @@ static int build(cudw_file *f, const cudw_section *s, ptx_index **out)
     x = arena_alloc(&f->arena, sizeof *x);
     uint32_t *starts = n ? arena_alloc(&f->arena, n * sizeof *starts) : NULL;
     if (!x || (n && !starts))
-        return cudw_fail(f, CUDW_E_NOMEM, s, 0, "PTX text", "out of memory");
+        return file_fail(f, CUDW_E_NOMEM, s, 0, "PTX text", "out of memory");
     uint64_t i = 0;
     for (const uint8_t *p = s->data, *e = p + s->data_size; p < e && i < n; p++) {
         starts[i++] = (uint32_t)(p - s->data);
@@ -43,7 +43,7 @@ static int build(cudw_file *f, const cudw_section *s, ptx_index **out)
     x->count = n;
     x->starts = starts;
     if (cache_put(f, CACHE_PTX, s->index, 0, x))
-        return cudw_fail(f, CUDW_E_NOMEM, s, 0, "PTX text", "out of memory");
+        return file_fail(f, CUDW_E_NOMEM, s, 0, "PTX text", "out of memory");
     *out = x;
     return CUDW_OK;
 }
@@ -76,7 +76,7 @@ const cudw_section *cudw_ptx_section_for(cudw_file *f, const cudw_line_table *t,
 {
     const char *name = file >= 1 && file <= t->nfiles ? t->files[file - 1].name : NULL;
     if (name && strncmp(name, ".nv_debug_ptx_txt", 17) == 0) {
-        const cudw_section *s = cudw_section_companion(f, t->section, name);
+        const cudw_section *s = section_companion(f, t->section, name);
         if (s)
             return s;
     }

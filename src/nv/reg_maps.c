@@ -21,7 +21,7 @@ int cudw_reg_sass_next(cudw_file *f, const cudw_section *s, uint64_t *cursor, cu
 {
     uint64_t at = *cursor;
     if (!s->data)
-        return s->size ? cudw_fail(f, CUDW_E_BAD_OFFSET, s, 0, "register map", "section bytes lie outside the file")
+        return s->size ? file_fail(f, CUDW_E_BAD_OFFSET, s, 0, "register map", "section bytes lie outside the file")
                        : CUDW_DONE;
     if (at >= s->data_size)
         return CUDW_DONE;
@@ -67,7 +67,7 @@ int cudw_reg_type_next(cudw_file *f, const cudw_section *s, uint64_t *cursor, cu
 {
     uint64_t at = *cursor;
     if (!s->data)
-        return s->size ? cudw_fail(f, CUDW_E_BAD_OFFSET, s, 0, "register types", "section bytes lie outside the file")
+        return s->size ? file_fail(f, CUDW_E_BAD_OFFSET, s, 0, "register types", "section bytes lie outside the file")
                        : CUDW_DONE;
     if (at >= s->data_size)
         return CUDW_DONE;

@@ -98,7 +98,7 @@ int cudw_section_class(cudw_file *f, unsigned index, cudw_secclass *out, int *tw
     if (aliased)
         *aliased = 0;
     if (!s)
-        return cudw_fail(f, CUDW_E_ARG, NULL, 0, "section class", "no section %u", index);
+        return file_fail(f, CUDW_E_ARG, NULL, 0, "section class", "no section %u", index);
     int rc = cudw_classify_name(s->name, s->flags, out);
     if (rc != CUDW_OK || !has_mercury_twin(out->kind))
         return rc;

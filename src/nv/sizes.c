@@ -80,7 +80,7 @@ int cudw_image_sizes(cudw_file *f, uint64_t bytes[CUDW_SIZE_NCLASSES])
     unsigned n = cudw_section_count(f);
     span *sp = n ? malloc(n * sizeof *sp) : NULL;
     if (n && !sp)
-        return cudw_fail(f, CUDW_E_NOMEM, NULL, 0, "section sizes", "out of memory");
+        return file_fail(f, CUDW_E_NOMEM, NULL, 0, "section sizes", "out of memory");
     size_t k = 0;
     uint64_t covered = 0;
     for (unsigned i = 1; i < n; i++) {

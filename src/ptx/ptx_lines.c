@@ -349,7 +349,7 @@ int ptx_gen_run(cudw_file *f, const cudw_ptx *p, const cudw_line_table *sass, in
     cudw_line_row r;
     while (!rc && (rc = cudw_line_next(&it, &r)) == CUDW_OK) {
         if (r.line > p->nlines && !r.end_sequence) {
-            rc = cudw_fail(f, CUDW_E_BAD_OFFSET, sass->section, r.op_offset, "line table row",
+            rc = file_fail(f, CUDW_E_BAD_OFFSET, sass->section, r.op_offset, "line table row",
                            "PTX line %llu: %s has only %zu lines", (unsigned long long)r.line, p->name, p->nlines);
             break;
         }

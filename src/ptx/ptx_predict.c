@@ -22,14 +22,14 @@ int cudw_ptx_predict(cudw_file *f, const cudw_ptx *p, const char *section, cudw_
     const char *sname = merc ? ".nv.merc.nv_debug_line_sass" : ".nv_debug_line_sass";
     const cudw_section *ss = cudw_section_find(f, sname);
     if (!ss)
-        return cudw_fail(f, CUDW_E_NOT_FOUND, NULL, 0, "line table",
+        return file_fail(f, CUDW_E_NOT_FOUND, NULL, 0, "line table",
                          "no %s section: the SASS-to-PTX rows stage 1 starts from", sname);
     out->line_sass = ss;
     uint64_t cur = 0;
     const cudw_line_table *st;
     int rc = cudw_line_table_next(f, ss, &cur, &st);
     if (rc == CUDW_DONE)
-        return cudw_fail(f, CUDW_E_NOT_FOUND, ss, 0, "line table", "the section holds no table");
+        return file_fail(f, CUDW_E_NOT_FOUND, ss, 0, "line table", "the section holds no table");
     if (rc < 0)
         return rc;
     /* sm_90 and later defer a same-line .loc; Mercury tables do not */
@@ -37,7 +37,7 @@ int cudw_ptx_predict(cudw_file *f, const cudw_ptx *p, const char *section, cudw_
     rc = ptx_gen_run(f, p, st, merc, defer, &out->rows, &out->nrows);
     if (rc < 0) {
         if (rc == CUDW_E_NOMEM)
-            cudw_fail(f, rc, ss, 0, "PTX lines", "out of memory");
+            file_fail(f, rc, ss, 0, "PTX lines", "out of memory");
         return rc;
     }
     const cudw_section *ls = cudw_section_find(f, section);
@@ -66,7 +66,7 @@ int cudw_ptx_predict(cudw_file *f, const cudw_ptx *p, const char *section, cudw_
         h.str_base_symbol = t->str_base_reloc ? t->str_base_reloc->sym_name : NULL;
     } else {
         if ((rc = cudw_ptx_header(p, &dirs, &ndirs, &files, &nfiles)))
-            return cudw_fail(f, rc, NULL, 0, "PTX lines", "out of memory");
+            return file_fail(f, rc, NULL, 0, "PTX lines", "out of memory");
         h.dirs = (const char *const *)dirs;
         h.ndirs = ndirs;
         h.files = files;
@@ -78,6 +78,6 @@ int cudw_ptx_predict(cudw_file *f, const cudw_ptx *p, const char *section, cudw_
     free(dirs);
     free(files);
     if (rc)
-        return cudw_fail(f, rc, ss, 0, "PTX lines", "encoding the predicted rows: %s", out->unit.err.detail);
+        return file_fail(f, rc, ss, 0, "PTX lines", "encoding the predicted rows: %s", out->unit.err.detail);
     return CUDW_OK;
 }

@@ -205,7 +205,7 @@ int cudw_ptx_matches(cudw_file *f, const cudw_ptx *p, const cudw_section *sec, u
             sec = cudw_section_find(f, ".nv_debug_ptx_txt");
     }
     if (!sec)
-        return cudw_fail(f, CUDW_E_NOT_FOUND, NULL, 0, "PTX text", "no .nv_debug_ptx_txt section to check %s against",
+        return file_fail(f, CUDW_E_NOT_FOUND, NULL, 0, "PTX text", "no .nv_debug_ptx_txt section to check %s against",
                          p->name);
     uint64_t count;
     int rc = cudw_ptx_line_count(f, sec, &count);
@@ -228,14 +228,14 @@ int cudw_ptx_matches(cudw_file *f, const cudw_ptx *p, const cudw_section *sec, u
             if (!have && t && !*t)
                 continue; /* a trailing empty line */
             *line = ln;
-            return cudw_fail(f, CUDW_E_NOT_FOUND, sec, 0, "PTX text",
+            return file_fail(f, CUDW_E_NOT_FOUND, sec, 0, "PTX text",
                              "%s has %s lines than the PTX this cubin was made from (line %llu)", p->name,
                              have ? "more" : "fewer", (unsigned long long)ln);
         }
         stored_form(t, strlen(t), &t, &(size_t){0});
         if (!same_words(a, an, t, strlen(t))) {
             *line = ln;
-            return cudw_fail(f, CUDW_E_NOT_FOUND, sec, 0, "PTX text",
+            return file_fail(f, CUDW_E_NOT_FOUND, sec, 0, "PTX text",
                              "%s line %llu is not the line this cubin was made from: \"%.60s\"", p->name,
                              (unsigned long long)ln, t);
         }

@@ -136,7 +136,7 @@ static char *arena_str(arena *a, const char *s, size_t n)
 /* the label table entry of name, added (undefined) if new */
 static int label_ref(cudw_ptx *p, const char *s, size_t n, uint32_t *out)
 {
-    uint64_t h = cudw_fnv(CUDW_FNV0, s, n);
+    uint64_t h = fnv1a(CUDW_FNV0, s, n);
     hmap_probe q = hmap_probe_at(&p->label_index, h);
     for (uint32_t r; (r = hmap_next(&q)) != HMAP_NONE;)
         if (p->labels[r].len == n && !memcmp(p->labels[r].name, s, n)) {
@@ -159,7 +159,7 @@ static int label_ref(cudw_ptx *p, const char *s, size_t n, uint32_t *out)
 static uint64_t key_hash(uint64_t f, uint64_t l, uint64_t c)
 {
     uint64_t k[3] = {f, l, c};
-    return cudw_fnv(CUDW_FNV0, k, sizeof k);
+    return fnv1a(CUDW_FNV0, k, sizeof k);
 }
 
 /* .file N "path"[, mtime, size] */

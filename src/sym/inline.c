@@ -93,7 +93,7 @@ static int ranges_of(ibuild *b, const cudw_unit *u, const cudw_die *d, uint32_t 
     }
     if (cudw_die_attr(d, AT_RANGES, &rg) != CUDW_OK)
         return CUDW_OK;
-    const cudw_section *rs = cudw_section_companion(u->file, u->section, ".debug_ranges");
+    const cudw_section *rs = section_companion(u->file, u->section, ".debug_ranges");
     if (!rs)
         return CUDW_OK;
     uint64_t cur = rg.u, base = 0;
@@ -134,7 +134,7 @@ static const cudw_line_table *unit_lines(cudw_file *f, const cudw_unit *u)
     cudw_die_iter_init(u, &it);
     if (cudw_die_next(&it, &d) != CUDW_OK || cudw_die_attr(&d, AT_STMT_LIST, &a) != CUDW_OK)
         return NULL;
-    const cudw_section *ls = cudw_section_companion(f, u->section, ".debug_line");
+    const cudw_section *ls = section_companion(f, u->section, ".debug_line");
     return ls && cudw_line_table_get(f, ls, a.u, &t) == CUDW_OK ? t : NULL;
 }
 
