@@ -19,6 +19,11 @@
  *    relocations even after nvlink, and every function's code sits in its
  *    own section at address 0, so the field's symbol and addend are
  *    reported too (cudw_attr.reloc).
+ *  - A handle the library made (cudw_file, cudw_input, cudw_image, a
+ *    link, strip, remap, symbolizer, correlation, ...) is ended with its
+ *    _close; a struct the caller declared and a call filled (an iterator,
+ *    an encoder's output) is released with its _free.  (0.1 ended some
+ *    handles with _free: those names still work.)
  *  - Offsets are section offsets unless stated otherwise.
  *  - Walks over a section take a `uint64_t *cursor` (0 to start).  On
  *    success it moves past the item returned.  On an error it stays on

@@ -83,7 +83,7 @@ typedef struct image_set {
     const size_t *idx;
 } image_set;
 size_t image_set_cost(void *set, size_t k);
-/* Image i loaded (cudw_image_free it), or NULL after a message. */
+/* Image i loaded (cudw_image_close it), or NULL after a message. */
 cudw_image *load_or_report(const cudw_input *in, size_t i);
 /* Open an input, or report why not (NULL). */
 cudw_input *open_input(const char *path);

@@ -569,7 +569,7 @@ int cmd_correlate(int argc, char **argv)
         }
     }
     for (size_t i = 0; i < n; i++)
-        cudw_correlation_free(v[i]);
+        cudw_correlation_close(v[i]);
     free(v);
     cudw_symbolizer_close(s);
     cudw_ptx_close(ptx);

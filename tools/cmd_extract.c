@@ -105,7 +105,7 @@ static int extract_job(void *p, size_t k)
         ob_puts(&out_stdout, x->names[k]);
         ob_putc(&out_stdout, '\n');
     }
-    cudw_image_free(im);
+    cudw_image_close(im);
     return rc;
 }
 

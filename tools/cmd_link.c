@@ -197,7 +197,7 @@ int cmd_link(int argc, char **argv)
     }
     rc = EXIT_OK;
 done:
-    cudw_link_free(L);
+    cudw_link_close(L);
     cudw_link_inputs_close(im);
     cudw_link_inputs_close(sy);
     free(paths);

@@ -245,7 +245,7 @@ static int list_job(void *p, size_t k)
     if (ok && img->elf)
         debug_names(img->elf, dbg, sizeof dbg);
     size_t size = ok ? img->size : 0;
-    cudw_image_free(img);
+    cudw_image_close(img);
     if (c->json) {
         json j = *c->tmpl;
         j.out = o;

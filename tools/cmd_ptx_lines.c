@@ -54,7 +54,7 @@ static cudw_image *entry_img;
 static void ptx_done(cudw_ptx *p)
 {
     cudw_ptx_close(p);
-    cudw_image_free(entry_img);
+    cudw_image_close(entry_img);
     cudw_input_close(entry_in);
     entry_img = NULL;
     entry_in = NULL;

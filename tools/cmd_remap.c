@@ -91,7 +91,7 @@ static int remap_image(void *p, const cudw_input_image *im, cudw_file *elf, uint
             c->images++;
         }
     }
-    cudw_remap_free(r);
+    cudw_remap_close(r);
     return rc;
 }
 

@@ -124,7 +124,7 @@ static int size_job(void *p, size_t k)
         r->rows[slot] = r->unpacked;
         cudw_dup_hash(e->payload, e->stored_size, r->h);
     }
-    cudw_image_free(img);
+    cudw_image_close(img);
     return rc;
 }
 

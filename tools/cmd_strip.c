@@ -132,8 +132,8 @@ done:
         atomic_abort(&fo);
     if (open_d)
         atomic_abort(&fd);
-    cudw_link_free(L);
-    cudw_strip_free(s);
+    cudw_link_close(L);
+    cudw_strip_close(s);
     cudw_close(f);
     return rc;
 }

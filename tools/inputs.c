@@ -217,7 +217,7 @@ cudw_image *load_or_report(const cudw_input *in, size_t i)
     else
         snprintf(buf, sizeof buf, "out of memory");
     eprintf("%s: %s: %s\n", progname, cudw_input_peek(in, i)->label, buf);
-    cudw_image_free(im);
+    cudw_image_close(im);
     return NULL;
 }
 
@@ -244,7 +244,7 @@ static int elf_job(void *p, size_t k)
     }
     cudw_file *f = debug_companion(im->elf, im->info->label);
     int r = f ? w->fn(f, im->info->label, w->ctx, &j) : EXIT_BAD_INPUT;
-    cudw_image_free(im);
+    cudw_image_close(im);
     return r;
 }
 

@@ -119,7 +119,8 @@ typedef struct cudw_correlate_opts {
  * Errors (a malformed image, the caller's PTX matching none of the
  * image's PTX sections, an unknown function) are on s; *out is NULL then. */
 int cudw_correlate(cudw_symbolizer *s, size_t image, const cudw_correlate_opts *opts, cudw_correlation **out);
-void cudw_correlation_free(cudw_correlation *c);
+void cudw_correlation_close(cudw_correlation *c);
+void cudw_correlation_free(cudw_correlation *c); /* its name in 0.1 */
 
 const cudw_corr_summary *cudw_corr_summary_get(const cudw_correlation *c);
 size_t cudw_corr_ptx_count(const cudw_correlation *c);

@@ -104,7 +104,8 @@ int cudw_link_write_copy(const cudw_link *l, cudw_write_fn fn, cudw_copy_fn copy
 /* Informative messages ("kept 5 relocations against __shared__ variables"). */
 size_t cudw_link_note_count(const cudw_link *l);
 const char *cudw_link_note(const cudw_link *l, size_t i);
-void cudw_link_free(cudw_link *l);
+void cudw_link_close(cudw_link *l);
+void cudw_link_free(cudw_link *l); /* its name in 0.1 */
 
 /* Strip: the file without its debug sections and the relocation sections
  * aimed at them; everything else byte for byte.  Section indexes do not
@@ -121,7 +122,8 @@ uint64_t cudw_strip_size(const cudw_strip *s);
 /* Sections removed; *bytes (if not NULL) the bytes they held. */
 size_t cudw_strip_removed(const cudw_strip *s, size_t *bytes);
 int cudw_strip_write(const cudw_strip *s, cudw_write_fn fn, void *ctx);
-void cudw_strip_free(cudw_strip *s);
+void cudw_strip_close(cudw_strip *s);
+void cudw_strip_free(cudw_strip *s); /* its name in 0.1 */
 
 /* Whether dbg, a --keep-debug companion, belongs to f: every function dbg
  * describes (its FUNC symbols) is one of f's, of the same size.  1 when it
@@ -146,7 +148,8 @@ uint64_t cudw_remap_size(const cudw_remap *r);
 /* Strings rewritten (0: the output is the input, byte for byte). */
 size_t cudw_remap_strings(const cudw_remap *r);
 int cudw_remap_write(const cudw_remap *r, cudw_write_fn fn, void *ctx);
-void cudw_remap_free(cudw_remap *r);
+void cudw_remap_close(cudw_remap *r);
+void cudw_remap_free(cudw_remap *r); /* its name in 0.1 */
 
 /* Rewriting the ELF images of any input: fn sees each ELF image (a cubin:
  * the file) and either keeps it (CUDW_OK, *out NULL) or gives its new

@@ -158,7 +158,7 @@ void cudw_input_image_release(cudw_input *in, size_t i);
  * and, for an ELF image, opened as a cudw_file of its own.  Any number of
  * threads may load images of one input at once (each its own images);
  * nothing on the input changes.  Like cudw_open, *out holds the error on
- * failure (except CUDW_E_NOMEM: NULL).  cudw_image_free releases it and
+ * failure (except CUDW_E_NOMEM: NULL).  cudw_image_close releases it and
  * returns the host file's pages it read to the system, so a walk over
  * every image of a 500 MB library stays within the largest image. */
 typedef struct cudw_image {
@@ -169,7 +169,8 @@ typedef struct cudw_image {
     cudw_error err;
 } cudw_image;
 int cudw_input_load(const cudw_input *in, size_t i, cudw_image **out);
-void cudw_image_free(cudw_image *im);
+void cudw_image_close(cudw_image *im);
+void cudw_image_free(cudw_image *im); /* its name in 0.1 */
 
 /* "90", "sm_90", "90a", "sm_100f", "compute_90"... -> *sm and *variant
  * ('a', 'f' or 0).  CUDW_E_ARG when text is not one. */

@@ -221,7 +221,7 @@ class File:
         rc = lib.cudw_input_load(self._open(), i, byref(p))
         if rc:
             e = Error(p.contents.err, _s(lib.cudw_input_peek(self._in, i).contents.label)) if p else MemoryError()
-            lib.cudw_image_free(p)
+            lib.cudw_image_close(p)
             raise e
         return p
 
@@ -237,7 +237,7 @@ class File:
                     names.append(_s(s.name))
             return names
         finally:
-            lib.cudw_image_free(p)
+            lib.cudw_image_close(p)
 
     # ---- symbolizing ----
 
@@ -315,7 +315,7 @@ class File:
                 try:
                     out.append(_correlation(c, p, demangle))
                 finally:
-                    lib.cudw_correlation_free(c)
+                    lib.cudw_correlation_close(c)
             if function and not out:
                 raise ValueError(f"{self.path}: no image defines function {function}")
             return out
@@ -368,7 +368,7 @@ class File:
             try:
                 yield _s(lib.cudw_input_peek(self._in, i).contents.label), p.contents.elf
             finally:
-                lib.cudw_image_free(p)
+                lib.cudw_image_close(p)
 
     def lines(self, image=None, section=None):
         """Rows of every line table (.debug_line, .nv_debug_line_sass and

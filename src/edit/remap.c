@@ -381,7 +381,7 @@ int cudw_remap_run(cudw_file *f, const char *const *from, const char *const *to,
     }
     if (!r || !(r->owner = calloc(n ? n : 1, sizeof *r->owner)) || !(r->rw = calloc(n ? n : 1, sizeof *r->rw)) ||
         !(r->relbytes = calloc(n ? n : 1, sizeof *r->relbytes))) {
-        cudw_remap_free(r);
+        cudw_remap_close(r);
         return file_fail(f, CUDW_E_NOMEM, NULL, 0, "remap", "out of memory");
     }
     for (unsigned i = 0; i < n; i++) { /* twins that share their bytes share the rewrite */
@@ -419,7 +419,7 @@ int cudw_remap_run(cudw_file *f, const char *const *from, const char *const *to,
         if (r->owner[i] == i)
             rc = remap_materialize(r, i);
     if (rc != CUDW_OK) {
-        cudw_remap_free(r);
+        cudw_remap_close(r);
         return rc == CUDW_E_NOMEM ? file_fail(f, rc, NULL, 0, "remap", "out of memory") : rc;
     }
     /* layout: in place when it fits, else at the end */

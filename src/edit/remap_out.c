@@ -144,7 +144,7 @@ int cudw_remap_write(const cudw_remap *r, cudw_write_fn fn, void *ctx)
     return rc;
 }
 
-void cudw_remap_free(cudw_remap *r)
+void cudw_remap_close(cudw_remap *r)
 {
     if (!r)
         return;
@@ -163,3 +163,6 @@ void cudw_remap_free(cudw_remap *r)
     free(r->owner);
     free(r);
 }
+
+/* the name of 0.1 */
+void cudw_remap_free(cudw_remap *r) { cudw_remap_close(r); }

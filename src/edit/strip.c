@@ -84,7 +84,7 @@ int cudw_strip_run(cudw_file *f, cudw_strip **out)
     if (s)
         s->f = f;
     if (!s || !(s->remove = calloc(n ? n : 1, 1)) || !(s->symtabs = calloc(n ? n : 1, sizeof *s->symtabs))) {
-        cudw_strip_free(s);
+        cudw_strip_close(s);
         return file_fail(f, CUDW_E_NOMEM, NULL, 0, "strip", "out of memory");
     }
     for (unsigned i = 1; i < n; i++) {
@@ -99,7 +99,7 @@ int cudw_strip_run(cudw_file *f, cudw_strip **out)
     uint64_t phoff = ld64(m + 32);
     uint16_t phentsize = ld16(m + 54), phnum = ld16(m + 56);
     if (phnum && (phentsize != 56 || phoff > f->map_size || (uint64_t)phnum * 56 > f->map_size - phoff)) {
-        cudw_strip_free(s);
+        cudw_strip_close(s);
         return file_fail(f, CUDW_E_BAD_ELF, NULL, 32, "program headers", "table (offset 0x%llx, %u entries of "
                          "%u bytes) lies outside the file", (unsigned long long)phoff, phnum, phentsize);
     }
@@ -113,7 +113,7 @@ int cudw_strip_run(cudw_file *f, cudw_strip **out)
         if (!filesz)
             continue;
         if (off > f->map_size || filesz > f->map_size - off) {
-            cudw_strip_free(s);
+            cudw_strip_close(s);
             return file_fail(f, CUDW_E_BAD_ELF, NULL, phoff + k * 56u, "program header",
                              "segment %u (offset 0x%llx, size 0x%llx) lies outside the file", k,
                              (unsigned long long)off, (unsigned long long)filesz);
@@ -131,7 +131,7 @@ int cudw_strip_run(cudw_file *f, cudw_strip **out)
         rc |= add_range(&s->blocks, &s->nblocks, &cap, x->offset, x->offset + x->size, x->align);
     }
     if (rc) {
-        cudw_strip_free(s);
+        cudw_strip_close(s);
         return file_fail(f, CUDW_E_NOMEM, NULL, 0, "strip", "out of memory");
     }
     /* a removed section inside a segment cannot go */
@@ -143,7 +143,7 @@ int cudw_strip_run(cudw_file *f, cudw_strip **out)
             const uint8_t *p = m + phoff + k * 56u;
             uint64_t off = ld64(p + 8), filesz = ld64(p + 32);
             if (filesz && x->offset < off + filesz && off < x->offset + x->size) {
-                cudw_strip_free(s);
+                cudw_strip_close(s);
                 return file_fail(f, CUDW_E_UNSUPPORTED, x, 0, "section",
                                  "lies inside loadable segment %u: it cannot be removed", k);
             }
@@ -188,7 +188,7 @@ int cudw_strip_run(cudw_file *f, cudw_strip **out)
             continue;
         uint8_t *copy = malloc(x->data_size ? x->data_size : 1);
         if (!copy) {
-            cudw_strip_free(s);
+            cudw_strip_close(s);
             return file_fail(f, CUDW_E_NOMEM, NULL, 0, "strip", "out of memory");
         }
         memcpy(copy, x->data, x->data_size);
@@ -305,7 +305,7 @@ size_t cudw_strip_removed(const cudw_strip *s, size_t *bytes)
     return s->removed;
 }
 
-void cudw_strip_free(cudw_strip *s)
+void cudw_strip_close(cudw_strip *s)
 {
     if (!s)
         return;
@@ -317,3 +317,6 @@ void cudw_strip_free(cudw_strip *s)
     free(s->remove);
     free(s);
 }
+
+/* the name of 0.1 */
+void cudw_strip_free(cudw_strip *s) { cudw_strip_close(s); }

@@ -180,7 +180,7 @@ const cudw_input_container *cudw_input_container_get(const cudw_input *in, size_
 
 const cudw_fatbin *cudw_input_fatbin(const cudw_input *in) { return in->ncons ? in->cons[0].fb : NULL; }
 
-/* What cudw_image_free needs beyond the public part. */
+/* What cudw_image_close needs beyond the public part. */
 typedef struct image_impl {
     cudw_image pub;
     const cudw_input *in;
@@ -233,7 +233,7 @@ int cudw_input_load(const cudw_input *in, size_t i, cudw_image **out)
     return CUDW_OK;
 }
 
-void cudw_image_free(cudw_image *im)
+void cudw_image_close(cudw_image *im)
 {
     if (!im)
         return;
@@ -266,7 +266,7 @@ int cudw_input_image_get(cudw_input *in, size_t i, const cudw_input_image **out)
                 in->err = im->err;
             else
                 input_fail(in, CUDW_E_NOMEM, NULL, 0, "input", "out of memory");
-            cudw_image_free(im);
+            cudw_image_close(im);
             return rc;
         }
         w->got = im;
@@ -281,7 +281,7 @@ void cudw_input_image_release(cudw_input *in, size_t i)
 {
     if (i >= in->nimages || !in->where[i].got)
         return;
-    cudw_image_free(in->where[i].got);
+    cudw_image_close(in->where[i].got);
     in->where[i].got = NULL;
     in->images[i].elf = NULL;
     in->images[i].data = NULL;
@@ -318,7 +318,7 @@ void cudw_input_close(cudw_input *in)
     if (!in)
         return;
     for (size_t i = 0; i < in->nimages; i++)
-        cudw_image_free(in->where[i].got);
+        cudw_image_close(in->where[i].got);
     for (size_t i = 0; i < in->nmembers; i++)
         cudw_close(in->members[i]);
     free(in->members);
@@ -336,3 +336,6 @@ void cudw_input_close(cudw_input *in)
     free(in->path);
     free(in);
 }
+
+/* the name of 0.1 */
+void cudw_image_free(cudw_image *im) { cudw_image_close(im); }

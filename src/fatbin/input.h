@@ -34,7 +34,7 @@ struct cudw_input {
     cudw_file *host;          /* cubin or host ELF */
     const uint8_t *map;       /* fatbin files and archives: our mapping */
     size_t map_size;
-    const uint8_t *drop_base; /* the mapping whose pages cudw_image_free returns */
+    const uint8_t *drop_base; /* the mapping whose pages cudw_image_close returns */
     size_t drop_len;
     struct input_drops *drops;/* ranges given back, gathered (input_drop) */
     input_con *cons;

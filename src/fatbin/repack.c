@@ -104,12 +104,12 @@ static int repack(cudw_input *in, size_t c, cudw_rewrite_fn fn, void *ctx, wbuf 
                 *err = img->err;
             else
                 rw_fail(err, CUDW_E_NOMEM, im->entry->offset, "fatbin entry", "out of memory");
-            cudw_image_free(img);
+            cudw_image_close(img);
             rc = err->code;
             break;
         }
         rc = fn(ctx, im, img->elf, &nw[k], &nn[k], err);
-        cudw_image_free(img);
+        cudw_image_close(img);
         *changed |= nw[k] != NULL;
     }
     wbuf entries = {0};

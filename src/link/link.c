@@ -380,7 +380,7 @@ static void alias_twins(cudw_link *L)
     }
 }
 
-void cudw_link_free(cudw_link *L)
+void cudw_link_close(cudw_link *L)
 {
     if (!L)
         return;
@@ -489,3 +489,6 @@ int cudw_link_write_copy(const cudw_link *L, cudw_write_fn fn, cudw_copy_fn copy
 {
     return L->err.code ? L->err.code : ew_emit(&L->ew, fn, copy, ctx);
 }
+
+/* the name of 0.1 */
+void cudw_link_free(cudw_link *l) { cudw_link_close(l); }

@@ -82,7 +82,7 @@ static int fatbin_ptx(cudw_correlation *c)
         int at = rc ? -1 : adopt(c, p, CUDW_PTX_FROM_FATBIN, im->label);
         if (at < 0) { /* unreadable or another program's: not this image's PTX */
             cudw_ptx_close(p);
-            cudw_image_free(img);
+            cudw_image_close(img);
             if (rc == CUDW_E_NOMEM)
                 return rc;
             continue;
@@ -360,20 +360,20 @@ int cudw_correlate(cudw_symbolizer *s, size_t image, const cudw_correlate_opts *
     if (rc) {
         if (rc == CUDW_E_NOMEM && s->err.code != CUDW_E_NOMEM)
             symbolizer_fail(s, rc, "correlate", "out of memory");
-        cudw_correlation_free(c);
+        cudw_correlation_close(c);
         return rc;
     }
     *out = c;
     return CUDW_OK;
 }
 
-void cudw_correlation_free(cudw_correlation *c)
+void cudw_correlation_close(cudw_correlation *c)
 {
     if (!c)
         return;
     for (size_t i = 0; i < c->nptx; i++) {
         cudw_ptx_close(c->text[i].own);
-        cudw_image_free(c->text[i].img);
+        cudw_image_close(c->text[i].img);
         free(c->text[i].starts);
     }
     free(c->ptx);
@@ -405,3 +405,6 @@ size_t cudw_corr_function_count(const cudw_correlation *c) { return c->funcs.n; 
 const cudw_corr_cost *cudw_corr_function_get(const cudw_correlation *c, size_t i) { return i < c->funcs.n ? &c->funcs.v[i] : NULL; }
 size_t cudw_corr_file_count(const cudw_correlation *c) { return c->files.n; }
 const cudw_corr_cost *cudw_corr_file_get(const cudw_correlation *c, size_t i) { return i < c->files.n ? &c->files.v[i] : NULL; }
+
+/* the name of 0.1 */
+void cudw_correlation_free(cudw_correlation *c) { cudw_correlation_close(c); }

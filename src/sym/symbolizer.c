@@ -106,7 +106,7 @@ void cudw_symbolizer_close(cudw_symbolizer *s)
         return;
     for (size_t i = 0; i < s->nimages; i++) {
         sym_index_free(&s->images[i]);
-        cudw_image_free(s->images[i].img);
+        cudw_image_close(s->images[i].img);
     }
     free(s->images);
     free(s->gnames);
@@ -240,7 +240,7 @@ static int build_names(cudw_symbolizer *s)
         cudw_image *im;
         int rc = cudw_input_load(s->in, x->input, &im);
         if (rc) { /* its error comes when a lookup needs the image */
-            cudw_image_free(im);
+            cudw_image_close(im);
             continue;
         }
         const cudw_section *st = cudw_section_find(im->elf, ".symtab");
@@ -250,11 +250,11 @@ static int build_names(cudw_symbolizer *s)
                 continue;
             const char *nm = sy.name[0] == '$' && strrchr(sy.name + 1, '$') ? strrchr(sy.name + 1, '$') + 1 : NULL;
             if (gadd(s, &cap, sy.name, (uint32_t)i) || (nm && *nm && gadd(s, &cap, nm, (uint32_t)i))) {
-                cudw_image_free(im);
+                cudw_image_close(im);
                 return symbolizer_fail(s, CUDW_E_NOMEM, "symbolizer", "out of memory");
             }
         }
-        cudw_image_free(im);
+        cudw_image_close(im);
     }
     if (hmap_reserve(&s->gtab, s->ngnames))
         return symbolizer_fail(s, CUDW_E_NOMEM, "symbolizer", "out of memory");

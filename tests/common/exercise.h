@@ -117,7 +117,7 @@ static inline int exercise_writers(cudw_file *f, exercise_cb cb)
         uint64_t n = 0;
         if (cudw_strip_write(st, exercise_sink, &n) != CUDW_OK || n != cudw_strip_size(st))
             abort();
-        cudw_strip_free(st);
+        cudw_strip_close(st);
     } else {
         cb(f, rc);
         errors++;
@@ -130,7 +130,7 @@ static inline int exercise_writers(cudw_file *f, exercise_cb cb)
         uint64_t n = 0;
         if (cudw_remap_write(rm, exercise_sink, &n) != CUDW_OK || n != cudw_remap_size(rm))
             abort();
-        cudw_remap_free(rm);
+        cudw_remap_close(rm);
     } else {
         cb(f, rc);
         errors++;
@@ -144,7 +144,7 @@ static inline int exercise_writers(cudw_file *f, exercise_cb cb)
     } else if (l && (cudw_link_error(l, NULL)->code >= 0 || !cudw_link_error(l, NULL)->what)) {
         abort(); /* an error must say what it was decoding */
     }
-    cudw_link_free(l);
+    cudw_link_close(l);
     return errors;
 }
 
@@ -206,7 +206,7 @@ static inline int exercise_symbolizer(cudw_file *f, exercise_cb cb)
         }
         if (bytes != insn_bytes)
             abort(); /* the lines' bytes are the instructions' */
-        cudw_correlation_free(c);
+        cudw_correlation_close(c);
     } else {
         const cudw_error *e = cudw_symbolizer_error(s);
         if (e->code >= 0 || !e->what || !e->what[0])

@@ -44,7 +44,7 @@ static int remap_all(void *ctx, const cudw_input_image *im, cudw_file *elf, uint
     uint8_t *at = *out;
     if (!*out || cudw_remap_write(r, bump, &at) != CUDW_OK || (size_t)(at - *out) != *n)
         abort();
-    cudw_remap_free(r);
+    cudw_remap_close(r);
     return CUDW_OK;
 }
 
@@ -70,7 +70,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 exercise_file(im->elf, fuzz_check_error);
             else if (im && im->err.code >= 0 && p->kind == CUDW_FATBIN_ELF)
                 abort(); /* a failed load says why */
-            cudw_image_free(im);
+            cudw_image_close(im);
         }
         for (size_t c = 0; c < cudw_input_container_count(in); c++) {
             const cudw_input_container *k = cudw_input_container_get(in, c);

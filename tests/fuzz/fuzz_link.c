@@ -39,13 +39,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             const cudw_error *err = cudw_link_error(l, NULL);
             if (err->code >= 0 || !err->what || cudw_link_write(l, sink, NULL) == CUDW_OK)
                 abort(); /* an error must say what it was decoding; a failed link writes nothing */
-            cudw_link_free(l);
+            cudw_link_close(l);
             continue;
         }
         struct { uint8_t *p; size_t n, cap; } b = {0};
         if (cudw_link_write(l, sink, &b) != CUDW_OK || b.n != cudw_link_size(l))
             abort();
-        cudw_link_free(l);
+        cudw_link_close(l);
         cudw_file *out;
         if (cudw_open_mem(&out, b.p, b.n, "out") == CUDW_OK)
             exercise_file(out, fuzz_check_error);

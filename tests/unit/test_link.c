@@ -45,7 +45,7 @@ static void no_inputs(void **state)
     sink s = {0};
     assert_int_not_equal(cudw_link_write(L, to_sink, &s), CUDW_OK);
     assert_int_equal(s.calls, 0);
-    cudw_link_free(L);
+    cudw_link_close(L);
 }
 
 static void mixed_sms_name_the_input(void **state)
@@ -59,7 +59,7 @@ static void mixed_sms_name_the_input(void **state)
     const cudw_error *e = cudw_link_error(L, &input);
     assert_int_equal(input, 1);
     assert_non_null(strstr(e->detail, "sm_80"));
-    cudw_link_free(L);
+    cudw_link_close(L);
     cudw_close(in[0]);
     cudw_close(in[1]);
     free(a);
@@ -84,7 +84,7 @@ static void strings_concatenate(void **state)
     assert_memory_equal(str->data, "one\0two\0three\0", 14);
     cudw_close(out);
     free(s.p);
-    cudw_link_free(L);
+    cudw_link_close(L);
     cudw_close(in[0]);
     cudw_close(in[1]);
     free(a);

@@ -150,7 +150,7 @@ static void strip(void **state)
     obuf_t *out = &o;
     assert_int_equal(cudw_strip_write(st, grow, out), CUDW_OK);
     assert_int_equal(out->n, cudw_strip_size(st));
-    cudw_strip_free(st);
+    cudw_strip_close(st);
     cudw_file *g = topen(out->b, out->n);
     /* the indexes stay; the removed sections are SHT_NULL */
     assert_int_equal(cudw_section_count(g), cudw_section_count(f));
