@@ -2,7 +2,7 @@
  * relocated addresses, joined file paths, inline contexts and (for
  * .nv_debug_line_sass) the PTX text. */
 #include "jobs.h"
-#include "lines.h"
+#include "lines_out.h"
 #include "opts.h"
 
 #include <stdatomic.h>

@@ -2,7 +2,7 @@
  * with --predict, the line section ptxas writes from them into a cubin;
  * and verify --ptx, the rows where the cubin differs from that. */
 #include "cli.h"
-#include "lines.h"
+#include "lines_out.h"
 #include "opts.h"
 
 #include <stdlib.h>

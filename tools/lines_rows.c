@@ -1,5 +1,5 @@
 /* cudwarf lines: what its forms share (lines.h) and the two JSON forms. */
-#include "lines.h"
+#include "lines_out.h"
 
 #include <stdlib.h>
 #include <string.h>

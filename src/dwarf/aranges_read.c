@@ -2,7 +2,7 @@
  *
  *   set: u32 length | u16 version | u32 unit offset | u8 addr size |
  *        u8 segment size | pad to 2*addr size | (addr, length)* | 0 0 */
-#include "records.h"
+#include "rec_common.h"
 
 int cudw_aranges_next_set(cudw_file *f, const cudw_section *s, uint64_t *cursor, cudw_aranges_set *set)
 {

@@ -5,7 +5,7 @@
  *                 (0, 0 ends a list; begin = ~0 sets the base address)
  *
  * begin and end are relocated (R_CUDA_64 against the function in cubins). */
-#include "records.h"
+#include "rec_common.h"
 
 int cudw_list_next(cudw_file *f, const cudw_section *s, int has_expr, uint8_t asz, uint64_t *cursor,
                    cudw_list_entry *e)

@@ -6,7 +6,7 @@
  *   ff ULEB constant, string  vendor_ext
  *   00                        end of the unit's list
  * CUDA 13.0 writes a lone 00 (formats.md 6). */
-#include "records.h"
+#include "rec_common.h"
 
 int cudw_macinfo_next(cudw_file *f, const cudw_section *s, uint64_t *cursor, cudw_macinfo_entry *e)
 {

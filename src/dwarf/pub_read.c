@@ -3,7 +3,7 @@
  *
  *   set: u32 length | u16 version | u32 unit offset | u32 unit size |
  *        (u32 DIE offset, string)* | u32 0 */
-#include "records.h"
+#include "rec_common.h"
 
 int cudw_pub_next_set(cudw_file *f, const cudw_section *s, uint64_t *cursor, cudw_pub_set *set)
 {

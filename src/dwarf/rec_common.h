@@ -1,7 +1,7 @@
-/* What the record-style section readers share (records.c): where a record
+/* What the record-style section readers share (rec_common.c): where a record
  * may start, and the header name-index and aranges sets begin with. */
-#ifndef CUDW_DWARF_RECORDS_H
-#define CUDW_DWARF_RECORDS_H
+#ifndef CUDW_DWARF_REC_COMMON_H
+#define CUDW_DWARF_REC_COMMON_H
 
 #include "../elf/cursor.h"
 

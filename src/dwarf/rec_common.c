@@ -1,5 +1,5 @@
-/* The pieces the record-style readers share (records.h). */
-#include "records.h"
+/* The pieces the record-style readers share (rec_common.h). */
+#include "rec_common.h"
 
 /* CUDW_OK when there is a record at `at`; CUDW_DONE past the end; an
  * error when the section's bytes lie outside the file. */

@@ -1,8 +1,8 @@
 /* What cudwarf lines' forms share (lines_rows.c): the options, the
  * inlined functions a table names, where a row's file and PTX line are,
  * and the two JSON forms. */
-#ifndef CUDW_TOOLS_LINES_H
-#define CUDW_TOOLS_LINES_H
+#ifndef CUDW_TOOLS_LINES_OUT_H
+#define CUDW_TOOLS_LINES_OUT_H
 
 #include "cli.h"
 #include "keyidx.h"
