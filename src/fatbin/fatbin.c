@@ -19,6 +19,7 @@
 
 #include <lz4.h>
 #include <stdio.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <zstd.h>
 
@@ -263,6 +264,25 @@ const char *cudw_fatbin_kind_name(unsigned kind)
 {
     return kind == CUDW_FATBIN_ELF ? "ELF" : kind == CUDW_FATBIN_PTX ? "PTX" : kind == CUDW_FATBIN_NVVM ? "NVVM" : NULL;
 }
+/* One zstd context per thread, reused: a library's thousands of small
+ * images each paid for a context's allocation and initialisation.  The
+ * key's destructor frees it when the thread ends. */
+static pthread_key_t zstd_key;
+static pthread_once_t zstd_once = PTHREAD_ONCE_INIT;
+static void zstd_ctx_free(void *p) { ZSTD_freeDCtx(p); }
+static void zstd_key_make(void) { (void)pthread_key_create(&zstd_key, zstd_ctx_free); }
+
+static ZSTD_DCtx *zstd_ctx(void)
+{
+    (void)pthread_once(&zstd_once, zstd_key_make);
+    ZSTD_DCtx *dc = pthread_getspecific(zstd_key);
+    if (!dc && (dc = ZSTD_createDCtx()) && pthread_setspecific(zstd_key, dc)) {
+        ZSTD_freeDCtx(dc);
+        dc = NULL;
+    }
+    return dc;
+}
+
 
 /* One entry's image, decompressed into a buffer of its own (*owned, which
  * the caller frees) or pointing at the payload.  Touches nothing shared:
@@ -296,7 +316,8 @@ int fatbin_entry_load(const cudw_fatbin_entry *e, uint8_t **owned, const uint8_t
                 return set_err(err, CUDW_E_BAD_OFFSET, e->offset + 56, "fatbin entry header",
                                "decompressed size %llu, but the zstd frame holds %llu", (unsigned long long)want, fsize);
             }
-            got = ZSTD_decompress(buf, (size_t)want, p, n);
+            ZSTD_DCtx *dc = zstd_ctx();
+            got = dc ? ZSTD_decompressDCtx(dc, buf, (size_t)want, p, n) : ZSTD_decompress(buf, (size_t)want, p, n);
             if (ZSTD_isError(got)) {
                 free(buf);
                 return set_err(err, CUDW_E_BAD_OFFSET, e->offset + e->header_size, "zstd payload", "%s",
