@@ -335,36 +335,44 @@ static int remap_name_tables(cudw_remap *r, unsigned si, int kind)
     const sec_rw *iw = &r->rw[r->owner[ii]];
     const cudw_section *info = &f->secs[ii];
     sec_rw *w = &r->rw[r->owner[si]];
+    /* The sets and entries as the readers walk them; the unit-offset words
+     * patched are the raw bytes (a relocatable object's hold 0, and its
+     * relocation's addend is mapped with the relocations).  A set the
+     * readers reject ends the walk: it is left as it is. */
     const uint8_t *d = s->data;
-    for (uint64_t at = 0; s->data && at + 14 <= s->data_size;) {
-        uint64_t len = ld32(d + at), end = at + 4 + len;
-        if (len < 10 || len > s->data_size - at - 4)
-            break; /* what the readers would reject; left as it is */
+    cudw_error saved = f->err; /* the readers' complaints are not remap's */
+    uint64_t cur = 0;
+    for (;;) {
+        uint64_t at = cur, entries = 0, end;
+        cudw_pub_set ps;
+        cudw_aranges_set as;
+        if (kind == CUDW_SEC_ARANGES ? cudw_aranges_next_set(f, s, &cur, &as) != CUDW_OK
+                                     : cudw_pub_next_set(f, s, &cur, &ps) != CUDW_OK)
+            break;
+        end = kind == CUDW_SEC_ARANGES ? as.end : ps.end;
+        if (end - at < 14)
+            break;
         uint64_t cu = ld32(d + at + 6), ncu = remap_map_off(iw, cu);
         if (cu && ncu != cu && add_patch(w, at + 6, ncu, 4))
             return CUDW_E_NOMEM;
-        if (kind != CUDW_SEC_ARANGES) {
-            uint64_t cu_len = ld32(d + at + 10);
-            if (cu + 4 <= info->data_size) {
-                uint64_t nl = (uint64_t)((int64_t)cu_len + delta_in(iw, cu, cu + cu_len));
-                if (nl != cu_len && add_patch(w, at + 10, nl, 4))
-                    return CUDW_E_NOMEM;
-            }
-            for (uint64_t p = at + 14; p + 4 <= end;) {
-                uint64_t off = ld32(d + p);
-                if (!off)
-                    break;
-                uint64_t no = remap_map_off(iw, cu + off) - ncu;
-                if (no != off && add_patch(w, p, no, 4))
-                    return CUDW_E_NOMEM;
-                const uint8_t *nul = memchr(d + p + 4, 0, end - p - 4);
-                if (!nul)
-                    break;
-                p = (uint64_t)(nul - d) + 1;
-            }
+        if (kind == CUDW_SEC_ARANGES)
+            continue;
+        uint64_t cu_len = ps.unit_size;
+        if (cu + 4 <= info->data_size) {
+            uint64_t nl = (uint64_t)((int64_t)cu_len + delta_in(iw, cu, cu + cu_len));
+            if (nl != cu_len && add_patch(w, at + 10, nl, 4))
+                return CUDW_E_NOMEM;
         }
-        at = end;
+        entries = ps.entries_offset;
+        uint64_t die;
+        const char *name;
+        for (uint64_t p = entries; cudw_pub_next(f, s, &ps, &entries, &die, &name) == CUDW_OK; p = entries) {
+            uint64_t no = remap_map_off(iw, cu + die) - ncu;
+            if (no != die && add_patch(w, p, no, 4))
+                return CUDW_E_NOMEM;
+        }
     }
+    f->err = saved;
     return CUDW_OK;
 }
 
