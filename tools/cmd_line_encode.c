@@ -162,13 +162,7 @@ int cmd_line_encode(int argc, char **argv)
     }
     int rc = EXIT_BAD_INPUT;
     const jv *t = pick_table(doc.root, image, section, table, err, sizeof err);
-    cudw_line_row *rows = NULL;
-    const char **dirs = NULL;
-    cudw_line_file *files = NULL;
-    char **owned_dirs = NULL;
-    size_t ndirs = 0, nfiles = 0, nrows = 0, nowned = 0;
-    const char **paths = NULL;
-    uint64_t *mt = NULL, *sz = NULL;
+    cudw_line_builder *lb = NULL;
     cudw_line_out out = {0};
     if (!t) {
         eprintf("%s: %s: %s\n", progname, in, err);
@@ -182,74 +176,42 @@ int cmd_line_encode(int argc, char **argv)
     p.line_base = (int8_t)jv_i64(t, "line_base", p.line_base);
     p.line_range = (uint8_t)jv_u64(t, "line_range", p.line_range);
     p.opcode_base = (uint8_t)jv_u64(t, "opcode_base", p.opcode_base);
-    cudw_line_header_in h = {0};
+    if (cudw_line_builder_open(&lb, &p) != CUDW_OK)
+        goto oom;
+    uint64_t num;
+    int brc = CUDW_OK;
     const jv *jp = jv_get(t, "paths");
     if (jp && jp->type == JV_ARR) {
-        nfiles = jp->count;
-        paths = calloc(nfiles + 1, sizeof *paths);
-        mt = calloc(nfiles + 1, sizeof *mt);
-        sz = calloc(nfiles + 1, sizeof *sz);
-        const jv *jm = jv_get(t, "mtimes"), *js = jv_get(t, "sizes");
-        size_t k = 0;
-        for (const jv *c = jp->child; c; c = c->next, k++)
-            paths[k] = c->type == JV_STR ? c->str : "";
-        k = 0;
-        for (const jv *c = jm ? jm->child : NULL; c && k < nfiles; c = c->next, k++)
-            mt[k] = c->u;
-        k = 0;
-        for (const jv *c = js ? js->child : NULL; c && k < nfiles; c = c->next, k++)
-            sz[k] = c->u;
-        if (cudw_line_header_from_paths(paths, mt, sz, nfiles, &owned_dirs, &nowned, &files) != CUDW_OK)
-            goto oom;
-        h.dirs = (const char *const *)owned_dirs;
-        h.ndirs = nowned;
+        /* full paths, split as ptxas splits them; mtimes and sizes beside */
+        const jv *jm = jv_get(t, "mtimes"), *jsz = jv_get(t, "sizes");
+        const jv *m = jm ? jm->child : NULL, *z = jsz ? jsz->child : NULL;
+        for (const jv *c = jp->child; c && !brc; c = c->next) {
+            brc = cudw_line_builder_path(lb, c->type == JV_STR ? c->str : "", m ? m->u : 0, z ? z->u : 0, &num);
+            m = m ? m->next : NULL;
+            z = z ? z->next : NULL;
+        }
     } else {
         const jv *jd = jv_get(t, "directories"), *jf = jv_get(t, "files");
-        ndirs = jd ? jd->count : 0;
-        nfiles = jf ? jf->count : 0;
-        dirs = calloc(ndirs + 1, sizeof *dirs);
-        files = calloc(nfiles + 1, sizeof *files);
-        if (!dirs || !files)
-            goto oom;
-        size_t k = 0;
-        for (const jv *c = jd ? jd->child : NULL; c; c = c->next, k++)
-            dirs[k] = c->type == JV_STR ? c->str : "";
-        k = 0;
-        for (const jv *c = jf ? jf->child : NULL; c; c = c->next, k++) {
-            files[k].name = jv_str(c, "name") ? jv_str(c, "name") : "";
-            files[k].dir = jv_u64(c, "dir", 0);
-            files[k].mtime = jv_u64(c, "mtime", 0);
-            files[k].size = jv_u64(c, "size", 0);
-        }
-        h.dirs = dirs;
-        h.ndirs = ndirs;
+        for (const jv *c = jd ? jd->child : NULL; c && !brc; c = c->next)
+            brc = cudw_line_builder_dir(lb, c->type == JV_STR ? c->str : "", &num);
+        for (const jv *c = jf ? jf->child : NULL; c && !brc; c = c->next)
+            brc = cudw_line_builder_file(lb, jv_str(c, "name") ? jv_str(c, "name") : "", jv_u64(c, "dir", 0),
+                                         jv_u64(c, "mtime", 0), jv_u64(c, "size", 0), &num);
     }
-    h.files = files;
-    h.nfiles = nfiles;
-    if (jv_get(t, "str_base")) {
-        h.has_str_base = 1;
-        h.str_base = (uint32_t)jv_u64(t, "str_base", 0);
-        h.str_base_symbol = jv_str(t, "str_base_symbol");
-    }
+    if (jv_get(t, "str_base"))
+        cudw_line_builder_str_base(lb, (uint32_t)jv_u64(t, "str_base", 0), jv_str(t, "str_base_symbol"));
     /* rows: flat ("rows", each with its symbol), or as lines --json prints
      * them ("sequences", the symbol once each) */
     const jv *jr = jv_get(t, "rows"), *js = jv_get(t, "sequences");
-    size_t total = 0;
     if (jr && jr->type == JV_ARR)
-        total = jr->count, js = NULL;
-    else if (js && js->type == JV_ARR)
-        for (const jv *q = js->child; q; q = q->next)
-            total += jv_get(q, "rows") && jv_get(q, "rows")->type == JV_ARR ? jv_get(q, "rows")->count : 0;
-    else {
+        js = NULL;
+    else if (!js || js->type != JV_ARR) {
         eprintf("%s: %s: the table has no \"rows\" or \"sequences\" array\n", progname, in);
         goto done;
     }
-    rows = calloc(total + 1, sizeof *rows);
-    if (!rows)
-        goto oom;
     const jv *seq = js ? js->child : NULL;
     const jv *c = js ? NULL : jr->child;
-    for (;;) {
+    while (!brc) {
         while (!c && seq) { /* the next sequence's rows */
             const jv *sr = jv_get(seq, "rows");
             c = sr && sr->type == JV_ARR ? sr->child : NULL;
@@ -258,30 +220,33 @@ int cmd_line_encode(int argc, char **argv)
         }
         if (!c)
             break;
-        cudw_line_row *r = &rows[nrows++];
-        r->address = jv_u64(c, "address", 0);
+        cudw_line_row r = {0};
+        r.address = jv_u64(c, "address", 0);
         if (seq) {
-            r->symbol = jv_str(seq, "symbol");
-            r->symbol_value = jv_u64(seq, "symbol_value", 0);
+            r.symbol = jv_str(seq, "symbol");
+            r.symbol_value = jv_u64(seq, "symbol_value", 0);
         } else {
-            r->symbol = jv_str(c, "symbol");
-            if (r->symbol)
-                r->symbol_value = r->address - jv_u64(c, "offset", r->address);
+            r.symbol = jv_str(c, "symbol");
+            if (r.symbol)
+                r.symbol_value = r.address - jv_u64(c, "offset", r.address);
         }
-        r->file = jv_u64(c, "file", 1);
-        r->line = jv_u64(c, "line", 1);
-        r->is_stmt = (uint8_t)jv_u64(c, "is_stmt", p.default_is_stmt);
-        r->end_sequence = (uint8_t)jv_u64(c, "end_sequence", 0);
-        r->hidden = (uint8_t)jv_u64(c, "hidden", 0);
-        r->context = jv_u64(c, "context", 0);
-        r->function_offset = jv_u64(c, "function_offset", 0);
-        r->merc_flag = (uint8_t)jv_u64(c, "merc_flag", 0);
+        r.file = jv_u64(c, "file", 1);
+        r.line = jv_u64(c, "line", 1);
+        r.is_stmt = (uint8_t)jv_u64(c, "is_stmt", p.default_is_stmt);
+        r.end_sequence = (uint8_t)jv_u64(c, "end_sequence", 0);
+        r.hidden = (uint8_t)jv_u64(c, "hidden", 0);
+        r.context = jv_u64(c, "context", 0);
+        r.function_offset = jv_u64(c, "function_offset", 0);
+        r.merc_flag = (uint8_t)jv_u64(c, "merc_flag", 0);
+        brc = cudw_line_builder_row(lb, &r);
         if (!(c = c->next) && seq)
             seq = seq->next;
     }
-    if (cudw_line_encode(&p, &h, rows, nrows, &out) != CUDW_OK) {
-        eprintf("%s: %s: %s %llu: %s\n", progname, in, out.err.what, (unsigned long long)out.err.offset,
-                out.err.detail);
+    if (brc == CUDW_E_NOMEM)
+        goto oom;
+    if (brc || cudw_line_builder_finish(lb, &out) != CUDW_OK) {
+        const cudw_error *e = cudw_line_builder_error(lb);
+        eprintf("%s: %s: %s %llu: %s\n", progname, in, e->what, (unsigned long long)e->offset, e->detail);
         goto done;
     }
     if (outpath && write_file_atomic(outpath, out.data, out.size, err, sizeof err)) {
@@ -322,15 +287,7 @@ oom:
     eprintf("%s: out of memory\n", progname);
 done:
     cudw_line_out_free(&out);
-    for (size_t k = 0; k < nowned; k++)
-        free(owned_dirs[k]);
-    free(owned_dirs);
-    free(dirs);
-    free(files);
-    free(rows);
-    free(paths);
-    free(mt);
-    free(sz);
+    cudw_line_builder_close(lb);
     jdoc_free(&doc);
     return rc;
 }

@@ -260,6 +260,32 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
                      size_t n, cudw_line_out *out);
 void cudw_line_out_free(cudw_line_out *out);
 
+/* A program built row by row (gimli's write::LineProgram): directories and
+ * files added by name -- or by path, split as ptxas splits it
+ * (cudw_line_header_from_paths) -- and rows appended in order (a sequence
+ * ends at each end_sequence row), then encoded by cudw_line_encode.  What
+ * it is given is copied.  Numbers come back from 1; errors (CUDW_E_ARG: a
+ * missing name; CUDW_E_NOMEM) are on the builder. */
+typedef struct cudw_line_builder cudw_line_builder;
+/* p NULL: cudw_line_params_nvidia() */
+int cudw_line_builder_open(cudw_line_builder **out, const cudw_line_params *p);
+/* a directory entry (each call adds one: a table may name one twice) */
+int cudw_line_builder_dir(cudw_line_builder *b, const char *dir, uint64_t *number);
+/* a file entry: name in directory dir (0: the unit's own) */
+int cudw_line_builder_file(cudw_line_builder *b, const char *name, uint64_t dir, uint64_t mtime, uint64_t size,
+                           uint64_t *number);
+/* a file by its path: the directory before the last '/' is the first
+ * entry of that name, added when there is none */
+int cudw_line_builder_path(cudw_line_builder *b, const char *path, uint64_t mtime, uint64_t size, uint64_t *number);
+/* write NVIDIA's .debug_str base word (symbol: a relocation site on it) */
+void cudw_line_builder_str_base(cudw_line_builder *b, uint32_t base, const char *symbol);
+/* the fields cudw_line_encode reads; the row's function name is not kept */
+int cudw_line_builder_row(cudw_line_builder *b, const cudw_line_row *row);
+/* the unit (free with cudw_line_out_free); the builder stays usable */
+int cudw_line_builder_finish(cudw_line_builder *b, cudw_line_out *out);
+const cudw_error *cudw_line_builder_error(const cudw_line_builder *b);
+void cudw_line_builder_close(cudw_line_builder *b);
+
 /* Build header tables from full paths the way ptxas does: each path split
  * at its last '/', directories numbered from 1 in order of first
  * appearance without duplicates, a path with no '/' gets directory 0.

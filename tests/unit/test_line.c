@@ -170,6 +170,67 @@ static void header_from_paths(void **state)
     free(files);
 }
 
+/* The builder gives the bytes cudw_line_encode gives for the same header
+ * and rows: files by path split and numbered as cudw_line_header_from_paths
+ * does, explicit directories kept twice when added twice, symbols copied. */
+static void builder_matches_encoder(void **state)
+{
+    (void)state;
+    const char *paths[] = {"/p/src/a.cu", "/usr/include/x.h", "/p/src/b.cuh", "plain.cu", "/root.cu"};
+    uint64_t mt[] = {1, 2, 3, 4, 5}, sz[] = {10, 20, 30, 40, 50};
+    char **dirs;
+    size_t nd;
+    cudw_line_file *files;
+    assert_int_equal(cudw_line_header_from_paths(paths, mt, sz, 5, &dirs, &nd, &files), CUDW_OK);
+    char sym[] = "_Z6kernelv";
+    cudw_line_row rows[] = {{.address = 0, .symbol = sym, .file = 1, .line = 5, .is_stmt = 1},
+                            {.address = 0x10, .symbol = sym, .file = 3, .line = 9, .is_stmt = 1, .context = 1,
+                             .function_offset = 0x21},
+                            {.address = 0x40, .symbol = sym, .end_sequence = 1}};
+    cudw_line_params p = cudw_line_params_nvidia();
+    cudw_line_header_in h = {(const char *const *)dirs, nd, files, 5, 1, 0x30, ".debug_str"};
+    cudw_line_out want, got;
+    assert_int_equal(cudw_line_encode(&p, &h, rows, 3, &want), CUDW_OK);
+
+    cudw_line_builder *b;
+    uint64_t num;
+    assert_int_equal(cudw_line_builder_open(&b, NULL), CUDW_OK);
+    for (size_t i = 0; i < 5; i++) {
+        assert_int_equal(cudw_line_builder_path(b, paths[i], mt[i], sz[i], &num), CUDW_OK);
+        assert_int_equal(num, i + 1);
+    }
+    cudw_line_builder_str_base(b, 0x30, ".debug_str");
+    for (size_t i = 0; i < 3; i++)
+        assert_int_equal(cudw_line_builder_row(b, &rows[i]), CUDW_OK);
+    memset(sym, 'Y', 4); /* the caller's string changes: the builder holds its own copy */
+    assert_int_equal(cudw_line_builder_finish(b, &got), CUDW_OK);
+    assert_int_equal(got.size, want.size);
+    assert_memory_equal(got.data, want.data, want.size);
+    assert_int_equal(got.nsites, want.nsites);
+    for (size_t i = 0; i < got.nsites; i++) {
+        assert_int_equal(got.sites[i].offset, want.sites[i].offset);
+        assert_true(!strcmp(got.sites[i].symbol, "_Z6kernelv") || !strcmp(got.sites[i].symbol, ".debug_str"));
+    }
+    cudw_line_out_free(&got);
+    cudw_line_builder_close(b);
+
+    /* explicit directories: a name given twice is two entries */
+    assert_int_equal(cudw_line_builder_open(&b, NULL), CUDW_OK);
+    assert_int_equal(cudw_line_builder_dir(b, "/d", &num), CUDW_OK);
+    assert_int_equal(num, 1);
+    assert_int_equal(cudw_line_builder_dir(b, "/d", &num), CUDW_OK);
+    assert_int_equal(num, 2);
+    assert_int_equal(cudw_line_builder_path(b, "/d/k.cu", 0, 0, &num), CUDW_OK); /* the first /d */
+    assert_int_equal(cudw_line_builder_file(b, NULL, 1, 0, 0, &num), CUDW_E_ARG);
+    assert_int_equal(cudw_line_builder_error(b)->code, CUDW_E_ARG);
+    cudw_line_builder_close(b);
+    cudw_line_out_free(&want);
+    for (size_t i = 0; i < nd; i++)
+        free(dirs[i]);
+    free(dirs);
+    free(files);
+}
+
 static void encoder_errors(void **state)
 {
     (void)state;
@@ -404,6 +465,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(round_trip),
         cmocka_unit_test(header_from_paths),
+        cmocka_unit_test(builder_matches_encoder),
         cmocka_unit_test(encoder_errors),
         cmocka_unit_test(known_program),
         cmocka_unit_test(fast_path_matches_general),
