@@ -125,16 +125,11 @@ static int memo_fill(struct json_memo_slot *e, const char *v)
     return 0;
 }
 
-void json_str_memo(json *j, const char *key, const char *v, json_memo *m)
+struct json_memo_slot *json_memo_slot_of(json_memo *m, const char *v)
 {
     uintptr_t a = (uintptr_t)v;
     struct json_memo_slot *e = &m->slot[(a ^ a >> 6 ^ a >> 12) & (JSON_MEMO_SLOTS - 1)];
-    if (!v || (v != e->v && memo_fill(e, v))) { /* null, or no memory for it: as json_str */
-        json_str(j, key, v);
-        return;
-    }
-    sep(j, key);
-    ob_write(j->out, e->esc, e->n);
+    return v == e->v || !memo_fill(e, v) ? e : NULL;
 }
 
 void json_memo_free(json_memo *m)
@@ -157,12 +152,6 @@ void json_i64(json *j, const char *key, int64_t v)
 {
     sep(j, key);
     ob_sdec(j->out, v);
-}
-
-void json_null(json *j, const char *key)
-{
-    sep(j, key);
-    ob_puts(j->out, "null");
 }
 
 void json_hex(json *j, const char *key, const uint8_t *p, size_t n)

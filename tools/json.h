@@ -33,11 +33,11 @@ typedef struct json_memo {
         size_t n, cap;
     } slot[JSON_MEMO_SLOTS];
 } json_memo;
-/* json_str(j, key, v), through m */
-void json_str_memo(json *j, const char *key, const char *v, json_memo *m);
+/* v's slot, filled (escaped) when v is not the pointer it holds; NULL out
+ * of memory */
+struct json_memo_slot *json_memo_slot_of(json_memo *m, const char *v);
 void json_memo_free(json_memo *m);
 void json_i64(json *j, const char *key, int64_t v);
-void json_null(json *j, const char *key);
 void json_hex(json *j, const char *key, const uint8_t *p, size_t n); /* "90b1e4" */
 
 /* The comma and "key": before a value, and room for need more bytes;
@@ -99,6 +99,29 @@ static inline void json_end_arr(json *j)
 {
     j->depth--;
     ob_putc(j->out, ']');
+}
+
+static inline void json_null(json *j, const char *key)
+{
+    char *d = json_sep(j, key, 4);
+    memcpy(d, "null", 4);
+    ob_commit(j->out, d + 4);
+}
+
+/* json_str(j, key, v), through m: inline, so that the key's length is a
+ * constant where the key is */
+static inline void json_str_memo(json *j, const char *key, const char *v, json_memo *m)
+{
+    struct json_memo_slot *e = v ? json_memo_slot_of(m, v) : NULL;
+    if (!v) {
+        json_null(j, key);
+    } else if (!e || e->n > 4096) { /* no memory for it, or longer than a room promises */
+        json_str(j, key, v);
+    } else {
+        char *d = json_sep(j, key, e->n);
+        memcpy(d, e->esc, e->n);
+        ob_commit(j->out, d + e->n);
+    }
 }
 
 /* A string known to need no escaping: the names of DWARF's and NVIDIA's

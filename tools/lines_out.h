@@ -40,7 +40,15 @@ const char *row_path(cudw_file *f, const cudw_line_table *t, int sass, uint64_t 
 /* What every JSON form of a row writes only when it is there: the inlined
  * function's offset, "hidden" (an advance no row follows), Mercury's flag
  * (lines' two forms, ptx-lines --predict). */
-void row_marks(json *j, const cudw_line_row *r);
+static inline void row_marks(json *j, const cudw_line_row *r)
+{
+    if (r->context || r->function_offset)
+        json_u64(j, "function_offset", r->function_offset);
+    if (r->hidden)
+        json_bool(j, "hidden", 1);
+    if (r->merc_flag)
+        json_u64(j, "merc_flag", r->merc_flag);
+}
 
 /* JSON, the default: every row with everything it means.  0, or 1 when
  * a row did not decode. */

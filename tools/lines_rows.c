@@ -58,15 +58,6 @@ static void json_header(cudw_file *f, const cudw_line_table *t, int sass, json *
     line_header_json(f, t, LH_PATHS | (sass ? LH_PTX : 0), j);
 }
 
-void row_marks(json *j, const cudw_line_row *r)
-{
-    if (r->context || r->function_offset)
-        json_u64(j, "function_offset", r->function_offset);
-    if (r->hidden)
-        json_bool(j, "hidden", 1);
-    if (r->merc_flag)
-        json_u64(j, "merc_flag", r->merc_flag);
-}
 
 /* JSON, the default: every row with everything it means (its symbol, path,
  * flags, inlined function), as reference readers and scripts take rows. */
