@@ -177,6 +177,10 @@ void line_json(cudw_file *f, const cudw_section *s, json *j);
 
 /* dump --loc, --ranges, --aranges, --pubnames, --pubtypes, --str, --ptx-txt (dump_misc.c) */
 void misc_text(cudw_file *f, const cudw_section *s, int kind, obuf *o);
+/* The sets of a name index (.debug_pubnames or .debug_pubtypes) as dump
+ * prints them, each after lead in the text; its "sets" array in JSON. */
+struct emit;
+void name_sets_print(cudw_file *f, const cudw_section *s, struct emit *e, const char *lead);
 void misc_json(cudw_file *f, const cudw_section *s, int kind, json *j);
 
 /* dump --frames (dump_frame.c) */

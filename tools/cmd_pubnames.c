@@ -2,6 +2,7 @@
  * .debug_info (cudw_pub_build), print them, write them out, or check them
  * byte for byte against the sections the file carries. */
 #include "cli.h"
+#include "emit.h"
 #include "opts.h"
 #include "jobs.h"
 
@@ -46,7 +47,6 @@ static void print_sets(const cudw_pub_out *g, const char *name, const char *from
         json_str(o->j, "file", label);
         json_str(o->j, "section", name);
         json_str(o->j, "from", from);
-        json_arr(o->j, "sets");
     } else {
         ob_printf(&out_stdout, "\n%s: %s built from %s:\n", label, name, from);
     }
@@ -61,42 +61,15 @@ static void print_sets(const cudw_pub_out *g, const char *name, const char *from
         cudw_open_sections(&f, &(cudw_span){name, copy, g->size}, 1, label);
     }
     const cudw_section *s = f ? cudw_section_find(f, name) : NULL;
-    uint64_t cur = 0;
-    cudw_pub_set set;
-    while (s && cudw_pub_next_set(f, s, &cur, &set) == CUDW_OK) {
-        if (o->json) {
-            json_obj(o->j, NULL);
-            json_u64(o->j, "offset", set.offset);
-            json_u64(o->j, "length", set.length);
-            json_u64(o->j, "unit_offset", set.unit_offset);
-            json_u64(o->j, "unit_size", set.unit_size);
-            json_arr(o->j, "names");
-        } else {
-            ob_printf(&out_stdout, "\n  length 0x%08llx, version %u, unit offset 0x%08llx, unit size 0x%08llx\n"
-                                   "    Offset     Name\n", (unsigned long long)set.length, set.version,
-                      (unsigned long long)set.unit_offset, (unsigned long long)set.unit_size);
-        }
-        uint64_t pos = set.entries_offset, die;
-        const char *nm;
-        while (cudw_pub_next(f, s, &set, &pos, &die, &nm) == CUDW_OK) {
-            if (o->json) {
-                json_obj(o->j, NULL);
-                json_u64(o->j, "die", die);
-                json_str(o->j, "name", nm);
-                json_end_obj(o->j);
-            } else {
-                ob_printf(&out_stdout, "    0x%08llx \"%s\"\n", (unsigned long long)die, nm);
-            }
-        }
-        if (o->json) {
-            json_end_arr(o->j);
-            json_end_obj(o->j);
-        }
+    if (s) /* dump's printer: the same sets, a blank line before each in the text */
+        name_sets_print(f, s, &(emit){o->json ? o->j : NULL, &out_stdout}, "\n");
+    else if (o->json) { /* out of memory: no sets */
+        json_arr(o->j, "sets");
+        json_end_arr(o->j);
     }
     cudw_close(f);
     free(copy);
     if (o->json) {
-        json_end_arr(o->j);
         json_arr(o->j, "relocations");
         for (size_t k = 0; k < g->nsites; k++) {
             json_obj(o->j, NULL);

@@ -137,7 +137,7 @@ static void aranges_ranges(cudw_file *f, const cudw_section *s, const cudw_arang
 
 /* .debug_pubnames, .debug_pubtypes and .debug_aranges: sets, one per unit,
  * each a head and its entries */
-static void sets_print(cudw_file *f, const cudw_section *s, int kind, emit *e)
+static void sets_each(cudw_file *f, const cudw_section *s, int kind, emit *e, const char *lead)
 {
     uint64_t cur = 0;
     cudw_pub_set ps;
@@ -145,6 +145,7 @@ static void sets_print(cudw_file *f, const cudw_section *s, int kind, emit *e)
     int pub = kind != CUDW_SEC_ARANGES;
     em_arr(e, "sets");
     while (pub ? cudw_pub_next_set(f, s, &cur, &ps) == CUDW_OK : cudw_aranges_next_set(f, s, &cur, &as) == CUDW_OK) {
+        em_text(e, lead);
         if (pub) {
             set_head(e, ps.offset, ps.length, ps.version, ps.unit_offset, EM_HEX8);
             em_u64(e, "unit_size", ", unit size 0x", EM_HEX8, ps.unit_size);
@@ -292,6 +293,13 @@ static void regs_print(cudw_file *f, const cudw_section *s, int kind, emit *e)
         em_end_obj(e);
     }
     em_end_arr(e);
+}
+
+static void sets_print(cudw_file *f, const cudw_section *s, int kind, emit *e) { sets_each(f, s, kind, e, ""); }
+
+void name_sets_print(cudw_file *f, const cudw_section *s, emit *e, const char *lead)
+{
+    sets_each(f, s, CUDW_SEC_PUBNAMES, e, lead);
 }
 
 /* each kind's printer */

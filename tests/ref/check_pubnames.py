@@ -58,6 +58,22 @@ for path in sys.argv[2:]:
             report(p.returncode == 0 and got == data[h[4]:h[4] + h[5]],
                    f"{path}: pubnames -o writes the section's {h[5]} bytes as ptxas did")
 
+# the index built (pubnames --json) and the index ptxas wrote (dump --pubnames
+# --json, the same printer) agree set for set, names and unit offsets
+# resolved: what pubnames prints is what the reader reads back
+import json
+for path in files[:6]:
+    built = subprocess.run([cudwarf, "pubnames", "--json", path], capture_output=True, text=True)
+    have = subprocess.run([cudwarf, "dump", "--json", "--pubnames", path], capture_output=True, text=True)
+    try:
+        b = [o["sets"] for o in json.loads(built.stdout) if o["section"] == ".debug_pubnames"]
+        h = [sec["sets"] for im in json.loads(have.stdout) for sec in im["sections"]
+             if sec["section"] == ".debug_pubnames"]
+    except (ValueError, KeyError):
+        b, h = None, []
+    report(b is not None and h and b == h,
+           f"{path}: pubnames --json sets = dump --pubnames --json sets ({sum(len(x) for x in h)} sets)")
+
 # a wrong byte must be found: change one character of the first name
 if files:
     path = files[0]
