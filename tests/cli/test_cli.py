@@ -216,6 +216,8 @@ want = ("foo at /home/johnmc/hpctoolkit-gpu-samples/nvidia_extended_linemap4/mai
         " (inlined by) bar at /home/johnmc/hpctoolkit-gpu-samples/nvidia_extended_linemap4/bar.h:6\n"
         " (inlined by) kernel at /home/johnmc/hpctoolkit-gpu-samples/nvidia_extended_linemap4/main.cu:31\n")
 check("addr2line -fip: the peer cubin's inline stack at 0x1e0", r.returncode == 0 and r.stdout == want, r.stdout)
+r2 = run("addr2line", "--exe", peer, "--functions", "--inlines", "--pretty-print", "kernel+0x1e0")
+check("addr2line with binutils' long names answers as -fip", r2.returncode == 0 and r2.stdout == want, r2.stdout)
 r = run("addr2line", "-e", peer, "-f", "-i", "kernel+0x1e0")
 check("addr2line -fi: binutils' two-line frames", r.stdout.splitlines()[::2] == ["foo", "bar", "kernel"])
 r = run("addr2line", "-e", peer, "kernel+0x100")
