@@ -16,7 +16,7 @@ struct cudw_line_builder {
     size_t nfiles, capfiles;
     cudw_line_row *rows;      /* symbols in the arena */
     size_t nrows, caprows;
-    const char *last_sym, *last_copy; /* rows of a sequence share their symbol: copied once */
+    const char *last_sym;     /* the copy of the last row's symbol: a sequence's rows share it */
     int has_str_base;
     uint32_t str_base;
     const char *str_base_symbol;
@@ -127,12 +127,10 @@ int cudw_line_builder_row(cudw_line_builder *b, const cudw_line_row *row)
         return nomem(b);
     b->rows = v;
     cudw_line_row r = *row;
-    if (r.symbol && (!b->last_sym || strcmp(r.symbol, b->last_sym))) {
-        if (!(b->last_copy = copy(b, r.symbol, strlen(r.symbol))))
-            return nomem(b);
-        b->last_sym = b->last_copy;
-    }
-    r.symbol = r.symbol ? b->last_copy : NULL;
+    if (r.symbol && (!b->last_sym || strcmp(r.symbol, b->last_sym)) &&
+        !(b->last_sym = copy(b, r.symbol, strlen(r.symbol))))
+        return nomem(b);
+    r.symbol = r.symbol ? b->last_sym : NULL;
     r.function = NULL; /* the encoder writes offsets; names are the caller's */
     b->rows[b->nrows++] = r;
     return CUDW_OK;

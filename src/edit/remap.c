@@ -343,14 +343,11 @@ static int remap_name_tables(cudw_remap *r, unsigned si, int kind)
     cudw_error saved = f->err; /* the readers' complaints are not remap's */
     uint64_t cur = 0;
     for (;;) {
-        uint64_t at = cur, entries = 0, end;
+        uint64_t at = cur; /* a set the reader accepts has its header's bytes */
         cudw_pub_set ps;
         cudw_aranges_set as;
         if (kind == CUDW_SEC_ARANGES ? cudw_aranges_next_set(f, s, &cur, &as) != CUDW_OK
                                      : cudw_pub_next_set(f, s, &cur, &ps) != CUDW_OK)
-            break;
-        end = kind == CUDW_SEC_ARANGES ? as.end : ps.end;
-        if (end - at < 14)
             break;
         uint64_t cu = ld32(d + at + 6), ncu = remap_map_off(iw, cu);
         if (cu && ncu != cu && add_patch(w, at + 6, ncu, 4))
@@ -363,10 +360,9 @@ static int remap_name_tables(cudw_remap *r, unsigned si, int kind)
             if (nl != cu_len && add_patch(w, at + 10, nl, 4))
                 return CUDW_E_NOMEM;
         }
-        entries = ps.entries_offset;
-        uint64_t die;
+        uint64_t pos = ps.entries_offset, die;
         const char *name;
-        for (uint64_t p = entries; cudw_pub_next(f, s, &ps, &entries, &die, &name) == CUDW_OK; p = entries) {
+        for (uint64_t p = pos; cudw_pub_next(f, s, &ps, &pos, &die, &name) == CUDW_OK; p = pos) {
             uint64_t no = remap_map_off(iw, cu + die) - ncu;
             if (no != die && add_patch(w, p, no, 4))
                 return CUDW_E_NOMEM;
