@@ -8,7 +8,7 @@
 #include <string.h>
 
 static const char list_help[] =
-    "usage: cudwarf list [--json] [--headers] [--sm=N] [-j N] FILE...\n"
+    "usage: cudwarf list [--json] [--headers | --decode] [--sm=N] [-j N] FILE...\n"
     "\n"
     "List the fatbin containers of a fatbin file, a host ELF (object, executable,\n"
     "shared library) or an archive, and their entries: kind, SM, version, flags,\n"
@@ -20,10 +20,17 @@ static const char list_help[] =
     "Fields whose meaning is unknown are shown raw.  A host ELF without device\n"
     "code is listed with a note (exit 0).\n"
     "\n"
+    "Compressed images are decoded while they unpack to at most 256 MiB in all;\n"
+    "past that (NVIDIA's libraries: 0.4 to 2.2 GB of zstd) they are listed as\n"
+    "their headers say, marked \"not decoded\", and a note on stderr says how\n"
+    "many: the listing then takes about the time reading the file does.\n"
+    "\n"
     "  --json      one JSON object per file (docs/json.md)\n"
+    "  --decode    decode every image, however much: sizes checked, debug\n"
+    "              sections named (libcublasLt.so.13: 2.2 GB of zstd, ~0.6 s\n"
+    "              on two cores)\n"
     "  --headers   what the container and entry headers say, decoding no image:\n"
-    "              no image size check and no debug sections, but a library of\n"
-    "              thousands of compressed images is listed at file-read speed\n"
+    "              no image size check and no debug sections\n"
     "  --sm=N      only the images for sm_N (90, 90a, sm_100f)\n"
     "  -j N        decode N images at once (default: every core); the output\n"
     "              is the same\n";
@@ -72,12 +79,31 @@ static int printable(const uint8_t *p, uint32_t n)
     return 1;
 }
 
+/* What list decodes: the default decodes compressed images while they unpack
+ * to at most LIST_BUDGET bytes in all, so a small program is listed whole
+ * and a library of thousands of images at file-read speed. */
+enum { DECODE_BUDGET, DECODE_ALL, DECODE_NONE };
+#define LIST_BUDGET (256ull << 20)
+
 typedef struct lctx {
     image_set set;         /* the images listed (--sm) */
     int json;
     int headers;           /* --headers: no image decoded */
+    int skip_packed;       /* over the budget: compressed entries not decoded */
     const json *tmpl;
 } lctx;
+
+/* an encoded payload (flag 0x10000) is never decoded, so never counted */
+static int opaque_entry(const cudw_input_image *im)
+{
+    return im->entry && (im->entry->flags & CUDW_FATBIN_ENCODED) && im->kind != CUDW_FATBIN_ELF;
+}
+
+/* a compressed entry list would decode: what the budget counts */
+static int packed(const cudw_input_image *im)
+{
+    return im->entry && (im->entry->flags & (CUDW_FATBIN_LZ4 | CUDW_FATBIN_ZSTD)) && !opaque_entry(im);
+}
 
 /* The debug sections of an ELF image, space-separated. */
 static void debug_names(cudw_file *f, char *dbg, size_t n)
@@ -156,7 +182,7 @@ static void image_json(json *j, const cudw_input_image *im, int ok, int opaque, 
         json_u64(j, "field2", e->field2);
         json_u64(j, "field48", e->field48);
     }
-    if (headers && e) /* nothing decoded: neither key */
+    if (headers && e) /* not decoded: neither key */
         ;
     else if (opaque)
         json_null(j, "image_size");
@@ -196,6 +222,8 @@ static void image_text(obuf *o, const cudw_input_image *im, int ok, int opaque, 
         ob_printf(o, " %u -> %llu bytes", e->compressed_size, (unsigned long long)e->decompressed_size);
     if (opaque)
         ob_printf(o, ", not decoded (flag 0x10000)\n");
+    else if (headers == 2)
+        ob_puts(o, ", not decoded\n");
     else if (headers)
         ob_putc(o, '\n');
     else
@@ -234,9 +262,11 @@ static int list_job(void *p, size_t k)
     if (!c->json && con && (!prev || prev->container != im->container))
         container_text(con, o);
     /* an encoded payload is listed, not decoded: it is not an error of the file */
-    int opaque = im->entry && (im->entry->flags & CUDW_FATBIN_ENCODED) && im->kind != CUDW_FATBIN_ELF;
-    /* --headers decodes nothing the headers say; a cubin is its own header */
-    int skip = opaque || (c->headers && im->entry);
+    int opaque = opaque_entry(im);
+    /* --headers decodes nothing the headers say; a cubin is its own header.
+     * headers == 2: left compressed by the budget, and the line says so */
+    int headers = c->headers ? 1 : c->skip_packed && packed(im) ? 2 : 0;
+    int skip = opaque || (headers && im->entry);
     cudw_image *img = skip ? NULL : load_or_report(in, i);
     int ok = img != NULL;
     if (!ok && !skip)
@@ -250,9 +280,9 @@ static int list_job(void *p, size_t k)
         json j = *c->tmpl;
         j.out = o;
         j.first[j.depth] = 1;
-        image_json(&j, im, ok, opaque, size, dbg, c->headers);
+        image_json(&j, im, ok, opaque, size, dbg, headers);
     } else {
-        image_text(o, im, ok, opaque, size, dbg, c->headers);
+        image_text(o, im, ok, opaque, size, dbg, headers);
     }
     return rc;
 }
@@ -292,13 +322,14 @@ static void containers_json(json *j, const cudw_input *in)
     json_end_arr(j);
 }
 
-static int list_one(const char *path, int as_json, int headers, json *j)
+static int list_one(const char *path, int as_json, int mode, json *j)
 {
     cudw_input *in = open_input(path);
     if (!in)
         return EXIT_BAD_INPUT;
     size_t n = cudw_input_count(in), *idx = malloc((n ? n : 1) * sizeof *idx), k = 0;
-    size_t nelf = 0, nptx = 0, nnvvm = 0;
+    size_t nelf = 0, nptx = 0, nnvvm = 0, npacked = 0;
+    uint64_t unpacked = 0; /* what the selected compressed entries unpack to */
     if (!idx) {
         cudw_input_close(in);
         eprintf("%s: %s: out of memory\n", progname, path);
@@ -306,13 +337,19 @@ static int list_one(const char *path, int as_json, int headers, json *j)
     }
     for (size_t i = 0; i < n; i++) {
         const cudw_input_image *im = cudw_input_peek(in, i);
-        if (!sel_sm || cudw_input_image_is(im, sel_sm, sel_variant))
+        if (!sel_sm || cudw_input_image_is(im, sel_sm, sel_variant)) {
             idx[k++] = i;
+            if (packed(im)) {
+                npacked++;
+                unpacked += im->entry->decompressed_size;
+            }
+        }
         nelf += im->kind == CUDW_FATBIN_ELF;
         nptx += im->kind == CUDW_FATBIN_PTX;
         nnvvm += im->kind == CUDW_FATBIN_NVVM;
     }
     int type = cudw_input_type(in), rc = EXIT_OK;
+    int skip_packed = mode == DECODE_BUDGET && unpacked > LIST_BUDGET;
     const char *tname = type == CUDW_INPUT_CUBIN ? "cubin" : type == CUDW_INPUT_FATBIN ? "fatbin"
                         : type == CUDW_INPUT_ARCHIVE ? "archive" : "host ELF";
     if (sel_sm && n && !k) { /* an error, and nothing listed */
@@ -330,6 +367,8 @@ static int list_one(const char *path, int as_json, int headers, json *j)
         json_str(j, "file", path);
         json_str(j, "type", type == CUDW_INPUT_CUBIN ? "cubin" : type == CUDW_INPUT_FATBIN ? "fatbin"
                             : type == CUDW_INPUT_ARCHIVE ? "archive" : "host");
+        if (skip_packed)
+            json_u64(j, "not_decoded", npacked);
         containers_json(j, in);
         json_arr(j, "images");
     } else {
@@ -339,12 +378,17 @@ static int list_one(const char *path, int as_json, int headers, json *j)
     }
     if (!n)
         eprintf("%s: %s: note: no CUDA device code (no fatbin container in any section)\n", progname, path);
-    lctx c = {{in, idx}, as_json, headers, j};
-    if (headers)
+    if (skip_packed)
+        eprintf("%s: %s: note: %zu compressed images (%.1f GB unpacked) not decoded, over list's 256 MiB;"
+                " --decode decodes them\n", progname, path, npacked, (double)unpacked / 1e9);
+    lctx c = {{in, idx}, as_json, mode == DECODE_NONE, skip_packed, j};
+    int saved_jobs = jobs_n;
+    if (mode == DECODE_NONE || (skip_packed && npacked == k))
         jobs_n = 1; /* nothing to decode: threads would only wait on each other */
     jobs_sep = as_json ? "," : NULL;
     jobs_reset(); /* the "images" array of this file */
     int r = jobs_run_cost(k, list_job, image_set_cost, &c);
+    jobs_n = saved_jobs;
     if (r > rc)
         rc = r;
     if (as_json) {
@@ -358,11 +402,11 @@ static int list_one(const char *path, int as_json, int headers, json *j)
     return rc;
 }
 
-static const cli_opt list_table[] = {{"--json", 0, 0, 1}, {"--headers", 0, 0, 2}, {0}};
+static const cli_opt list_table[] = {{"--json", 0, 0, 1}, {"--headers", 0, 0, 2}, {"--decode", 0, 0, 3}, {0}};
 
 int cmd_list(int argc, char **argv)
 {
-    int as_json = 0, headers = 0, nfiles = 0;
+    int as_json = 0, mode = DECODE_BUDGET, nfiles = 0;
     cli_args a = {argc, argv, 1, NULL, NULL, 0};
     for (int id; (id = opt_next(&a, "list", list_table)) != OPT_END;) {
         switch (id) {
@@ -370,7 +414,14 @@ int cmd_list(int argc, char **argv)
         case OPT_ERR: return EXIT_USAGE;
         case OPT_POS: argv[nfiles++] = (char *)a.value; break; /* the operands, in order, over argv */
         case 1: as_json = 1; break;
-        case 2: headers = 1; break;
+        case 2:
+        case 3:
+            if (mode != DECODE_BUDGET && mode != (id == 2 ? DECODE_NONE : DECODE_ALL)) {
+                usage_error("list", "--headers and --decode exclude each other");
+                return EXIT_USAGE;
+            }
+            mode = id == 2 ? DECODE_NONE : DECODE_ALL;
+            break;
         }
     }
     if (!nfiles) {
@@ -383,7 +434,7 @@ int cmd_list(int argc, char **argv)
         json_enter_arr(&j); /* one object per file; "[" comes with the first */
     int rc = EXIT_OK;
     for (int i = 0; i < nfiles; i++)
-        if (list_one(argv[i], as_json, headers, &j) != EXIT_OK)
+        if (list_one(argv[i], as_json, mode, &j) != EXIT_OK)
             rc = EXIT_BAD_INPUT;
     if (as_json) {
         if (!j.first[1])

@@ -145,6 +145,14 @@ full, head = run("list", exe), run("list", "--headers", exe)
 want = re.sub(r", image \d+ bytes\n", "\n", "".join(l for l in full.stdout.splitlines(True) if "debug sections:" not in l))
 check("list --headers prints list's lines without the decoded image sizes and debug sections",
       head.returncode == 0 and head.stdout == want and "debug sections" in full.stdout, head.stdout[:300])
+for f in sorted(os.listdir(FIX)):
+    if f.endswith((".exe", ".o", ".fatbin", ".a")):
+        a, b = run("list", os.path.join(FIX, f)), run("list", "--decode", os.path.join(FIX, f))
+        check(f"list of {f} (far under 256 MiB unpacked) decodes every image: as --decode, no note",
+              a.returncode == b.returncode and a.stdout == b.stdout and "not decoded," not in a.stdout and
+              "note:" not in a.stderr, a.stderr)
+r = run("list", "--headers", "--decode", exe)
+check("list --headers --decode: a usage error, exit 2", r.returncode == 2 and "exclude" in r.stderr, r.stderr)
 for f in [f for f in sorted(os.listdir(FIX)) if f.endswith(".cubin")][:1]:
     a, b = run("list", "--json", os.path.join(FIX, f)), run("list", "--json", "--headers", os.path.join(FIX, f))
     check(f"list --headers of a bare cubin ({f}): the same (a cubin is its own header)",

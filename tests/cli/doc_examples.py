@@ -53,8 +53,8 @@ def missing(cmd):
     """A file the command reads that is not here."""
     toks = shlex.split(cmd.split("|")[0])
     for k, tok in enumerate(toks):
-        if k and toks[k - 1] == "-o":
-            continue  # what the command writes
+        if k and toks[k - 1] == "-o" or tok[:1].isdigit() and tok[1:3] in (">/", ">&"):
+            continue  # what the command writes, or a redirection
         if "/" in tok and not tok.startswith("-") and "=" not in tok and not any(c in tok for c in "*?"):
             p = tok if os.path.isabs(tok) else os.path.join(tmp, tok)
             if not os.path.exists(p):

@@ -19,7 +19,7 @@ CUDWARF = sys.argv[1]
 QUICK = "--quick" in sys.argv
 args = [a for a in sys.argv[2:] if a != "--quick"]
 DIR = args[0] if args else "/usr/local/cuda/lib64"
-LIBS = ["libcusparse.so.12"] if QUICK else ["libcufft.so.12", "libcusparse.so.12", "libcublasLt.so.13",
+LIBS = ["libcusparse.so.12", "libcurand.so.10"] if QUICK else ["libcufft.so.12", "libcusparse.so.12", "libcurand.so.10", "libcublasLt.so.13",
                                              "libcudnn_engines_precompiled.so.9", "libnccl.so.2"]
 passed = failed = skipped = 0
 
@@ -102,7 +102,7 @@ for lib in LIBS:
         skipped += 1
         continue
     ncon, want = scan(path)
-    r = subprocess.run([CUDWARF, "list", "--json", path], capture_output=True, text=True)
+    r = subprocess.run([CUDWARF, "list", "--json", "--decode", path], capture_output=True, text=True)
     doc = json.loads(r.stdout)[0] if r.returncode == 0 else {"images": [], "containers": []}
     got = {}
     for im in doc["images"]:
@@ -121,6 +121,21 @@ for lib in LIBS:
           hd.get("images") == strip(doc["images"]) and
           not any("image_size" in im or "debug_sections" in im for im in hd.get("images", [])),
           h.stderr[:200])
+    # the default: decoded whole under 256 MiB unpacked, else the compressed
+    # entries as --headers lists them and everything else as --decode does
+    d = subprocess.run([CUDWARF, "list", "--json", path], capture_output=True, text=True)
+    dd = json.loads(d.stdout)[0] if d.returncode == 0 else {}
+    packed = [im.get("compression") in ("zstd", "lz4") and not (im.get("flags", 0) & 0x10000 and im["kind_code"] != 2)
+              for im in doc["images"]]
+    unpacked = sum(im.get("decompressed_size", 0) for im, p in zip(doc["images"], packed) if p)
+    over = unpacked > 256 << 20
+    want_imgs = [{k: v for k, v in im.items() if not (over and p) or k not in ("image_size", "debug_sections")}
+                 for im, p in zip(doc["images"], packed)]
+    check(f"{lib}: list without --decode ({unpacked >> 20} MiB compressed: "
+          f"{'over' if over else 'under'} the budget) lists {sum(packed) if over else 0} entries undecoded, "
+          f"the rest as --decode", d.returncode == 0 and dd.get("images") == want_imgs and
+          dd.get("not_decoded", 0) == (sum(packed) if over else 0) and
+          (("note: %d compressed images" % sum(packed)) in d.stderr) == over, d.stderr[:200])
     if lib == "libcusparse.so.12":
         a = subprocess.run([CUDWARF, "verify", "-j", "1", path], capture_output=True, text=True)
         b = subprocess.run([CUDWARF, "verify", "-j", "2", path], capture_output=True, text=True)
