@@ -38,8 +38,9 @@ const char *ptx_text(cudw_file *f, const cudw_line_table *t, const cudw_line_row
 const char *row_path(cudw_file *f, const cudw_line_table *t, int sass, uint64_t file);
 
 /* What every JSON form of a row writes only when it is there: the inlined
- * function's offset, "hidden" (an advance no row follows), Mercury's flag
- * (lines' two forms, ptx-lines --predict). */
+ * function's offset, "hidden" (an advance no row follows), Mercury's flag,
+ * "file_again" (a set_file that left the file as it was) (lines' two
+ * forms, ptx-lines --predict). */
 static inline void row_marks(json *j, const cudw_line_row *r)
 {
     if (r->context || r->function_offset)
@@ -48,6 +49,8 @@ static inline void row_marks(json *j, const cudw_line_row *r)
         json_bool(j, "hidden", 1);
     if (r->merc_flag)
         json_u64(j, "merc_flag", r->merc_flag);
+    if (r->file_again)
+        json_bool(j, "file_again", 1);
 }
 
 /* JSON, the default: every row with everything it means.  0, or 1 when

@@ -107,6 +107,10 @@ typedef struct cudw_line_row {
     uint8_t hidden;           /* not a row: an address advance no row followed
                                  (CUDW_LINE_HIDDEN only; see below) */
     uint8_t merc_flag;        /* last 0x92 operand in this sequence (0 if none) */
+    uint8_t file_again;       /* a DW_LNS_set_file naming the file already in
+                                 effect came before this row (ptxas writes one
+                                 after a row it left in the old file, see
+                                 docs/ptx-lines.md); the encoder writes it again */
     uint64_t context;         /* 0, or the 1-based row of this sequence it was inlined at */
     uint64_t function_offset; /* 0x90/0x91 operand */
     const char *function;     /* inlined function's name when context != 0 (or after 0x91), else NULL */

@@ -215,6 +215,7 @@ static inline void put_row(cudw_line_row *d, const cudw_line_row *st, const cudw
     d->end_sequence = st->end_sequence;
     d->hidden = st->hidden;
     d->merc_flag = st->merc_flag;
+    d->file_again = st->file_again;
     d->context = st->context;
     d->function_offset = st->function_offset;
     d->function = fn;
@@ -237,6 +238,8 @@ static int emit(cudw_line_iter *it, cudw_line_row *out, uint64_t op_offset)
                  st->function_offset == it->prev_fn && callee_entry(it, st->address);
     if (repeat)
         index = st->index;
+    /* a set_file since the last row that left the file as it was */
+    st->file_again = st->file_again && it->prev_valid && st->file == it->prev_file;
     it->prev_valid = !st->end_sequence;
     it->prev_address = st->address;
     it->prev_line = st->line;
@@ -273,6 +276,7 @@ static int emit(cudw_line_iter *it, cudw_line_row *out, uint64_t op_offset)
     st->symtab = it->symtab;
     st->function = fn;
     st->basic_block = 0;
+    st->file_again = 0;
     return CUDW_OK;
 }
 
@@ -327,7 +331,9 @@ static int slow_op(cudw_line_iter *it, cudw_line_row *out)
         case 2: case 8:
             st->address += o.addr_adv;
             if ((it->flags & CUDW_LINE_HIDDEN) && o.opcode == 2 && !followed_by_row(t, it->pos)) {
+                st->file_again = st->file_again && it->prev_valid && st->file == it->prev_file;
                 *out = *st;
+                st->file_again = 0;
                 out->hidden = 1;
                 out->op_offset = o.offset;
                 out->symbol = it->symbol;
@@ -339,7 +345,7 @@ static int slow_op(cudw_line_iter *it, cudw_line_row *out)
             }
             break;
         case 3: st->line += (uint64_t)o.s; break;
-        case 4: st->file = o.u; break;
+        case 4: st->file = o.u; st->file_again = 1; break;
         case 5: st->column = o.u; break;
         case 6: st->is_stmt = !st->is_stmt; break;
         case 7: st->basic_block = 1; break;
@@ -437,8 +443,10 @@ int cudw_line_next(cudw_line_iter *it, cudw_line_row *out)
                 continue;
             }
             if ((op == 4 || op == 5) && (sstd & (1u << op)) && !(p[1] & 0x80)) {
-                if (op == 4) /* set_file, set_column */
+                if (op == 4) { /* set_file, set_column */
                     st->file = p[1];
+                    st->file_again = 1; /* emit() keeps it only when the file is the last row's */
+                }
                 else
                     st->column = p[1];
                 p += 2;

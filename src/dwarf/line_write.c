@@ -141,6 +141,13 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
         }
         uint64_t daddr = (r->address - addr) / p->min_inst_length;
         if (r->end_sequence) {
+            if (flag) { /* an entry row that ends its sequence: closed before the end */
+                wb_byte(&b, 0);
+                wb_byte(&b, 2);
+                wb_byte(&b, CUDW_LNE_MERC_ENTRY);
+                wb_byte(&b, 0);
+                flag = 0;
+            }
             /* ptxas's end rows only advance the address; other rows handed
              * to us may also change the line (kept, so decode(encode) holds),
              * and a hidden advance right before needs something between it
@@ -162,10 +169,17 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
             continue;
         }
         prev_hidden = r->hidden;
-        if (r->file != file) {
+        if (r->file != file || r->file_again) {
             wb_byte(&b, 4);
             wb_uleb(&b, r->file);
             file = r->file;
+        }
+        if (flag) { /* the entry's 0x92 0 goes out with the next row, after its set_file */
+            wb_byte(&b, 0);
+            wb_byte(&b, 2);
+            wb_byte(&b, CUDW_LNE_MERC_ENTRY);
+            wb_byte(&b, 0);
+            flag = 0;
         }
         if (r->merc_flag && !r->hidden) { /* Mercury: 0x92 1 before the entry row, 0x92 0 after it */
             wb_byte(&b, 0);
@@ -224,13 +238,6 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
                 uleb_signed_style(&b, daddr);
             }
             wb_byte(&b, 1);
-        }
-        if (flag) {
-            wb_byte(&b, 0);
-            wb_byte(&b, 2);
-            wb_byte(&b, CUDW_LNE_MERC_ENTRY);
-            wb_byte(&b, 0);
-            flag = 0;
         }
         addr = r->address;
         line = r->line;

@@ -19,7 +19,9 @@
  *   - a same-line instruction after a context change or an entry writes
  *     a lone advance (a hidden row);
  *   - sm_90+ (not Mercury) defers a same-line .loc whose new contexts would
- *     all be on that line until the next .loc shows whether it needs them. */
+ *     all be on that line until the next .loc shows whether it needs them,
+ *     and writes no set_file for a call site's context row when a line-0
+ *     .loc of another file inlined at it came first. */
 #include "internal.h"
 #include "ptx/ptx.h"
 
@@ -39,8 +41,11 @@ typedef struct gen {
     int want_set, force;
     uint64_t want_c, want_f;
     uint64_t enc_line, enc_file; /* of the last row written */
+    int stale;           /* ptxas believes the file is `believed`, not enc_file */
+    uint64_t believed;
     uint64_t *reg;       /* per .loc: its context row, valid when reg_gen matches */
     uint32_t *reg_gen;
+    uint32_t *nofile_gen; /* per .loc: a line-0 .loc of another file inlined at it came first (rule 8) */
     uint32_t gen;
     size_t *chain;       /* ensure's work list */
     size_t capchain;
@@ -74,6 +79,24 @@ static void flush(gen *g)
     g->force = 0;
 }
 
+/* The file a row of `file` decodes in, and whether ptxas writes a set_file
+ * that changes nothing: after a line-0 .loc ptxas believes it is in the
+ * call site's file: when that call site's context row comes, ptxas writes
+ * no set_file for it, so it stays in the file before; the next row
+ * elsewhere sets its file even when that is the one in effect
+ * (docs/ptx-lines.md, rule 8). */
+static uint64_t real_file(gen *g, uint64_t file, uint8_t *again)
+{
+    *again = 0;
+    if (!g->stale)
+        return file;
+    if (file == g->believed)
+        return g->enc_file;
+    *again = file == g->enc_file;
+    g->stale = 0;
+    return file;
+}
+
 static int row(gen *g, uint64_t a, uint64_t file, uint64_t line, uint8_t merc_flag)
 {
     g->dfile = file;
@@ -81,6 +104,8 @@ static int row(gen *g, uint64_t a, uint64_t file, uint64_t line, uint8_t merc_fl
     cudw_line_row *r = push(g);
     if (!r)
         return CUDW_E_NOMEM;
+    uint64_t logical = file;
+    file = real_file(g, file, &r->file_again);
     r->address = a;
     r->file = file;
     r->line = line;
@@ -88,7 +113,7 @@ static int row(gen *g, uint64_t a, uint64_t file, uint64_t line, uint8_t merc_fl
     r->index = ++g->n;
     g->has_line = 1;
     g->line = line;
-    g->file = file;
+    g->file = logical;
     g->has_addr = g->has_pc = 1;
     g->addr = g->pc = a;
     g->enc_line = line;
@@ -103,6 +128,7 @@ static int hidden(gen *g, uint64_t a, uint64_t file)
     cudw_line_row *r = push(g);
     if (!r)
         return CUDW_E_NOMEM;
+    file = real_file(g, file, &r->file_again);
     g->enc_file = file;
     r->address = a;
     r->file = file;
@@ -147,6 +173,10 @@ static int ensure(gen *g, size_t L, uint64_t a, uint64_t *out)
             g->reg[x - 1] = g->n; /* the row already there */
         } else {
             g->own_ctx = pctx;
+            if (g->nofile_gen[x - 1] == g->gen && X->file != g->enc_file) {
+                g->stale = 1; /* no set_file for it: the row stays in the file before */
+                g->believed = X->file;
+            }
             int rc = row(g, a, X->file, X->line, 0);
             if (rc)
                 return rc;
@@ -194,6 +224,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
     g->dctx = g->dfn = g->own_ctx = 0;
     g->want_set = g->force = 0;
     g->dfile = g->enc_file = 1;
+    g->stale = 0;
     g->enc_line = 1;
     size_t lastL = 0, pending = 0;
     int after_entry = 0, entry_open = 0;
@@ -266,8 +297,12 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
         if (L == lastL)
             continue;
         lastL = L;
-        if (PL->line == 0)
+        if (PL->line == 0) {
+            size_t X = PL->inlined_at;
+            if (g->defer && X && !registered(g, X) && LOC(g, X)->file != PL->file)
+                g->nofile_gen[X - 1] = g->gen; /* rule 8 */
             continue;
+        }
         int after_now = after_entry;
         after_entry = 0;
         if (g->merc && after_now && PL->line == g->line && (!g->has_pc || g->pc != a) &&
@@ -339,9 +374,10 @@ int ptx_gen_run(cudw_file *f, const cudw_ptx *p, const cudw_line_table *sass, in
     g.defer = defer;
     g.reg = malloc((p->nlocs ? p->nlocs : 1) * sizeof *g.reg);
     g.reg_gen = calloc(p->nlocs ? p->nlocs : 1, sizeof *g.reg_gen);
+    g.nofile_gen = calloc(p->nlocs ? p->nlocs : 1, sizeof *g.nofile_gen);
     cudw_line_row *seq = NULL;
     size_t nseq = 0, capseq = 0;
-    int rc = g.reg && g.reg_gen ? CUDW_OK : CUDW_E_NOMEM;
+    int rc = g.reg && g.reg_gen && g.nofile_gen ? CUDW_OK : CUDW_E_NOMEM;
     entries E = {0};
     int shndx = -1;
     cudw_line_iter it;
@@ -400,6 +436,7 @@ int ptx_gen_run(cudw_file *f, const cudw_ptx *p, const cudw_line_table *sass, in
     free(seq);
     free(g.reg);
     free(g.reg_gen);
+    free(g.nofile_gen);
     free(g.chain);
     if (rc) {
         free(g.rows);
