@@ -38,6 +38,7 @@ typedef struct gen {
     uint64_t addr, pc;
     int has_pc;
     uint64_t dctx, dfn, own_ctx;
+    size_t lin;          /* the inlined_at of the last .loc taken, written or not */
     int want_set, force;
     uint64_t want_c, want_f;
     uint64_t enc_line, enc_file; /* of the last row written */
@@ -222,6 +223,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
     g->n = 0;
     g->has_line = g->has_addr = g->has_pc = 0;
     g->dctx = g->dfn = g->own_ctx = 0;
+    g->lin = 0;
     g->want_set = g->force = 0;
     g->dfile = g->enc_file = 1;
     g->stale = 0;
@@ -350,13 +352,18 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
             want(g, c, fn_of(g, L, c));
         }
         g->own_ctx = c;
+        size_t lin = g->lin;
+        g->lin = PL->inlined_at;
         if (!g->has_line || PL->line != g->line) {
             rc = row(g, a, PL->file, PL->line, 0);
         } else if (g->merc && c == 0 && !after_now) {
             /* Mercury: back to the function itself on the same line writes
              * nothing yet (the 0x90 waits for the next row) */
         } else if (!g->defer) {
-            int had = g->want_set && (g->want_c != g->dctx || g->want_f != g->dfn);
+            /* another .loc instance inlined at the same row (two shared
+             * one row, rule 3) also advances; the 0x90 stays unwritten */
+            int had = g->want_set ? g->want_c != g->dctx || g->want_f != g->dfn
+                                  : c && c == g->dctx && PL->inlined_at != lin;
             flush(g);
             if ((had || after_now) && (!g->has_pc || g->pc != a))
                 rc = hidden(g, a, g->merc ? PL->file : g->enc_file);
