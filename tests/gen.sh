@@ -120,7 +120,8 @@ bg host_and_archives
 # PTX stage 1: nvcc -ptx, then ptxas as nvcc runs it (-G: -g with its two
 # flags; -lineinfo: --generate-line-info at -O0 and -O3; --compile-only for
 # a relocatable object).  templ.cu is the source of the one case we do not
-# reproduce (two 0x90s in a row, docs/ptx-lines.md): kept, not compiled here.
+# reproduce at -O1..-O3 (docs/ptx-lines.md; its -O0 cubin is a committed
+# fixture): kept, not compiled here.
 # (sm_90 .debug_line: the committed fixtures; sm_100/120 defer the same way)
 PTXAS=$(dirname "$NVCC")/ptxas
 stage1() { # ARCH PROGRAM

@@ -8,6 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* how a row that is not one is shown: a lone advance, a lone 0x90 */
+static const char *hidden_mark(unsigned h)
+{
+    return h == 1 ? "(advance) " : h ? "(0x90) " : "";
+}
+
 static const char help[] =
     "usage: cudwarf ptx-lines [--json] [--sm N] FILE.ptx|BINARY\n"
     "       cudwarf ptx-lines --predict CUBIN [--section NAME] [-o OUT] [--json] FILE.ptx\n"
@@ -281,10 +287,10 @@ static int row_diffs(cudw_file *f, const char *cubin, const char *section, const
         if (ndiff++ < 20) {
             ob_printf(&out_stdout, "%s: %s row %zu (sequence %llu, %s+0x%llx): cubin %s%llu:%llu ctx %llu", cubin,
                       section, k, (unsigned long long)r.sequence, r.symbol ? r.symbol : "?",
-                      (unsigned long long)(r.address - r.symbol_value), r.hidden ? "(advance) " : "",
+                      (unsigned long long)(r.address - r.symbol_value), hidden_mark(r.hidden),
                       (unsigned long long)r.file, (unsigned long long)r.line, (unsigned long long)r.context);
             if (q)
-                ob_printf(&out_stdout, ", predicted %s0x%llx %llu:%llu ctx %llu\n", q->hidden ? "(advance) " : "",
+                ob_printf(&out_stdout, ", predicted %s0x%llx %llu:%llu ctx %llu\n", hidden_mark(q->hidden),
                           (unsigned long long)q->address, (unsigned long long)q->file, (unsigned long long)q->line,
                           (unsigned long long)q->context);
             else

@@ -38,15 +38,18 @@ const char *ptx_text(cudw_file *f, const cudw_line_table *t, const cudw_line_row
 const char *row_path(cudw_file *f, const cudw_line_table *t, int sass, uint64_t file);
 
 /* What every JSON form of a row writes only when it is there: the inlined
- * function's offset, "hidden" (an advance no row follows), Mercury's flag,
+ * function's offset, "hidden" (true: an advance no row follows; 2: a 0x90
+ * another replaces before any row), Mercury's flag,
  * "file_again" (a set_file that left the file as it was) (lines' two
  * forms, ptx-lines --predict). */
 static inline void row_marks(json *j, const cudw_line_row *r)
 {
     if (r->context || r->function_offset)
         json_u64(j, "function_offset", r->function_offset);
-    if (r->hidden)
+    if (r->hidden == 1)
         json_bool(j, "hidden", 1);
+    else if (r->hidden) /* a 0x90 replaced before any row */
+        json_u64(j, "hidden", r->hidden);
     if (r->merc_flag)
         json_u64(j, "merc_flag", r->merc_flag);
     if (r->file_again)

@@ -104,8 +104,10 @@ typedef struct cudw_line_row {
     unsigned symtab;          /* the symbol table it is from (.symtab, .nv.merc.symtab) */
     uint64_t file, line, column;
     uint8_t is_stmt, basic_block, end_sequence;
-    uint8_t hidden;           /* not a row: an address advance no row followed
-                                 (CUDW_LINE_HIDDEN only; see below) */
+    uint8_t hidden;           /* not a row (CUDW_LINE_HIDDEN only; see below):
+                                 1, an address advance no row followed; 2, an
+                                 inlined-call opcode another replaced before
+                                 any row (its context and function_offset) */
     uint8_t merc_flag;        /* last 0x92 operand in this sequence (0 if none) */
     uint8_t file_again;       /* a DW_LNS_set_file naming the file already in
                                  effect came before this row (ptxas writes one
@@ -152,8 +154,11 @@ typedef struct cudw_line_iter {
 #define CUDW_LINE_HIDDEN 2u         /* also report, as rows with hidden = 1, each
                                        DW_LNS_advance_pc that no row follows:
                                        ptxas writes one for a same-line instruction
-                                       it does not copy.  Only an encoder that must
-                                       reproduce the bytes needs them; they do not
+                                       it does not copy; and as rows with hidden = 2,
+                                       each 0x90 that another 0x90 replaces before any
+                                       row (ptxas's context change on a same line,
+                                       docs/ptx-lines.md rule 7).  Only an encoder that
+                                       must reproduce the bytes needs them; they do not
                                        count in row numbers or contexts. */
 
 /* Row numbers are ptxas's: a row that repeats the one before it (same

@@ -175,6 +175,22 @@ const char *cudw_line_function_name(const cudw_line_table *t, uint64_t off)
 
 /* An advance_pc is "hidden" when no row follows it: the next opcode is not
  * DW_LNS_copy and not DW_LNE_end_sequence. */
+/* A 0x90 is dead when another 0x90 comes before anything that makes a row
+ * or advances the address. */
+static int replaced_context(const cudw_line_table *t, uint64_t pos)
+{
+    cudw_line_op o;
+    while (cudw_line_op_next(t, &pos, &o) == CUDW_OK) {
+        if (o.kind == CUDW_LOP_EXTENDED && o.opcode == CUDW_LNE_INLINED_CALL)
+            return 1;
+        if (o.kind == CUDW_LOP_SPECIAL || (o.kind == CUDW_LOP_STANDARD && (o.opcode == 1 || o.opcode == 2 ||
+                                                                            o.opcode == 9)) ||
+            (o.kind == CUDW_LOP_EXTENDED && (o.opcode == 1 || o.opcode == 2)))
+            return 0;
+    }
+    return 0;
+}
+
 static int followed_by_row(const cudw_line_table *t, uint64_t pos)
 {
     cudw_line_op o;
@@ -370,6 +386,18 @@ static int slow_op(cudw_line_iter *it, cudw_line_row *out)
         case CUDW_LNE_INLINED_CALL:
             st->context = o.u;
             st->function_offset = o.u2;
+            if ((it->flags & CUDW_LINE_HIDDEN) && replaced_context(t, it->pos)) {
+                *out = *st;
+                out->hidden = 2;
+                out->file_again = 0;
+                out->op_offset = o.offset;
+                out->symbol = it->symbol;
+                out->symbol_value = it->symbol_value;
+                out->symtab = it->symtab;
+                out->index = 0;
+                out->function = NULL;
+                return CUDW_OK;
+            }
             break;
         case CUDW_LNE_SET_FUNCTION:
             st->function_offset = o.u;
@@ -400,6 +428,7 @@ int cudw_line_next(cudw_line_iter *it, cudw_line_row *out)
     /* the standard opcodes taken in line; advance_pc not when hidden rows
      * are asked for (the general decoder looks ahead for them) */
     const unsigned sstd = ti->short_std & (it->flags & CUDW_LINE_HIDDEN ? ~4u : ~0u);
+    const int hidden_rows = (it->flags & CUDW_LINE_HIDDEN) != 0; /* 0x90s too: dead ones are reported */
     const uint8_t *p;
     for (;;) {
         /* The fast path, for what fills real tables: special opcodes,
@@ -453,7 +482,7 @@ int cudw_line_next(cudw_line_iter *it, cudw_line_row *out)
                 continue;
             }
             if (op == 0 && p[2] == CUDW_LNE_INLINED_CALL && p[1] >= 3 && p[1] < 0x80 &&
-                end - p >= 2 + (ptrdiff_t)p[1]) {
+                end - p >= 2 + (ptrdiff_t)p[1] && !hidden_rows) {
                 /* 00 len 90 <context> <function offset>: the operands (the
                  * function is a string offset, often 3 bytes) are read
                  * inside the opcode's length, as cudw_line_op_next does */

@@ -168,6 +168,18 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
             prev_hidden = 0;
             continue;
         }
+        if (r->hidden == 2) { /* a 0x90 the next one replaces before any row */
+            uint8_t t[20];
+            size_t k = cudw_uleb128_write(r->context, t, 10);
+            k += cudw_uleb128_write(r->function_offset, t + k, 10);
+            wb_byte(&b, 0);
+            wb_uleb(&b, 1 + k);
+            wb_byte(&b, CUDW_LNE_INLINED_CALL);
+            wb_put(&b, t, k);
+            ctx = UINT64_MAX; /* the next row writes its 0x90 again, even the same one */
+            fn = r->function_offset;
+            continue;
+        }
         prev_hidden = r->hidden;
         if (r->file != file || r->file_again) {
             wb_byte(&b, 4);

@@ -141,11 +141,40 @@ static int hidden(gen *g, uint64_t a, uint64_t file)
     return CUDW_OK;
 }
 
-static void want(gen *g, uint64_t c, uint64_t f)
+/* A forced 0x90 (rule 7) that the next context replaces before any row:
+ * ptxas writes it all the same (templ.cu at -O0: two 0x90s in a row). */
+static int dead_context(gen *g)
 {
+    cudw_line_row *r = push(g);
+    if (!r)
+        return CUDW_E_NOMEM;
+    r->address = g->has_pc ? g->pc : 0;
+    r->file = g->enc_file;
+    r->line = g->enc_line;
+    r->context = g->want_c;
+    r->function_offset = g->want_f;
+    r->hidden = 2;
+    r->index = g->n;
+    g->dctx = g->want_c;
+    g->dfn = g->want_f;
+    g->want_set = g->force = 0;
+    return CUDW_OK;
+}
+
+static int want(gen *g, uint64_t c, uint64_t f)
+{
+    /* .debug_line of sm_90+ (the tables of rule 7): a 0x90 waiting for a
+     * row is not taken back; replaced, it goes out (templ.cu at -O0) */
+    if (g->want_set && (g->want_c != g->dctx || g->want_f != g->dfn) && (c != g->want_c || f != g->want_f) &&
+        g->defer) {
+        int rc = dead_context(g);
+        if (rc)
+            return rc;
+    }
     g->want_set = 1;
     g->want_c = c;
     g->want_f = f;
+    return CUDW_OK;
 }
 
 /* The context row of .loc L (0: not inlined), writing the rows of the
@@ -166,7 +195,9 @@ static int ensure(gen *g, size_t L, uint64_t a, uint64_t *out)
         size_t x = g->chain[k];
         const cudw_ptx_loc *X = LOC(g, x);
         if (pctx != wctx(g)) {
-            want(g, pctx, fn_of(g, x, pctx));
+            int rc = want(g, pctx, fn_of(g, x, pctx));
+            if (rc)
+                return rc;
             g->own_ctx = pctx;
         }
         g->reg_gen[x - 1] = g->gen;
@@ -262,8 +293,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
         if (is_entry) {
             pending = 0;
             if (!g->has_line || PL->line != g->line || PL->file != g->file) {
-                want(g, 0, 0);
-                if ((rc = row(g, a, PL->file, PL->line, g->merc ? 1 : 0)))
+                if ((rc = want(g, 0, 0)) || (rc = row(g, a, PL->file, PL->line, g->merc ? 1 : 0)))
                     break;
             }
             size_t fl = p->funcs[w.kind != CUDW_PTX_OUTSIDE ? w.function : PL->function].first_loc;
@@ -324,8 +354,8 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                 uint64_t cx = 0;
                 if (LOC(g, X)->inlined_at && (rc = ensure(g, LOC(g, X)->inlined_at, a, &cx)))
                     break;
-                if (cx != wctx(g))
-                    want(g, cx, fn_of(g, X, cx));
+                if (cx != wctx(g) && (rc = want(g, cx, fn_of(g, X, cx))))
+                    break;
             }
             if (g->has_line && PL->line == g->line) {
                 size_t x = PL->inlined_at;
@@ -345,11 +375,11 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
         if (PL->inlined_at && (rc = ensure(g, PL->inlined_at, a, &c)))
             break;
         if (g->defer && c != g->own_ctx) {
-            if (!g->want_set || g->want_c != c)
-                want(g, c, fn_of(g, L, c));
+            if ((!g->want_set || g->want_c != c) && (rc = want(g, c, fn_of(g, L, c))))
+                break;
             g->force = 1;
-        } else if (c != wctx(g)) {
-            want(g, c, fn_of(g, L, c));
+        } else if (c != wctx(g) && (rc = want(g, c, fn_of(g, L, c)))) {
+            break;
         }
         g->own_ctx = c;
         size_t lin = g->lin;
