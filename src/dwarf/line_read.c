@@ -320,6 +320,25 @@ static inline int uleb_in(const uint8_t **pp, const uint8_t *end, uint64_t *v)
     return cudw_uleb128_read(pp, end, v);
 }
 
+/* What is not a row (CUDW_LINE_HIDDEN): kind 1, a lone advance (it takes
+ * a set_file that came before it); kind 2, a 0x90 the next one replaces. */
+static int put_hidden(cudw_line_iter *it, cudw_line_row *out, uint8_t kind, uint64_t op_offset)
+{
+    cudw_line_row *st = &it->state;
+    *out = *st;
+    out->file_again = kind == 1 && st->file_again && it->prev_valid && st->file == it->prev_file;
+    if (kind == 1)
+        st->file_again = 0;
+    out->hidden = kind;
+    out->op_offset = op_offset;
+    out->symbol = it->symbol;
+    out->symbol_value = it->symbol_value;
+    out->symtab = it->symtab;
+    out->index = 0;
+    out->function = NULL;
+    return CUDW_OK;
+}
+
 /* One opcode the fast path does not take, by the general decoder: a row
  * (CUDW_OK), SLOW_MORE when the state changed and no row came, or
  * cudw_line_op_next's error or CUDW_DONE.  Out of line: its registers
@@ -346,19 +365,8 @@ static int slow_op(cudw_line_iter *it, cudw_line_row *out)
         case 1: return emit(it, out, o.offset);
         case 2: case 8:
             st->address += o.addr_adv;
-            if ((it->flags & CUDW_LINE_HIDDEN) && o.opcode == 2 && !followed_by_row(t, it->pos)) {
-                st->file_again = st->file_again && it->prev_valid && st->file == it->prev_file;
-                *out = *st;
-                st->file_again = 0;
-                out->hidden = 1;
-                out->op_offset = o.offset;
-                out->symbol = it->symbol;
-                out->symbol_value = it->symbol_value;
-                out->symtab = it->symtab;
-                out->index = 0;
-                out->function = NULL;
-                return CUDW_OK;
-            }
+            if ((it->flags & CUDW_LINE_HIDDEN) && o.opcode == 2 && !followed_by_row(t, it->pos))
+                return put_hidden(it, out, 1, o.offset);
             break;
         case 3: st->line += (uint64_t)o.s; break;
         case 4: st->file = o.u; st->file_again = 1; break;
@@ -386,18 +394,8 @@ static int slow_op(cudw_line_iter *it, cudw_line_row *out)
         case CUDW_LNE_INLINED_CALL:
             st->context = o.u;
             st->function_offset = o.u2;
-            if ((it->flags & CUDW_LINE_HIDDEN) && replaced_context(t, it->pos)) {
-                *out = *st;
-                out->hidden = 2;
-                out->file_again = 0;
-                out->op_offset = o.offset;
-                out->symbol = it->symbol;
-                out->symbol_value = it->symbol_value;
-                out->symtab = it->symtab;
-                out->index = 0;
-                out->function = NULL;
-                return CUDW_OK;
-            }
+            if ((it->flags & CUDW_LINE_HIDDEN) && replaced_context(t, it->pos))
+                return put_hidden(it, out, 2, o.offset);
             break;
         case CUDW_LNE_SET_FUNCTION:
             st->function_offset = o.u;

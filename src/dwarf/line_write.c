@@ -63,6 +63,18 @@ static int add_site(cudw_line_out *out, size_t *cap, uint64_t off, const char *s
 }
 
 /* operands of standard opcode k (index 0 unused) */
+/* 00 len 90 ULEB(context) ULEB(function name offset) */
+static void inlined_call(wbuf *b, uint64_t ctx, uint64_t fn)
+{
+    uint8_t t[20];
+    size_t k = cudw_uleb128_write(ctx, t, 10);
+    k += cudw_uleb128_write(fn, t + k, 10);
+    wb_byte(b, 0);
+    wb_uleb(b, 1 + k);
+    wb_byte(b, CUDW_LNE_INLINED_CALL);
+    wb_put(b, t, k);
+}
+
 static const uint8_t std_lengths[] = {0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1};
 
 int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, const cudw_line_row *rows,
@@ -169,13 +181,7 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
             continue;
         }
         if (r->hidden == 2) { /* a 0x90 the next one replaces before any row */
-            uint8_t t[20];
-            size_t k = cudw_uleb128_write(r->context, t, 10);
-            k += cudw_uleb128_write(r->function_offset, t + k, 10);
-            wb_byte(&b, 0);
-            wb_uleb(&b, 1 + k);
-            wb_byte(&b, CUDW_LNE_INLINED_CALL);
-            wb_put(&b, t, k);
+            inlined_call(&b, r->context, r->function_offset);
             ctx = UINT64_MAX; /* the next row writes its 0x90 again, even the same one */
             fn = r->function_offset;
             continue;
@@ -201,13 +207,7 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
             flag = r->merc_flag;
         }
         if (r->context != ctx || r->function_offset != fn) {
-            uint8_t t[20];
-            size_t k = cudw_uleb128_write(r->context, t, 10);
-            k += cudw_uleb128_write(r->function_offset, t + k, 10);
-            wb_byte(&b, 0);
-            wb_uleb(&b, 1 + k);
-            wb_byte(&b, CUDW_LNE_INLINED_CALL);
-            wb_put(&b, t, k);
+            inlined_call(&b, r->context, r->function_offset);
             ctx = r->context;
             fn = r->function_offset;
         }
