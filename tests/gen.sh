@@ -138,7 +138,7 @@ stage1() { # ARCH PROGRAM
 }
 for arch in 75 100 120; do
     mkdir -p "$out/stage1/sm_$arch"
-    for n in heavy multi twocalls; do bg stage1 $arch $n; done
+    for n in heavy multi twocalls chains libdev thrustcub; do bg stage1 $arch $n; done
 done
 sync_jobs
 touch "$stamp"

@@ -254,8 +254,6 @@ static int emit(cudw_line_iter *it, cudw_line_row *out, uint64_t op_offset)
                  st->function_offset == it->prev_fn && callee_entry(it, st->address);
     if (repeat)
         index = st->index;
-    /* a set_file since the last row that left the file as it was */
-    st->file_again = st->file_again && it->prev_valid && st->file == it->prev_file;
     it->prev_valid = !st->end_sequence;
     it->prev_address = st->address;
     it->prev_line = st->line;
@@ -326,7 +324,7 @@ static int put_hidden(cudw_line_iter *it, cudw_line_row *out, uint8_t kind, uint
 {
     cudw_line_row *st = &it->state;
     *out = *st;
-    out->file_again = kind == 1 && st->file_again && it->prev_valid && st->file == it->prev_file;
+    out->file_again = kind == 1 && st->file_again;
     if (kind == 1)
         st->file_again = 0;
     out->hidden = kind;
@@ -369,7 +367,7 @@ static int slow_op(cudw_line_iter *it, cudw_line_row *out)
                 return put_hidden(it, out, 1, o.offset);
             break;
         case 3: st->line += (uint64_t)o.s; break;
-        case 4: st->file = o.u; st->file_again = 1; break;
+        case 4: st->file_again = o.u == st->file && it->prev_valid; st->file = o.u; break;
         case 5: st->column = o.u; break;
         case 6: st->is_stmt = !st->is_stmt; break;
         case 7: st->basic_block = 1; break;
@@ -471,8 +469,8 @@ int cudw_line_next(cudw_line_iter *it, cudw_line_row *out)
             }
             if ((op == 4 || op == 5) && (sstd & (1u << op)) && !(p[1] & 0x80)) {
                 if (op == 4) { /* set_file, set_column */
+                    st->file_again = p[1] == st->file && it->prev_valid; /* it changes nothing */
                     st->file = p[1];
-                    st->file_again = 1; /* emit() keeps it only when the file is the last row's */
                 }
                 else
                     st->column = p[1];

@@ -386,7 +386,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
         g->lin = PL->inlined_at;
         if (!g->has_line || PL->line != g->line) {
             rc = row(g, a, PL->file, PL->line, 0);
-        } else if (g->merc && c == 0 && !after_now) {
+        } else if (!g->defer && c == 0 && !after_now) {
             /* Mercury: back to the function itself on the same line writes
              * nothing yet (the 0x90 waits for the next row) */
         } else if (!g->defer) {
@@ -396,7 +396,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                                   : c && c == g->dctx && PL->inlined_at != lin;
             flush(g);
             if ((had || after_now) && (!g->has_pc || g->pc != a))
-                rc = hidden(g, a, g->merc ? PL->file : g->enc_file);
+                rc = hidden(g, a, !g->defer ? PL->file : g->enc_file);
         }
     }
     return rc;
