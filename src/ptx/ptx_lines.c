@@ -16,12 +16,15 @@
  *     state line is the function's first .loc; a next SASS row at the same
  *     address and PTX line repeats the entry row, not counted in context
  *     numbers;
- *   - a same-line instruction after a context change or an entry writes
- *     a lone advance (a hidden row);
+ *   - a same-line instruction after a context change (another .loc
+ *     instance inlined at, even one sharing the row) or an entry writes a
+ *     lone advance (a hidden row); sm_75/80 and Mercury move its file with
+ *     it, and write nothing for a return to context 0;
  *   - sm_90+ (not Mercury) defers a same-line .loc whose new contexts would
  *     all be on that line until the next .loc shows whether it needs them,
- *     and writes no set_file for a call site's context row when a line-0
- *     .loc of another file inlined at it came first. */
+ *     never takes back a 0x90 another replaces before a row (a hidden row
+ *     of kind 2), and writes no set_file for a call site's context row when
+ *     a line-0 .loc of another file inlined at it came first. */
 #include "internal.h"
 #include "ptx/ptx.h"
 
@@ -165,8 +168,8 @@ static int want(gen *g, uint64_t c, uint64_t f)
 {
     /* .debug_line of sm_90+ (the tables of rule 7): a 0x90 waiting for a
      * row is not taken back; replaced, it goes out (templ.cu at -O0) */
-    if (g->want_set && (g->want_c != g->dctx || g->want_f != g->dfn) && (c != g->want_c || f != g->want_f) &&
-        g->defer) {
+    if (g->defer && g->want_set && (g->want_c != g->dctx || g->want_f != g->dfn) &&
+        (c != g->want_c || f != g->want_f)) {
         int rc = dead_context(g);
         if (rc)
             return rc;
@@ -387,8 +390,8 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
         if (!g->has_line || PL->line != g->line) {
             rc = row(g, a, PL->file, PL->line, 0);
         } else if (!g->defer && c == 0 && !after_now) {
-            /* Mercury: back to the function itself on the same line writes
-             * nothing yet (the 0x90 waits for the next row) */
+            /* sm_75/80 and Mercury: back to the function itself on the
+             * same line writes nothing yet (the 0x90 waits for the next row) */
         } else if (!g->defer) {
             /* another .loc instance inlined at the same row (two shared
              * one row, rule 3) also advances; the 0x90 stays unwritten */
