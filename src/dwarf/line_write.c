@@ -164,6 +164,11 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
              * to us may also change the line (kept, so decode(encode) holds),
              * and a hidden advance right before needs something between it
              * and the end, or it would read as the end's own advance */
+            if (r->file != file || r->file_again) { /* never from ptxas either */
+                wb_byte(&b, 4);
+                wb_uleb(&b, r->file);
+                file = r->file;
+            }
             int64_t dl = (int64_t)(r->line - line);
             if (dl || (prev_hidden && !daddr)) {
                 wb_byte(&b, 3);
@@ -181,6 +186,18 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
             continue;
         }
         if (r->hidden == 2) { /* a 0x90 the next one replaces before any row */
+            /* never from ptxas (its lone 0x90 keeps the file and line);
+             * keeps decode(encode(rows)) == rows */
+            if (r->file != file || r->file_again) {
+                wb_byte(&b, 4);
+                wb_uleb(&b, r->file);
+                file = r->file;
+            }
+            if (r->line != line) {
+                wb_byte(&b, 3);
+                wb_sleb(&b, (int64_t)(r->line - line));
+                line = r->line;
+            }
             inlined_call(&b, r->context, r->function_offset);
             ctx = UINT64_MAX; /* the next row writes its 0x90 again, even the same one */
             fn = r->function_offset;
