@@ -169,6 +169,8 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
                 wb_uleb(&b, r->file);
                 file = r->file;
             }
+            if (r->context != ctx || r->function_offset != fn) /* nor this */
+                inlined_call(&b, r->context, r->function_offset);
             int64_t dl = (int64_t)(r->line - line);
             if (dl || (prev_hidden && !daddr)) {
                 wb_byte(&b, 3);
