@@ -200,6 +200,13 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
                 wb_sleb(&b, (int64_t)(r->line - line));
                 line = r->line;
             }
+            /* an address it moved to without a lone advance (which would
+             * read as a hidden row of its own): DW_LNS_fixed_advance_pc */
+            for (uint64_t d = r->address - addr; d; d -= d > 0xffff ? 0xffff : d) {
+                wb_byte(&b, 9);
+                wb_le(&b, d > 0xffff ? 0xffff : d, 2);
+            }
+            addr = r->address;
             inlined_call(&b, r->context, r->function_offset);
             ctx = UINT64_MAX; /* the next row writes its 0x90 again, even the same one */
             fn = r->function_offset;
