@@ -183,8 +183,9 @@ static int replaced_context(const cudw_line_table *t, uint64_t pos)
     while (cudw_line_op_next(t, &pos, &o) == CUDW_OK) {
         if (o.kind == CUDW_LOP_EXTENDED && o.opcode == CUDW_LNE_INLINED_CALL)
             return 1;
-        if (o.kind == CUDW_LOP_SPECIAL || (o.kind == CUDW_LOP_STANDARD && (o.opcode == 1 || o.opcode == 2 ||
-                                                                            o.opcode == 9)) ||
+        /* a row, or a lone advance (a hidden row of its own); the other
+         * address moves (const_add_pc, fixed_advance_pc) make neither */
+        if (o.kind == CUDW_LOP_SPECIAL || (o.kind == CUDW_LOP_STANDARD && (o.opcode == 1 || o.opcode == 2)) ||
             (o.kind == CUDW_LOP_EXTENDED && (o.opcode == 1 || o.opcode == 2)))
             return 0;
     }
