@@ -173,10 +173,8 @@ const char *cudw_line_function_name(const cudw_line_table *t, uint64_t off)
     return (const char *)s->data + at;
 }
 
-/* An advance_pc is "hidden" when no row follows it: the next opcode is not
- * DW_LNS_copy and not DW_LNE_end_sequence. */
-/* A 0x90 is dead when another 0x90 comes before anything that makes a row
- * or advances the address. */
+/* A 0x90 is dead (a hidden row of kind 2) when another 0x90 comes before
+ * a row or a lone advance. */
 static int replaced_context(const cudw_line_table *t, uint64_t pos)
 {
     cudw_line_op o;
@@ -192,6 +190,8 @@ static int replaced_context(const cudw_line_table *t, uint64_t pos)
     return 0;
 }
 
+/* An advance_pc is "hidden" when no row follows it: the next opcode is not
+ * DW_LNS_copy and not DW_LNE_end_sequence. */
 static int followed_by_row(const cudw_line_table *t, uint64_t pos)
 {
     cudw_line_op o;

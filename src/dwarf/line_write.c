@@ -62,7 +62,6 @@ static int add_site(cudw_line_out *out, size_t *cap, uint64_t off, const char *s
     return 0;
 }
 
-/* operands of standard opcode k (index 0 unused) */
 /* 00 len 90 ULEB(context) ULEB(function name offset) */
 static void inlined_call(wbuf *b, uint64_t ctx, uint64_t fn)
 {
@@ -75,6 +74,16 @@ static void inlined_call(wbuf *b, uint64_t ctx, uint64_t fn)
     wb_put(b, t, k);
 }
 
+/* 00 02 92 v: Mercury's entry flag */
+static void merc_entry(wbuf *b, uint8_t v)
+{
+    wb_byte(b, 0);
+    wb_byte(b, 2);
+    wb_byte(b, CUDW_LNE_MERC_ENTRY);
+    wb_byte(b, v);
+}
+
+/* operands of standard opcode k (index 0 unused) */
 static const uint8_t std_lengths[] = {0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1};
 
 int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, const cudw_line_row *rows,
@@ -152,24 +161,25 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
                         "(a sequence ascends)", i, (unsigned long long)r->address, (unsigned long long)addr);
         }
         uint64_t daddr = (r->address - addr) / p->min_inst_length;
+        /* whatever comes: its set_file first (on an end or a lone 0x90
+         * never from ptxas, kept so decode(encode) holds), then the 0x92 0
+         * of an entry row before it */
+        if (r->file != file || r->file_again) {
+            wb_byte(&b, 4);
+            wb_uleb(&b, r->file);
+            file = r->file;
+        }
+        if (flag) {
+            merc_entry(&b, 0);
+            flag = 0;
+        }
         if (r->end_sequence) {
-            if (flag) { /* an entry row that ends its sequence: closed before the end */
-                wb_byte(&b, 0);
-                wb_byte(&b, 2);
-                wb_byte(&b, CUDW_LNE_MERC_ENTRY);
-                wb_byte(&b, 0);
-                flag = 0;
-            }
             /* ptxas's end rows only advance the address; other rows handed
-             * to us may also change the line (kept, so decode(encode) holds),
-             * and a hidden advance right before needs something between it
-             * and the end, or it would read as the end's own advance */
-            if (r->file != file || r->file_again) { /* never from ptxas either */
-                wb_byte(&b, 4);
-                wb_uleb(&b, r->file);
-                file = r->file;
-            }
-            if (r->context != ctx || r->function_offset != fn) /* nor this */
+             * to us may also change the context or the line (kept, so
+             * decode(encode) holds), and a hidden advance right before needs
+             * something between it and the end, or it would read as the
+             * end's own advance */
+            if (r->context != ctx || r->function_offset != fn)
                 inlined_call(&b, r->context, r->function_offset);
             int64_t dl = (int64_t)(r->line - line);
             if (dl || (prev_hidden && !daddr)) {
@@ -188,13 +198,8 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
             continue;
         }
         if (r->hidden == 2) { /* a 0x90 the next one replaces before any row */
-            /* never from ptxas (its lone 0x90 keeps the file and line);
-             * keeps decode(encode(rows)) == rows */
-            if (r->file != file || r->file_again) {
-                wb_byte(&b, 4);
-                wb_uleb(&b, r->file);
-                file = r->file;
-            }
+            /* a line it moved to: never from ptxas (its lone 0x90 keeps
+             * the line), kept so decode(encode) holds */
             if (r->line != line) {
                 wb_byte(&b, 3);
                 wb_sleb(&b, (int64_t)(r->line - line));
@@ -213,23 +218,8 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
             continue;
         }
         prev_hidden = r->hidden;
-        if (r->file != file || r->file_again) {
-            wb_byte(&b, 4);
-            wb_uleb(&b, r->file);
-            file = r->file;
-        }
-        if (flag) { /* the entry's 0x92 0 goes out with the next row, after its set_file */
-            wb_byte(&b, 0);
-            wb_byte(&b, 2);
-            wb_byte(&b, CUDW_LNE_MERC_ENTRY);
-            wb_byte(&b, 0);
-            flag = 0;
-        }
-        if (r->merc_flag && !r->hidden) { /* Mercury: 0x92 1 before the entry row, 0x92 0 after it */
-            wb_byte(&b, 0);
-            wb_byte(&b, 2);
-            wb_byte(&b, CUDW_LNE_MERC_ENTRY);
-            wb_byte(&b, r->merc_flag);
+        if (r->merc_flag && !r->hidden) { /* Mercury: 0x92 1 before the entry row, 0x92 0 with the next */
+            merc_entry(&b, r->merc_flag);
             flag = r->merc_flag;
         }
         if (r->context != ctx || r->function_offset != fn) {
