@@ -21,10 +21,13 @@
  *     lone advance (a hidden row); sm_75/80 and Mercury move its file with
  *     it, and write nothing for a return to context 0;
  *   - sm_90+ (not Mercury) defers a same-line .loc whose new contexts would
- *     all be on that line until the next .loc shows whether it needs them,
- *     never takes back a 0x90 another replaces before a row (a hidden row
- *     of kind 2), and writes no set_file for a call site's context row when
- *     a line-0 .loc of another file inlined at it came first. */
+ *     all be on that line until the next .loc shows whether it needs them
+ *     -- but it still selects its context, and its name, for the next
+ *     0x90, and a return to the context written last keeps that 0x90 as
+ *     written; a deferred .loc replacing a 0x90 a row needed does not take
+ *     it back (a hidden row of kind 2); and no set_file goes out for a call
+ *     site's context row when a line-0 .loc of another file inlined at it
+ *     came first. */
 #include "internal.h"
 #include "ptx/ptx.h"
 
@@ -43,6 +46,7 @@ typedef struct gen {
     uint64_t dctx, dfn, own_ctx;
     size_t lin;          /* the inlined_at of the last .loc taken, written or not */
     int want_set, force;
+    int soft;            /* the pending 0x90 was chosen by a .loc that wrote nothing (rule 9) */
     uint64_t want_c, want_f;
     uint64_t enc_line, enc_file; /* of the last row written */
     int stale;           /* ptxas believes the file is `believed`, not enc_file */
@@ -81,6 +85,7 @@ static void flush(gen *g)
     }
     g->want_set = 0;
     g->force = 0;
+    g->soft = 0;
 }
 
 /* The file a row of `file` decodes in, and whether ptxas writes a set_file
@@ -164,19 +169,29 @@ static int dead_context(gen *g)
     return CUDW_OK;
 }
 
-static int want(gen *g, uint64_t c, uint64_t f)
+/* The 0x90 (c, f) for the next row; soft: chosen by a .loc that writes
+ * nothing (rule 9). */
+static int want(gen *g, uint64_t c, uint64_t f, int soft)
 {
-    /* .debug_line of sm_90+ (the tables of rule 7): a 0x90 waiting for a
-     * row is not taken back; replaced, it goes out (templ.cu at -O0) */
-    if (g->defer && g->want_set && (g->want_c != g->dctx || g->want_f != g->dfn) &&
-        (c != g->want_c || f != g->want_f)) {
-        int rc = dead_context(g);
-        if (rc)
-            return rc;
+    if (g->defer && g->want_set) {
+        if (soft && !g->soft && (g->want_c != g->dctx || g->want_f != g->dfn) &&
+            (c != g->want_c || f != g->want_f)) {
+            /* rule 7: a 0x90 a row needed, replaced before that row by a
+             * .loc that writes nothing, goes out (templ.cu at -O0) */
+            int rc = dead_context(g);
+            if (rc)
+                return rc;
+        } else if (c == g->dctx) {
+            /* rule 9: back to the context written last, whose 0x90 stands */
+            g->want_set = 0;
+            g->soft = 0;
+            return CUDW_OK;
+        }
     }
     g->want_set = 1;
     g->want_c = c;
     g->want_f = f;
+    g->soft = soft;
     return CUDW_OK;
 }
 
@@ -198,7 +213,7 @@ static int ensure(gen *g, size_t L, uint64_t a, uint64_t *out)
         size_t x = g->chain[k];
         const cudw_ptx_loc *X = LOC(g, x);
         if (pctx != wctx(g)) {
-            int rc = want(g, pctx, fn_of(g, x, pctx));
+            int rc = want(g, pctx, fn_of(g, x, pctx), 0);
             if (rc)
                 return rc;
             g->own_ctx = pctx;
@@ -296,7 +311,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
         if (is_entry) {
             pending = 0;
             if (!g->has_line || PL->line != g->line || PL->file != g->file) {
-                if ((rc = want(g, 0, 0)) || (rc = row(g, a, PL->file, PL->line, g->merc ? 1 : 0)))
+                if ((rc = want(g, 0, 0, 0)) || (rc = row(g, a, PL->file, PL->line, g->merc ? 1 : 0)))
                     break;
             }
             size_t fl = p->funcs[w.kind != CUDW_PTX_OUTSIDE ? w.function : PL->function].first_loc;
@@ -357,7 +372,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                 uint64_t cx = 0;
                 if (LOC(g, X)->inlined_at && (rc = ensure(g, LOC(g, X)->inlined_at, a, &cx)))
                     break;
-                if (cx != wctx(g) && (rc = want(g, cx, fn_of(g, X, cx))))
+                if (cx != wctx(g) && (rc = want(g, cx, fn_of(g, X, cx), 0)))
                     break;
             }
             if (g->has_line && PL->line == g->line) {
@@ -370,6 +385,14 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                     }
                 if (same) {
                     pending = L;
+                    /* rule 9: it still selects its context, when that row
+                     * is known, and the name that goes with it */
+                    size_t K = PL->inlined_at;
+                    if (!K || registered(g, K)) {
+                        uint64_t cc = K ? g->reg[K - 1] : 0;
+                        if (cc != wctx(g) && (rc = want(g, cc, fn_of(g, L, cc), 1)))
+                            break;
+                    }
                     continue;
                 }
             }
@@ -378,10 +401,10 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
         if (PL->inlined_at && (rc = ensure(g, PL->inlined_at, a, &c)))
             break;
         if (g->defer && c != g->own_ctx) {
-            if ((!g->want_set || g->want_c != c) && (rc = want(g, c, fn_of(g, L, c))))
+            if ((!g->want_set || g->want_c != c) && (rc = want(g, c, fn_of(g, L, c), 0)))
                 break;
             g->force = 1;
-        } else if (c != wctx(g) && (rc = want(g, c, fn_of(g, L, c)))) {
+        } else if (c != wctx(g) && (rc = want(g, c, fn_of(g, L, c), 0))) {
             break;
         }
         g->own_ctx = c;

@@ -91,7 +91,7 @@ for ptx, cubin in pairs():
 print(f"{identical} of {total} sections byte-identical")
 
 # every SASS row of an instruction maps to a PTX instruction line
-ptx, cubin = pairs()[0]
+ptx, cubin = next(p for p in pairs() if os.path.basename(p[1]) == "heavy_sm100_lineinfo.rdc.O3.cubin")
 insns = {x["ptx_line"]: x for x in json.loads(run("ptx-lines", "--json", ptx).stdout)}
 sass = json.loads(run("lines", "--json", "--section", ".nv_debug_line_sass", cubin).stdout)[0]
 rows = [r for r in sass["sections"][0]["tables"][0]["rows"] if not r["end_sequence"]]
