@@ -139,7 +139,7 @@ stage1() { # ARCH PROGRAM
 }
 for arch in 75 100 120; do
     mkdir -p "$out/stage1/sm_$arch"
-    for n in heavy multi twocalls chains libdev thrustcub; do bg stage1 $arch $n; done
+    for n in heavy multi twocalls chains libdev thrustcub noinl; do bg stage1 $arch $n; done
 done
 mkdir -p "$out/stage1/sm_90"
 bg stage1 90 devreduce

@@ -12,7 +12,8 @@
  *   - the 0x90 opcode goes out lazily, only before something that needs
  *     the context (rows carry it: the encoder writes it when it changes);
  *   - a function entry (address 0, a callee symbol placed in the kernel's
- *     section, a Mercury row flagged 0x92) writes the entry row, then the
+ *     section, a Mercury row flagged 0x92) writes the entry row (of the
+ *     function's first .loc when the row is `{` or a line-0 .loc), then the
  *     state line is the function's first .loc; a next SASS row at the same
  *     address and PTX line repeats the entry row, not counted in context
  *     numbers;
@@ -308,6 +309,17 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
         if (!L)
             continue;
         const cudw_ptx_loc *PL = LOC(g, L);
+        int stand_in = w.kind == CUDW_PTX_BRACE;
+        if (is_entry && PL->line == 0) {
+            /* an entry on a line-0 .loc (an instruction -O3 hoisted to
+             * the top) stands for the function's first .loc, as `{` does */
+            size_t fl = p->funcs[w.kind != CUDW_PTX_OUTSIDE ? w.function : PL->function].first_loc;
+            if (fl) {
+                L = fl;
+                PL = LOC(g, L);
+                stand_in = 1;
+            }
+        }
         if (is_entry) {
             pending = 0;
             if (!g->has_line || PL->line != g->line || PL->file != g->file) {
@@ -322,7 +334,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
             entry_a = a;
             entry_line = r->line;
             entry_L = L;
-            lastL = w.kind == CUDW_PTX_BRACE ? 0 : L;
+            lastL = stand_in ? 0 : L;
             continue;
         }
         if (entry_open && entry_a == a && entry_line == r->line) {
