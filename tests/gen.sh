@@ -121,7 +121,8 @@ bg host_and_archives
 # flags; -lineinfo: --generate-line-info at -O0 and -O3; --compile-only for
 # a relocatable object).  templ.cu is the source of the one case we do not
 # reproduce at -O1..-O3 (docs/ptx-lines.md; its -O0 cubin is a committed
-# fixture): kept, not compiled here.
+# fixture) and onelinerec.cu (vsum, For<>, depth<D>: not reproduced) are
+# kept, not compiled here.
 # (sm_90 .debug_line: the committed fixtures and devreduce, whose -O3 table
 # needs rule 9; sm_100/120 defer the same way)
 PTXAS=$(dirname "$NVCC")/ptxas
