@@ -300,35 +300,27 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
         int is_entry = E ? take_entry(E, a) : (g->merc && r->merc_flag == 1);
         cudw_ptx_where w;
         cudw_ptx_where_is(p, r->line, &w);
-        size_t L = w.loc;
-        if (w.kind == CUDW_PTX_BRACE) {
-            if (!is_entry)
-                continue;
-            L = p->funcs[w.function].first_loc;
-        }
+        size_t L = w.loc, first = 0; /* first: the first .loc of an entry's function */
+        if (is_entry && (w.kind != CUDW_PTX_OUTSIDE || L))
+            first = p->funcs[w.kind != CUDW_PTX_OUTSIDE ? w.function : LOC(g, L)->function].first_loc;
+        /* an entry on `{`, or on a line-0 .loc (an instruction -O3 hoisted
+         * to the top), stands for its function's first .loc */
+        int stand_in = is_entry && (w.kind == CUDW_PTX_BRACE || (L && first && LOC(g, L)->line == 0));
+        if (w.kind == CUDW_PTX_BRACE && !is_entry)
+            continue;
+        if (stand_in)
+            L = first;
         if (!L)
             continue;
         const cudw_ptx_loc *PL = LOC(g, L);
-        int stand_in = w.kind == CUDW_PTX_BRACE;
-        if (is_entry && PL->line == 0) {
-            /* an entry on a line-0 .loc (an instruction -O3 hoisted to
-             * the top) stands for the function's first .loc, as `{` does */
-            size_t fl = p->funcs[w.kind != CUDW_PTX_OUTSIDE ? w.function : PL->function].first_loc;
-            if (fl) {
-                L = fl;
-                PL = LOC(g, L);
-                stand_in = 1;
-            }
-        }
         if (is_entry) {
             pending = 0;
             if (!g->has_line || PL->line != g->line || PL->file != g->file) {
                 if ((rc = want(g, 0, 0, 0)) || (rc = row(g, a, PL->file, PL->line, g->merc ? 1 : 0)))
                     break;
             }
-            size_t fl = p->funcs[w.kind != CUDW_PTX_OUTSIDE ? w.function : PL->function].first_loc;
-            g->has_line = fl != 0;
-            g->line = fl ? LOC(g, fl)->line : 0;
+            g->has_line = first != 0;
+            g->line = first ? LOC(g, first)->line : 0;
             after_entry = 1;
             entry_open = 1;
             entry_a = a;
