@@ -20,15 +20,18 @@
  *   - a same-line instruction after a context change (another .loc
  *     instance inlined at, even one sharing the row) or an entry writes a
  *     lone advance (a hidden row); sm_75/80 and Mercury move its file with
- *     it, and write nothing for a return to context 0;
+ *     it, and write nothing for a return to context 0 -- and where that
+ *     instruction is at the row just written, its 0x90 goes out at once;
  *   - sm_90+ (not Mercury) defers a same-line .loc whose new contexts would
  *     all be on that line until the next .loc shows whether it needs them
  *     -- but it still selects its context, and its name, for the next
  *     0x90, and a return to the context written last keeps that 0x90 as
  *     written; a deferred .loc replacing a 0x90 a row needed does not take
- *     it back (a hidden row of kind 2); and no set_file goes out for a call
+ *     it back (a hidden row of kind 2), nor does anything replacing the one
+ *     a deferred .loc's contexts chose; no set_file goes out for a call
  *     site's context row when a line-0 .loc of another file inlined at it
- *     came first. */
+ *     came first; and a row on a new line inlined at unwritten .locs of
+ *     that line goes in the context above them, leaving them unwritten. */
 #include "internal.h"
 #include "ptx/ptx.h"
 
@@ -48,6 +51,7 @@ typedef struct gen {
     size_t lin;          /* the inlined_at of the last .loc taken, written or not */
     int want_set, force;
     int soft;            /* the pending 0x90 was chosen by a .loc that wrote nothing (rule 9) */
+    int sticky;          /* ... by a deferred .loc's contexts being written: it goes out even if replaced (rule 7) */
     uint64_t want_c, want_f;
     uint64_t enc_line, enc_file; /* of the last row written */
     int stale;           /* ptxas believes the file is `believed`, not enc_file */
@@ -87,6 +91,7 @@ static void flush(gen *g)
     g->want_set = 0;
     g->force = 0;
     g->soft = 0;
+    g->sticky = 0;
 }
 
 /* The file a row of `file` decodes in, and whether ptxas writes a set_file
@@ -167,6 +172,7 @@ static int dead_context(gen *g)
     g->dctx = g->want_c;
     g->dfn = g->want_f;
     g->want_set = g->force = 0;
+    g->sticky = 0;
     return CUDW_OK;
 }
 
@@ -175,10 +181,12 @@ static int dead_context(gen *g)
 static int want(gen *g, uint64_t c, uint64_t f, int soft)
 {
     if (g->defer && g->want_set) {
-        if (soft && !g->soft && (g->want_c != g->dctx || g->want_f != g->dfn) &&
+        if ((soft || g->sticky) && !g->soft && (g->want_c != g->dctx || g->want_f != g->dfn) &&
             (c != g->want_c || f != g->want_f)) {
             /* rule 7: a 0x90 a row needed, replaced before that row by a
-             * .loc that writes nothing, goes out (templ.cu at -O0) */
+             * .loc that writes nothing, goes out (templ.cu at -O0); so does
+             * one a deferred .loc's contexts chose, whatever replaces it
+             * (tests/fixtures/stage1/stair_sm90_lineinfo) */
             int rc = dead_context(g);
             if (rc)
                 return rc;
@@ -193,6 +201,7 @@ static int want(gen *g, uint64_t c, uint64_t f, int soft)
     g->want_c = c;
     g->want_f = f;
     g->soft = soft;
+    g->sticky = 0;
     return CUDW_OK;
 }
 
@@ -378,6 +387,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                     break;
                 if (cx != wctx(g) && (rc = want(g, cx, fn_of(g, X, cx), 0)))
                     break;
+                g->sticky = g->want_set;
             }
             if (g->has_line && PL->line == g->line) {
                 size_t x = PL->inlined_at;
@@ -401,14 +411,23 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                 }
             }
         }
+        /* rule 10: a row on a new line whose unwritten contexts just above
+         * it are on that line too is written in the context above them,
+         * named as the outermost of them, and they stay unwritten */
+        size_t top = PL->inlined_at, run = 0;
+        if (g->defer && (!g->has_line || PL->line != g->line))
+            for (; top && !registered(g, top) && LOC(g, top)->line == PL->line && LOC(g, top)->file == PL->file;
+                 top = LOC(g, top)->inlined_at)
+                run = top;
         c = 0;
-        if (PL->inlined_at && (rc = ensure(g, PL->inlined_at, a, &c)))
+        if (top && (rc = ensure(g, top, a, &c)))
             break;
+        uint64_t name = fn_of(g, run ? run : L, c);
         if (g->defer && c != g->own_ctx) {
-            if ((!g->want_set || g->want_c != c) && (rc = want(g, c, fn_of(g, L, c), 0)))
+            if ((!g->want_set || g->want_c != c) && (rc = want(g, c, name, 0)))
                 break;
             g->force = 1;
-        } else if (c != wctx(g) && (rc = want(g, c, fn_of(g, L, c), 0))) {
+        } else if (c != wctx(g) && (rc = want(g, c, name, 0))) {
             break;
         }
         g->own_ctx = c;
@@ -424,6 +443,10 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
              * one row, rule 3) also advances; the 0x90 stays unwritten */
             int had = g->want_set ? g->want_c != g->dctx || g->want_f != g->dfn
                                   : c && c == g->dctx && PL->inlined_at != lin;
+            /* at the address of the row just written, that 0x90 goes out at
+             * once, even if replaced before the next row (rule 6) */
+            if (g->want_set && had && g->has_pc && g->pc == a && (rc = dead_context(g)))
+                break;
             flush(g);
             if ((had || after_now) && (!g->has_pc || g->pc != a))
                 rc = hidden(g, a, !g->defer ? PL->file : g->enc_file);
