@@ -180,17 +180,19 @@ static int dead_context(gen *g)
  * nothing (rule 9). */
 static int want(gen *g, uint64_t c, uint64_t f, int soft)
 {
-    if (g->defer && g->want_set) {
-        if ((soft || g->sticky) && !g->soft && (g->want_c != g->dctx || g->want_f != g->dfn) &&
-            (c != g->want_c || f != g->want_f)) {
-            /* rule 7: a 0x90 a row needed, replaced before that row by a
-             * .loc that writes nothing, goes out (templ.cu at -O0); so does
-             * one a deferred .loc's contexts chose, whatever replaces it
-             * (tests/fixtures/stage1/stair_sm90_lineinfo) */
-            int rc = dead_context(g);
-            if (rc)
-                return rc;
-        } else if (c == g->dctx) {
+    if (g->want_set && ((g->defer && soft) || g->sticky) && !g->soft &&
+        (g->want_c != g->dctx || g->want_f != g->dfn) && (c != g->want_c || f != g->want_f)) {
+        /* rule 7: a 0x90 a row needed, replaced before that row by a .loc
+         * that writes nothing, goes out (templ.cu at -O0); so does one a
+         * deferred .loc's contexts chose, whatever replaces it
+         * (tests/fixtures/stage1/stair_sm90_lineinfo), and in the tables
+         * that do the work at once, one chosen at the row just written
+         * (rule 6, collapse_sm100_lineinfo) */
+        int rc = dead_context(g);
+        if (rc)
+            return rc;
+    } else if (g->defer && g->want_set) {
+        if (c == g->dctx) {
             /* rule 9: back to the context written last, whose 0x90 stands */
             g->want_set = 0;
             g->soft = 0;
@@ -443,13 +445,15 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
              * one row, rule 3) also advances; the 0x90 stays unwritten */
             int had = g->want_set ? g->want_c != g->dctx || g->want_f != g->dfn
                                   : c && c == g->dctx && PL->inlined_at != lin;
-            /* at the address of the row just written, that 0x90 goes out at
-             * once, even if replaced before the next row (rule 6) */
-            if (g->want_set && had && g->has_pc && g->pc == a && (rc = dead_context(g)))
-                break;
-            flush(g);
-            if ((had || after_now) && (!g->has_pc || g->pc != a))
-                rc = hidden(g, a, !g->defer ? PL->file : g->enc_file);
+            if (g->want_set && had && g->has_pc && g->pc == a) {
+                /* at the address of the row just written, that 0x90 goes
+                 * out even if replaced before the next row (rule 6) */
+                g->sticky = 1;
+            } else {
+                flush(g);
+                if ((had || after_now) && (!g->has_pc || g->pc != a))
+                    rc = hidden(g, a, !g->defer ? PL->file : g->enc_file);
+            }
         }
     }
     return rc;
