@@ -58,6 +58,7 @@ typedef struct gen {
     uint64_t believed;
     uint64_t *reg;       /* per .loc: its context row, valid when reg_gen matches */
     uint32_t *reg_gen;
+    uint32_t *logical_gen; /* per .loc: left unwritten under a row on its line (rule 10) */
     uint32_t *nofile_gen; /* per .loc: a line-0 .loc of another file inlined at it came first (rule 8) */
     uint32_t gen;
     size_t *chain;       /* ensure's work list */
@@ -289,7 +290,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
     g->dfile = g->enc_file = 1;
     g->stale = 0;
     g->enc_line = 1;
-    size_t lastL = 0, pending = 0;
+    size_t lastL = 0, pending = 0, late = 0;
     int after_entry = 0, entry_open = 0;
     uint64_t entry_a = 0, entry_line = 0;
     size_t entry_L = 0;
@@ -395,7 +396,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                 size_t x = PL->inlined_at;
                 int same = 1;
                 for (; x && !registered(g, x); x = LOC(g, x)->inlined_at)
-                    if (LOC(g, x)->line != g->line) {
+                    if (LOC(g, x)->line != g->line && g->logical_gen[x - 1] != g->gen) {
                         same = 0;
                         break;
                     }
@@ -408,6 +409,8 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                         uint64_t cc = K ? g->reg[K - 1] : 0;
                         if (cc != wctx(g) && (rc = want(g, cc, fn_of(g, L, cc), 1)))
                             break;
+                    } else if (g->logical_gen[K - 1] == g->gen) {
+                        late = L; /* its context is one rule 10 left unwritten */
                     }
                     continue;
                 }
@@ -437,6 +440,25 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
         g->lin = PL->inlined_at;
         if (!g->has_line || PL->line != g->line) {
             rc = row(g, a, PL->file, PL->line, 0);
+            /* rule 10: those left unwritten before are the row now; the
+             * others are left unwritten, and a deferred .loc waiting for
+             * one of them selects it (rule 9) */
+            if (run)
+                for (size_t x = PL->inlined_at; x != top; x = LOC(g, x)->inlined_at) {
+                    if (g->logical_gen[x - 1] == g->gen) {
+                        g->reg_gen[x - 1] = g->gen;
+                        g->reg[x - 1] = g->n;
+                    } else
+                        g->logical_gen[x - 1] = g->gen;
+                }
+            if (late && registered(g, LOC(g, late)->inlined_at)) {
+                uint64_t cc = g->reg[LOC(g, late)->inlined_at - 1];
+                if (cc != wctx(g) && (rc = want(g, cc, fn_of(g, late, cc), 1)))
+                    break;
+            }
+            late = 0;
+            if (g->defer && run)
+                pending = L; /* rule 10: its contexts wait for the next .loc, as a deferred one's */
         } else if (!g->defer && c == 0 && !after_now) {
             /* sm_75/80 and Mercury: back to the function itself on the
              * same line writes nothing yet (the 0x90 waits for the next row) */
@@ -469,6 +491,7 @@ int ptx_gen_run(cudw_file *f, const cudw_ptx *p, const cudw_line_table *sass, in
     g.reg = malloc((p->nlocs ? p->nlocs : 1) * sizeof *g.reg);
     g.reg_gen = calloc(p->nlocs ? p->nlocs : 1, sizeof *g.reg_gen);
     g.nofile_gen = calloc(p->nlocs ? p->nlocs : 1, sizeof *g.nofile_gen);
+    g.logical_gen = calloc(p->nlocs ? p->nlocs : 1, sizeof *g.logical_gen);
     cudw_line_row *seq = NULL;
     size_t nseq = 0, capseq = 0;
     int rc = g.reg && g.reg_gen && g.nofile_gen ? CUDW_OK : CUDW_E_NOMEM;
@@ -531,6 +554,7 @@ int ptx_gen_run(cudw_file *f, const cudw_ptx *p, const cudw_line_table *sass, in
     free(g.reg);
     free(g.reg_gen);
     free(g.nofile_gen);
+    free(g.logical_gen);
     free(g.chain);
     if (rc) {
         free(g.rows);
