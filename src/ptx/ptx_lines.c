@@ -31,9 +31,14 @@
  *     a deferred .loc's contexts chose; no set_file goes out for a call
  *     site's context row when a line-0 .loc of another file inlined at it
  *     came first; and a row on a new line inlined at unwritten .locs of
- *     that line goes in the context above them, leaving them unwritten. */
+ *     that line goes in the context above them, leaving their rows owed
+ *     (with the name they would carry now): a later such row over them is
+ *     theirs, and a deferred .loc waiting for one selects its context
+ *     when it is written.  In short, .debug_line writes the context rows
+ *     Mercury writes, one instruction late and only when still needed. */
 #include "internal.h"
 #include "ptx/ptx.h"
+#include <stdlib.h>
 
 typedef struct gen {
     const cudw_ptx *p;
@@ -58,7 +63,8 @@ typedef struct gen {
     uint64_t believed;
     uint64_t *reg;       /* per .loc: its context row, valid when reg_gen matches */
     uint32_t *reg_gen;
-    uint32_t *logical_gen; /* per .loc: left unwritten under a row on its line (rule 10) */
+    uint32_t *logical_gen; /* per .loc: left unwritten, its row owed (rule 10) */
+    uint64_t *cap_f;       /* ... and the name that row will carry */
     uint32_t *nofile_gen; /* per .loc: a line-0 .loc of another file inlined at it came first (rule 8) */
     uint32_t gen;
     size_t *chain;       /* ensure's work list */
@@ -208,6 +214,17 @@ static int want(gen *g, uint64_t c, uint64_t f, int soft)
     return CUDW_OK;
 }
 
+/* Leave the context row of .loc x unwritten, owed (rule 10): it will
+ * carry the name a row written now would, the one in effect when its
+ * context is the one in effect (names are sticky, rule 4). */
+static void leave(gen *g, size_t x)
+{
+    size_t up = LOC(g, x)->inlined_at;
+    uint64_t pc = up ? (registered(g, up) ? g->reg[up - 1] : UINT64_MAX) : 0;
+    g->logical_gen[x - 1] = g->gen;
+    g->cap_f[x - 1] = pc == wctx(g) ? (g->want_set ? g->want_f : g->dfn) : LOC(g, x)->function_offset;
+}
+
 /* The context row of .loc L (0: not inlined), writing the rows of the
  * contexts it needs at address a, outermost first. */
 static int ensure(gen *g, size_t L, uint64_t a, uint64_t *out)
@@ -326,7 +343,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
             continue;
         const cudw_ptx_loc *PL = LOC(g, L);
         if (is_entry) {
-            pending = 0;
+            pending = late = 0;
             if (!g->has_line || PL->line != g->line || PL->file != g->file) {
                 if ((rc = want(g, 0, 0, 0)) || (rc = row(g, a, PL->file, PL->line, g->merc ? 1 : 0)))
                     break;
@@ -393,6 +410,8 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                 g->sticky = g->want_set;
             }
             if (g->has_line && PL->line == g->line) {
+                /* rule 7: deferred when its unwritten contexts are all on
+                 * this line, or owed (rule 10) */
                 size_t x = PL->inlined_at;
                 int same = 1;
                 for (; x && !registered(g, x); x = LOC(g, x)->inlined_at)
@@ -409,8 +428,13 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                         uint64_t cc = K ? g->reg[K - 1] : 0;
                         if (cc != wctx(g) && (rc = want(g, cc, fn_of(g, L, cc), 1)))
                             break;
-                    } else if (g->logical_gen[K - 1] == g->gen) {
-                        late = L; /* its context is one rule 10 left unwritten */
+                    } else {
+                        /* its contexts are owed; it selects its context
+                         * when that row is written (rule 10) */
+                        for (size_t y = K; y && !registered(g, y) && g->logical_gen[y - 1] != g->gen;
+                             y = LOC(g, y)->inlined_at)
+                            leave(g, y);
+                        late = L;
                     }
                     continue;
                 }
@@ -427,7 +451,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
         c = 0;
         if (top && (rc = ensure(g, top, a, &c)))
             break;
-        uint64_t name = fn_of(g, run ? run : L, c);
+        uint64_t name = run && g->logical_gen[run - 1] == g->gen ? g->cap_f[run - 1] : fn_of(g, run ? run : L, c);
         if (g->defer && c != g->own_ctx) {
             if ((!g->want_set || g->want_c != c) && (rc = want(g, c, name, 0)))
                 break;
@@ -440,23 +464,34 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
         g->lin = PL->inlined_at;
         if (!g->has_line || PL->line != g->line) {
             rc = row(g, a, PL->file, PL->line, 0);
-            /* rule 10: those left unwritten before are the row now; the
-             * others are left unwritten, and a deferred .loc waiting for
-             * one of them selects it (rule 9) */
-            if (run)
+            /* rule 10: the owed rows just above it are this row now, the
+             * others stay owed; a deferred .loc waiting for one of them
+             * selects its context, and that 0x90 goes out even if replaced */
+            if (run) {
+                size_t k = 0, owed;
                 for (size_t x = PL->inlined_at; x != top; x = LOC(g, x)->inlined_at) {
-                    if (g->logical_gen[x - 1] == g->gen) {
-                        g->reg_gen[x - 1] = g->gen;
-                        g->reg[x - 1] = g->n;
-                    } else
-                        g->logical_gen[x - 1] = g->gen;
+                    size_t *v = vec_room(g->chain, &g->capchain, k, sizeof *v, 16);
+                    if (!v)
+                        return CUDW_E_NOMEM;
+                    g->chain = v;
+                    g->chain[k++] = x;
                 }
+                for (owed = k; owed && g->logical_gen[g->chain[owed - 1] - 1] == g->gen; owed--)
+                    ; /* chain[owed..k): owed from before, outermost last */
+                for (size_t j = 0; j < owed; j++)
+                    leave(g, g->chain[j]);
+                for (size_t j = owed; j < k; j++) {
+                    g->reg_gen[g->chain[j] - 1] = g->gen;
+                    g->reg[g->chain[j] - 1] = g->n;
+                }
+            }
             if (late && registered(g, LOC(g, late)->inlined_at)) {
                 uint64_t cc = g->reg[LOC(g, late)->inlined_at - 1];
-                if (cc != wctx(g) && (rc = want(g, cc, fn_of(g, late, cc), 1)))
+                if (cc != wctx(g) && (rc = want(g, cc, fn_of(g, late, cc), 0)))
                     break;
+                g->sticky = g->want_set;
+                late = 0;
             }
-            late = 0;
             if (g->defer && run)
                 pending = L; /* rule 10: its contexts wait for the next .loc, as a deferred one's */
         } else if (!g->defer && c == 0 && !after_now) {
@@ -492,6 +527,7 @@ int ptx_gen_run(cudw_file *f, const cudw_ptx *p, const cudw_line_table *sass, in
     g.reg_gen = calloc(p->nlocs ? p->nlocs : 1, sizeof *g.reg_gen);
     g.nofile_gen = calloc(p->nlocs ? p->nlocs : 1, sizeof *g.nofile_gen);
     g.logical_gen = calloc(p->nlocs ? p->nlocs : 1, sizeof *g.logical_gen);
+    g.cap_f = calloc(p->nlocs ? p->nlocs : 1, sizeof *g.cap_f);
     cudw_line_row *seq = NULL;
     size_t nseq = 0, capseq = 0;
     int rc = g.reg && g.reg_gen && g.nofile_gen ? CUDW_OK : CUDW_E_NOMEM;
@@ -555,6 +591,7 @@ int ptx_gen_run(cudw_file *f, const cudw_ptx *p, const cudw_line_table *sass, in
     free(g.reg_gen);
     free(g.nofile_gen);
     free(g.logical_gen);
+    free(g.cap_f);
     free(g.chain);
     if (rc) {
         free(g.rows);
