@@ -119,12 +119,11 @@ bg host_and_archives
 
 # PTX stage 1: nvcc -ptx, then ptxas as nvcc runs it (-G: -g with its two
 # flags; -lineinfo: --generate-line-info at -O0 and -O3; --compile-only for
-# a relocatable object).  templ.cu is the source of the one case we do not
-# reproduce at -O1..-O3 (docs/ptx-lines.md; its -O0 cubin is a committed
-# fixture) and onelinerec.cu (vsum, For<>, depth<D>: not reproduced) are
-# kept, not compiled here.
-# (sm_90 .debug_line: the committed fixtures and devreduce, whose -O3 table
-# needs rule 9; sm_100/120 defer the same way)
+# a relocatable object).  templ.cu and onelinerec.cu (vsum, For<>,
+# depth<D>) are templates recursing on one line (rules 7, 9, 10 of
+# docs/ptx-lines.md).  (sm_90 .debug_line: the committed fixtures,
+# devreduce, whose -O3 table needs rule 9, and onelinerec; sm_100/120
+# defer the same way)
 PTXAS=$(dirname "$NVCC")/ptxas
 stage1() { # ARCH PROGRAM
     local arch=$1 n=$2 d="$out/stage1/sm_$1" f="$src/stage1/$2.cu" O
@@ -140,9 +139,11 @@ stage1() { # ARCH PROGRAM
 }
 for arch in 75 100 120; do
     mkdir -p "$out/stage1/sm_$arch"
-    for n in heavy multi twocalls chains libdev thrustcub noinl; do bg stage1 $arch $n; done
+    for n in heavy multi twocalls chains libdev thrustcub noinl onelinerec; do bg stage1 $arch $n; done
 done
 mkdir -p "$out/stage1/sm_90"
 bg stage1 90 devreduce
+bg stage1 90 onelinerec
+bg stage1 90 templ
 sync_jobs
 touch "$stamp"

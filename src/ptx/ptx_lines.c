@@ -464,6 +464,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
         g->lin = PL->inlined_at;
         if (!g->has_line || PL->line != g->line) {
             rc = row(g, a, PL->file, PL->line, 0);
+            size_t next = 0; /* rule 10: the first row still owed after this one */
             /* rule 10: the owed rows just above it are this row now, the
              * others stay owed; a deferred .loc waiting for one of them
              * selects its context, and that 0x90 goes out even if replaced */
@@ -484,6 +485,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                     g->reg_gen[g->chain[j] - 1] = g->gen;
                     g->reg[g->chain[j] - 1] = g->n;
                 }
+                next = owed && owed < k ? g->chain[owed - 1] : 0;
             }
             if (late && registered(g, LOC(g, late)->inlined_at)) {
                 uint64_t cc = g->reg[LOC(g, late)->inlined_at - 1];
@@ -491,6 +493,14 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                     break;
                 g->sticky = g->want_set;
                 late = 0;
+            } else if (next) {
+                /* the 0x90 moves to the first row still owed (it goes out
+                 * even if replaced): q7 of docs/ptx-lines.md */
+                uint64_t cc = g->reg[LOC(g, next)->inlined_at - 1];
+                if ((cc != wctx(g) || g->cap_f[next - 1] != (g->want_set ? g->want_f : g->dfn)) &&
+                    (rc = want(g, cc, g->cap_f[next - 1], 0)))
+                    break;
+                g->sticky = g->want_set;
             }
             if (g->defer && run)
                 pending = L; /* rule 10: its contexts wait for the next .loc, as a deferred one's */

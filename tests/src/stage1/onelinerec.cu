@@ -1,6 +1,7 @@
-// Stage-1 program NOT reproduced (docs/ptx-lines.md, "Not reproduced"):
-// templates whose own .loc recurses on one line.  Kept for the next round,
-// not compiled by tests/gen.sh (every -lineinfo table differs today).
+// Stage-1 program: templates whose own .loc recurses on one line (a
+// variadic vsum, a For<I, N> unroller, depth<D>); at -O1..-O3 the three
+// recursions' instructions interleave.  Needs rules 7, 9 and 10 of
+// docs/ptx-lines.md (owed context rows); built by tests/gen.sh.
 template <typename T> __device__ __forceinline__ T vsum(T a) { return a; }
 template <typename T, typename... R> __device__ __forceinline__ T vsum(T a, R... r) { return a + vsum(r...); }
 template <int I, int N> struct For {
