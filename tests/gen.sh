@@ -145,5 +145,6 @@ mkdir -p "$out/stage1/sm_90"
 bg stage1 90 devreduce
 bg stage1 90 onelinerec
 bg stage1 90 templ
+for n in fibrec foldrec; do bg stage1 90 $n; bg stage1 100 $n; done
 sync_jobs
 touch "$stamp"

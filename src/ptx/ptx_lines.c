@@ -386,7 +386,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                 g->nofile_gen[X - 1] = g->gen; /* rule 8 */
             continue;
         }
-        int after_now = after_entry;
+        int after_now = after_entry, leaving = 0;
         after_entry = 0;
         if (g->merc && after_now && PL->line == g->line && (!g->has_pc || g->pc != a) &&
             (rc = hidden(g, a, PL->file)))
@@ -419,6 +419,19 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                         same = 0;
                         break;
                     }
+                /* rule 11: not when it leaves the context written last for
+                 * another branch and some of those contexts are new: then a
+                 * row goes out as rule 10 writes it, same line or not */
+                int fresh = 0;
+                for (size_t y = PL->inlined_at; y != x; y = LOC(g, y)->inlined_at)
+                    fresh |= g->logical_gen[y - 1] != g->gen;
+                if (same && fresh && g->dctx) {
+                    size_t y = x;
+                    while (y && !(registered(g, y) && g->reg[y - 1] == g->dctx))
+                        y = LOC(g, y)->inlined_at;
+                    leaving = !y;
+                    same = !leaving;
+                }
                 if (same) {
                     pending = L;
                     /* rule 9: it still selects its context, when that row
@@ -444,7 +457,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
          * it are on that line too is written in the context above them,
          * named as the outermost of them, and they stay unwritten */
         size_t top = PL->inlined_at, run = 0;
-        if (g->defer && (!g->has_line || PL->line != g->line))
+        if (g->defer && (!g->has_line || PL->line != g->line || leaving))
             for (; top && !registered(g, top) && LOC(g, top)->line == PL->line && LOC(g, top)->file == PL->file;
                  top = LOC(g, top)->inlined_at)
                 run = top;
@@ -462,7 +475,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
         g->own_ctx = c;
         size_t lin = g->lin;
         g->lin = PL->inlined_at;
-        if (!g->has_line || PL->line != g->line) {
+        if (!g->has_line || PL->line != g->line || (leaving && run)) {
             rc = row(g, a, PL->file, PL->line, 0);
             size_t next = 0; /* rule 10: the first row still owed after this one */
             /* rule 10: the owed rows just above it are this row now, the
