@@ -36,237 +36,8 @@
  *     theirs, and a deferred .loc waiting for one selects its context
  *     when it is written.  In short, .debug_line writes the context rows
  *     Mercury writes, one instruction late and only when still needed. */
-#include "internal.h"
-#include "ptx/ptx.h"
+#include "ptx/ptx_gen.h"
 #include <stdlib.h>
-
-typedef struct gen {
-    const cudw_ptx *p;
-    int defer, merc;
-    cudw_line_row *rows;
-    size_t nrows, cap;
-    cudw_line_row proto; /* symbol of the sequence */
-    uint64_t n;          /* rows counted in context numbers */
-    int has_line;
-    uint64_t line, file, dfile;
-    int has_addr;
-    uint64_t addr, pc;
-    int has_pc;
-    uint64_t dctx, dfn, own_ctx;
-    size_t lin;          /* the inlined_at of the last .loc taken, written or not */
-    int want_set, force;
-    int soft;            /* the pending 0x90 was chosen by a .loc that wrote nothing (rule 9) */
-    int sticky;          /* ... by a deferred .loc's contexts being written: it goes out even if replaced (rule 7) */
-    uint64_t want_c, want_f;
-    uint64_t enc_line, enc_file; /* of the last row written */
-    int stale;           /* ptxas believes the file is `believed`, not enc_file */
-    uint64_t believed;
-    uint64_t *reg;       /* per .loc: its context row, valid when reg_gen matches */
-    uint32_t *reg_gen;
-    uint32_t *logical_gen; /* per .loc: left unwritten, its row owed (rule 10) */
-    uint64_t *cap_f;       /* ... and the name that row will carry */
-    uint32_t *nofile_gen; /* per .loc: a line-0 .loc of another file inlined at it came first (rule 8) */
-    uint32_t gen;
-    size_t *chain;       /* ensure's work list */
-    size_t capchain;
-} gen;
-
-static const cudw_ptx_loc *LOC(const gen *g, size_t i) { return &g->p->locs[i - 1]; }
-static uint64_t fn_of(const gen *g, size_t L, uint64_t ctx) { return LOC(g, L)->label && ctx ? LOC(g, L)->function_offset : 0; }
-static int registered(const gen *g, size_t L) { return g->reg_gen[L - 1] == g->gen; }
-static uint64_t wctx(const gen *g) { return g->want_set ? g->want_c : g->dctx; }
-
-static cudw_line_row *push(gen *g)
-{
-    cudw_line_row *v = vec_room(g->rows, &g->cap, g->nrows, sizeof *v, 256);
-    if (!v)
-        return NULL;
-    g->rows = v;
-    v = &g->rows[g->nrows++];
-    *v = g->proto;
-    v->context = g->dctx;
-    v->function_offset = g->dfn;
-    return v;
-}
-
-static void flush(gen *g)
-{
-    if (g->want_set && (g->want_c != g->dctx || g->want_f != g->dfn || g->force)) {
-        g->dctx = g->want_c;
-        g->dfn = g->want_f;
-    }
-    g->want_set = 0;
-    g->force = 0;
-    g->soft = 0;
-    g->sticky = 0;
-}
-
-/* The file a row of `file` decodes in, and whether ptxas writes a set_file
- * that changes nothing: after a line-0 .loc ptxas believes it is in the
- * call site's file: when that call site's context row comes, ptxas writes
- * no set_file for it, so it stays in the file before; the next row
- * elsewhere sets its file even when that is the one in effect
- * (docs/ptx-lines.md, rule 8). */
-static uint64_t real_file(gen *g, uint64_t file, uint8_t *again)
-{
-    *again = 0;
-    if (!g->stale)
-        return file;
-    if (file == g->believed)
-        return g->enc_file;
-    *again = file == g->enc_file;
-    g->stale = 0;
-    return file;
-}
-
-static int row(gen *g, uint64_t a, uint64_t file, uint64_t line, uint8_t merc_flag)
-{
-    g->dfile = file;
-    flush(g);
-    cudw_line_row *r = push(g);
-    if (!r)
-        return CUDW_E_NOMEM;
-    uint64_t logical = file;
-    file = real_file(g, file, &r->file_again);
-    r->address = a;
-    r->file = file;
-    r->line = line;
-    r->merc_flag = merc_flag;
-    r->index = ++g->n;
-    g->has_line = 1;
-    g->line = line;
-    g->file = logical;
-    g->has_addr = g->has_pc = 1;
-    g->addr = g->pc = a;
-    g->enc_line = line;
-    g->enc_file = file;
-    return CUDW_OK;
-}
-
-/* A lone advance to a; file: the file it is in (Mercury moves the file
- * with it, .debug_line keeps the last row's). */
-static int hidden(gen *g, uint64_t a, uint64_t file)
-{
-    cudw_line_row *r = push(g);
-    if (!r)
-        return CUDW_E_NOMEM;
-    file = real_file(g, file, &r->file_again);
-    g->enc_file = file;
-    r->address = a;
-    r->file = file;
-    r->line = g->enc_line;
-    r->hidden = 1;
-    r->index = g->n;
-    g->has_pc = 1;
-    g->pc = a;
-    return CUDW_OK;
-}
-
-/* A forced 0x90 (rule 7) that the next context replaces before any row:
- * ptxas writes it all the same (templ.cu at -O0: two 0x90s in a row). */
-static int dead_context(gen *g)
-{
-    cudw_line_row *r = push(g);
-    if (!r)
-        return CUDW_E_NOMEM;
-    r->address = g->has_pc ? g->pc : 0;
-    r->file = g->enc_file;
-    r->line = g->enc_line;
-    r->context = g->want_c;
-    r->function_offset = g->want_f;
-    r->hidden = 2;
-    r->index = g->n;
-    g->dctx = g->want_c;
-    g->dfn = g->want_f;
-    g->want_set = g->force = 0;
-    g->sticky = 0;
-    return CUDW_OK;
-}
-
-/* The 0x90 (c, f) for the next row; soft: chosen by a .loc that writes
- * nothing (rule 9). */
-static int want(gen *g, uint64_t c, uint64_t f, int soft)
-{
-    if (g->want_set && ((g->defer && soft) || g->sticky) && !g->soft &&
-        (g->want_c != g->dctx || g->want_f != g->dfn) && (c != g->want_c || f != g->want_f)) {
-        /* rule 7: a 0x90 a row needed, replaced before that row by a .loc
-         * that writes nothing, goes out (templ.cu at -O0); so does one a
-         * deferred .loc's contexts chose, whatever replaces it
-         * (tests/fixtures/stage1/stair_sm90_lineinfo), and in the tables
-         * that do the work at once, one chosen at the row just written
-         * (rule 6, collapse_sm100_lineinfo) */
-        int rc = dead_context(g);
-        if (rc)
-            return rc;
-    } else if (g->defer && g->want_set) {
-        if (c == g->dctx) {
-            /* rule 9: back to the context written last, whose 0x90 stands */
-            g->want_set = 0;
-            g->soft = 0;
-            return CUDW_OK;
-        }
-    }
-    g->want_set = 1;
-    g->want_c = c;
-    g->want_f = f;
-    g->soft = soft;
-    g->sticky = 0;
-    return CUDW_OK;
-}
-
-/* Leave the context row of .loc x unwritten, owed (rule 10): it will
- * carry the name a row written now would, the one in effect when its
- * context is the one in effect (names are sticky, rule 4). */
-static void leave(gen *g, size_t x)
-{
-    size_t up = LOC(g, x)->inlined_at;
-    uint64_t pc = up ? (registered(g, up) ? g->reg[up - 1] : UINT64_MAX) : 0;
-    g->logical_gen[x - 1] = g->gen;
-    g->cap_f[x - 1] = pc == wctx(g) ? (g->want_set ? g->want_f : g->dfn) : LOC(g, x)->function_offset;
-}
-
-/* The context row of .loc L (0: not inlined), writing the rows of the
- * contexts it needs at address a, outermost first. */
-static int ensure(gen *g, size_t L, uint64_t a, uint64_t *out)
-{
-    size_t k = 0;
-    for (size_t x = L; x && !registered(g, x); x = LOC(g, x)->inlined_at) {
-        size_t *v = vec_room(g->chain, &g->capchain, k, sizeof *v, 16);
-        if (!v)
-            return CUDW_E_NOMEM;
-        g->chain = v;
-        g->chain[k++] = x;
-    }
-    size_t top = k ? LOC(g, g->chain[k - 1])->inlined_at : L;
-    uint64_t pctx = top ? g->reg[top - 1] : 0;
-    while (k--) {
-        size_t x = g->chain[k];
-        const cudw_ptx_loc *X = LOC(g, x);
-        if (pctx != wctx(g)) {
-            int rc = want(g, pctx, fn_of(g, x, pctx), 0);
-            if (rc)
-                return rc;
-            g->own_ctx = pctx;
-        }
-        g->reg_gen[x - 1] = g->gen;
-        if (g->has_addr && g->addr == a && g->has_line && g->line == X->line) {
-            g->reg[x - 1] = g->n; /* the row already there */
-        } else {
-            g->own_ctx = pctx;
-            if (g->nofile_gen[x - 1] == g->gen && X->file != g->enc_file) {
-                g->stale = 1; /* no set_file for it: the row stays in the file before */
-                g->believed = X->file;
-            }
-            int rc = row(g, a, X->file, X->line, 0);
-            if (rc)
-                return rc;
-            g->reg[x - 1] = g->n;
-        }
-        pctx = g->reg[x - 1];
-    }
-    *out = pctx;
-    return CUDW_OK;
-}
 
 /* The entries of a sequence: its start, and the functions ptxas placed
  * in its section (FUNC symbols there); each is an entry once. */
@@ -316,7 +87,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
         const cudw_line_row *r = &sass[i];
         uint64_t a = r->address, c;
         if (r->end_sequence) {
-            cudw_line_row *e = push(g);
+            cudw_line_row *e = ptxg_push(g);
             if (!e)
                 return CUDW_E_NOMEM;
             e->address = a;
@@ -345,7 +116,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
         if (is_entry) {
             pending = late = 0;
             if (!g->has_line || PL->line != g->line || PL->file != g->file) {
-                if ((rc = want(g, 0, 0, 0)) || (rc = row(g, a, PL->file, PL->line, g->merc ? 1 : 0)))
+                if ((rc = ptxg_want(g, 0, 0, 0)) || (rc = ptxg_row(g, a, PL->file, PL->line, g->merc ? 1 : 0)))
                     break;
             }
             g->has_line = first != 0;
@@ -361,7 +132,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
         if (entry_open && entry_a == a && entry_line == r->line) {
             const cudw_ptx_loc *El = LOC(g, entry_L);
             if (!g->has_line || El->line != g->line) { /* the entry row again, not counted */
-                cudw_line_row *x = push(g);
+                cudw_line_row *x = ptxg_push(g);
                 if (!x)
                     return CUDW_E_NOMEM;
                 x->address = a;
@@ -389,7 +160,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
         int after_now = after_entry, leaving = 0;
         after_entry = 0;
         if (g->merc && after_now && PL->line == g->line && (!g->has_pc || g->pc != a) &&
-            (rc = hidden(g, a, PL->file)))
+            (rc = ptxg_hidden(g, a, PL->file)))
             break;
         if (g->defer) {
             if (pending) { /* kept only if this .loc is inlined in it */
@@ -403,9 +174,9 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                 size_t X = pending;
                 pending = 0;
                 uint64_t cx = 0;
-                if (LOC(g, X)->inlined_at && (rc = ensure(g, LOC(g, X)->inlined_at, a, &cx)))
+                if (LOC(g, X)->inlined_at && (rc = ptxg_ensure(g, LOC(g, X)->inlined_at, a, &cx)))
                     break;
-                if (cx != wctx(g) && (rc = want(g, cx, fn_of(g, X, cx), 0)))
+                if (cx != wctx(g) && (rc = ptxg_want(g, cx, fn_of(g, X, cx), 0)))
                     break;
                 g->sticky = g->want_set;
             }
@@ -439,14 +210,14 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                     size_t K = PL->inlined_at;
                     if (!K || registered(g, K)) {
                         uint64_t cc = K ? g->reg[K - 1] : 0;
-                        if (cc != wctx(g) && (rc = want(g, cc, fn_of(g, L, cc), 1)))
+                        if (cc != wctx(g) && (rc = ptxg_want(g, cc, fn_of(g, L, cc), 1)))
                             break;
                     } else {
                         /* its contexts are owed; it selects its context
                          * when that row is written (rule 10) */
                         for (size_t y = K; y && !registered(g, y) && g->logical_gen[y - 1] != g->gen;
                              y = LOC(g, y)->inlined_at)
-                            leave(g, y);
+                            ptxg_leave(g, y);
                         late = L;
                     }
                     continue;
@@ -462,21 +233,21 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                  top = LOC(g, top)->inlined_at)
                 run = top;
         c = 0;
-        if (top && (rc = ensure(g, top, a, &c)))
+        if (top && (rc = ptxg_ensure(g, top, a, &c)))
             break;
         uint64_t name = run && g->logical_gen[run - 1] == g->gen ? g->cap_f[run - 1] : fn_of(g, run ? run : L, c);
         if (g->defer && c != g->own_ctx) {
-            if ((!g->want_set || g->want_c != c) && (rc = want(g, c, name, 0)))
+            if ((!g->want_set || g->want_c != c) && (rc = ptxg_want(g, c, name, 0)))
                 break;
             g->force = 1;
-        } else if (c != wctx(g) && (rc = want(g, c, name, 0))) {
+        } else if (c != wctx(g) && (rc = ptxg_want(g, c, name, 0))) {
             break;
         }
         g->own_ctx = c;
         size_t lin = g->lin;
         g->lin = PL->inlined_at;
         if (!g->has_line || PL->line != g->line || (leaving && run)) {
-            rc = row(g, a, PL->file, PL->line, 0);
+            rc = ptxg_row(g, a, PL->file, PL->line, 0);
             size_t next = 0; /* rule 10: the first row still owed after this one */
             /* rule 10: the owed rows just above it are this row now, the
              * others stay owed; a deferred .loc waiting for one of them
@@ -493,7 +264,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                 for (owed = k; owed && g->logical_gen[g->chain[owed - 1] - 1] == g->gen; owed--)
                     ; /* chain[owed..k): owed from before, outermost last */
                 for (size_t j = 0; j < owed; j++)
-                    leave(g, g->chain[j]);
+                    ptxg_leave(g, g->chain[j]);
                 for (size_t j = owed; j < k; j++) {
                     g->reg_gen[g->chain[j] - 1] = g->gen;
                     g->reg[g->chain[j] - 1] = g->n;
@@ -502,7 +273,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
             }
             if (late && registered(g, LOC(g, late)->inlined_at)) {
                 uint64_t cc = g->reg[LOC(g, late)->inlined_at - 1];
-                if (cc != wctx(g) && (rc = want(g, cc, fn_of(g, late, cc), 0)))
+                if (cc != wctx(g) && (rc = ptxg_want(g, cc, fn_of(g, late, cc), 0)))
                     break;
                 g->sticky = g->want_set;
                 late = 0;
@@ -511,7 +282,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                  * even if replaced): q7 of docs/ptx-lines.md */
                 uint64_t cc = g->reg[LOC(g, next)->inlined_at - 1];
                 if ((cc != wctx(g) || g->cap_f[next - 1] != (g->want_set ? g->want_f : g->dfn)) &&
-                    (rc = want(g, cc, g->cap_f[next - 1], 0)))
+                    (rc = ptxg_want(g, cc, g->cap_f[next - 1], 0)))
                     break;
                 g->sticky = g->want_set;
             }
@@ -530,9 +301,9 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                  * out even if replaced before the next row (rule 6) */
                 g->sticky = 1;
             } else {
-                flush(g);
+                ptxg_flush(g);
                 if ((had || after_now) && (!g->has_pc || g->pc != a))
-                    rc = hidden(g, a, !g->defer ? PL->file : g->enc_file);
+                    rc = ptxg_hidden(g, a, !g->defer ? PL->file : g->enc_file);
             }
         }
     }

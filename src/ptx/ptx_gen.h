@@ -1,0 +1,53 @@
+/* The state of ptxas's stage-1 generator while it walks one line table
+ * (src/ptx/ptx_lines.c), and the row and opcode primitives it writes with
+ * (src/ptx/ptx_rows.c).  Internal. */
+#ifndef CUDW_PTX_GEN_H
+#define CUDW_PTX_GEN_H
+#include "internal.h"
+#include "ptx/ptx.h"
+
+typedef struct gen {
+    const cudw_ptx *p;
+    int defer, merc;
+    cudw_line_row *rows;
+    size_t nrows, cap;
+    cudw_line_row proto; /* symbol of the sequence */
+    uint64_t n;          /* rows counted in context numbers */
+    int has_line;
+    uint64_t line, file, dfile;
+    int has_addr;
+    uint64_t addr, pc;
+    int has_pc;
+    uint64_t dctx, dfn, own_ctx;
+    size_t lin;          /* the inlined_at of the last .loc taken, written or not */
+    int want_set, force;
+    int soft;            /* the pending 0x90 was chosen by a .loc that wrote nothing (rule 9) */
+    int sticky;          /* ... by a deferred .loc's contexts being written: it goes out even if replaced (rule 7) */
+    uint64_t want_c, want_f;
+    uint64_t enc_line, enc_file; /* of the last row written */
+    int stale;           /* ptxas believes the file is `believed`, not enc_file */
+    uint64_t believed;
+    uint64_t *reg;       /* per .loc: its context row, valid when reg_gen matches */
+    uint32_t *reg_gen;
+    uint32_t *logical_gen; /* per .loc: left unwritten, its row owed (rule 10) */
+    uint64_t *cap_f;       /* ... and the name that row will carry */
+    uint32_t *nofile_gen; /* per .loc: a line-0 .loc of another file inlined at it came first (rule 8) */
+    uint32_t gen;
+    size_t *chain;       /* ensure's work list */
+    size_t capchain;
+} gen;
+
+static inline const cudw_ptx_loc *LOC(const gen *g, size_t i) { return &g->p->locs[i - 1]; }
+static inline uint64_t fn_of(const gen *g, size_t L, uint64_t ctx) { return LOC(g, L)->label && ctx ? LOC(g, L)->function_offset : 0; }
+static inline int registered(const gen *g, size_t L) { return g->reg_gen[L - 1] == g->gen; }
+static inline uint64_t wctx(const gen *g) { return g->want_set ? g->want_c : g->dctx; }
+
+cudw_line_row *ptxg_push(gen *g);
+void ptxg_flush(gen *g);
+int ptxg_row(gen *g, uint64_t a, uint64_t file, uint64_t line, uint8_t merc_flag);
+int ptxg_hidden(gen *g, uint64_t a, uint64_t file);
+int ptxg_want(gen *g, uint64_t c, uint64_t f, int soft);
+void ptxg_leave(gen *g, size_t x);
+int ptxg_ensure(gen *g, size_t L, uint64_t a, uint64_t *out);
+
+#endif

@@ -1,0 +1,197 @@
+/* The rows and opcodes of ptxas's stage 1 (docs/ptx-lines.md): a row, a
+ * lone advance (hidden row), a 0x90 that goes out without a row (hidden
+ * row of kind 2), the 0x90 a row will carry, owed context rows, and the
+ * context rows a .loc needs.  The walk that decides when is ptx_lines.c. */
+#include "ptx/ptx_gen.h"
+
+cudw_line_row *ptxg_push(gen *g)
+{
+    cudw_line_row *v = vec_room(g->rows, &g->cap, g->nrows, sizeof *v, 256);
+    if (!v)
+        return NULL;
+    g->rows = v;
+    v = &g->rows[g->nrows++];
+    *v = g->proto;
+    v->context = g->dctx;
+    v->function_offset = g->dfn;
+    return v;
+}
+
+void ptxg_flush(gen *g)
+{
+    if (g->want_set && (g->want_c != g->dctx || g->want_f != g->dfn || g->force)) {
+        g->dctx = g->want_c;
+        g->dfn = g->want_f;
+    }
+    g->want_set = 0;
+    g->force = 0;
+    g->soft = 0;
+    g->sticky = 0;
+}
+
+/* The file a row of `file` decodes in, and whether ptxas writes a set_file
+ * that changes nothing: after a line-0 .loc ptxas believes it is in the
+ * call site's file: when that call site's context row comes, ptxas writes
+ * no set_file for it, so it stays in the file before; the next row
+ * elsewhere sets its file even when that is the one in effect
+ * (docs/ptx-lines.md, rule 8). */
+static uint64_t real_file(gen *g, uint64_t file, uint8_t *again)
+{
+    *again = 0;
+    if (!g->stale)
+        return file;
+    if (file == g->believed)
+        return g->enc_file;
+    *again = file == g->enc_file;
+    g->stale = 0;
+    return file;
+}
+
+int ptxg_row(gen *g, uint64_t a, uint64_t file, uint64_t line, uint8_t merc_flag)
+{
+    g->dfile = file;
+    ptxg_flush(g);
+    cudw_line_row *r = ptxg_push(g);
+    if (!r)
+        return CUDW_E_NOMEM;
+    uint64_t logical = file;
+    file = real_file(g, file, &r->file_again);
+    r->address = a;
+    r->file = file;
+    r->line = line;
+    r->merc_flag = merc_flag;
+    r->index = ++g->n;
+    g->has_line = 1;
+    g->line = line;
+    g->file = logical;
+    g->has_addr = g->has_pc = 1;
+    g->addr = g->pc = a;
+    g->enc_line = line;
+    g->enc_file = file;
+    return CUDW_OK;
+}
+
+/* A lone advance to a; file: the file it is in (Mercury moves the file
+ * with it, .debug_line keeps the last row's). */
+int ptxg_hidden(gen *g, uint64_t a, uint64_t file)
+{
+    cudw_line_row *r = ptxg_push(g);
+    if (!r)
+        return CUDW_E_NOMEM;
+    file = real_file(g, file, &r->file_again);
+    g->enc_file = file;
+    r->address = a;
+    r->file = file;
+    r->line = g->enc_line;
+    r->hidden = 1;
+    r->index = g->n;
+    g->has_pc = 1;
+    g->pc = a;
+    return CUDW_OK;
+}
+
+/* A forced 0x90 (rule 7) that the next context replaces before any row:
+ * ptxas writes it all the same (templ.cu at -O0: two 0x90s in a row). */
+static int dead_context(gen *g)
+{
+    cudw_line_row *r = ptxg_push(g);
+    if (!r)
+        return CUDW_E_NOMEM;
+    r->address = g->has_pc ? g->pc : 0;
+    r->file = g->enc_file;
+    r->line = g->enc_line;
+    r->context = g->want_c;
+    r->function_offset = g->want_f;
+    r->hidden = 2;
+    r->index = g->n;
+    g->dctx = g->want_c;
+    g->dfn = g->want_f;
+    g->want_set = g->force = 0;
+    g->sticky = 0;
+    return CUDW_OK;
+}
+
+/* The 0x90 (c, f) for the next row; soft: chosen by a .loc that writes
+ * nothing (rule 9). */
+int ptxg_want(gen *g, uint64_t c, uint64_t f, int soft)
+{
+    if (g->want_set && ((g->defer && soft) || g->sticky) && !g->soft &&
+        (g->want_c != g->dctx || g->want_f != g->dfn) && (c != g->want_c || f != g->want_f)) {
+        /* rule 7: a 0x90 a row needed, replaced before that row by a .loc
+         * that writes nothing, goes out (templ.cu at -O0); so does one a
+         * deferred .loc's contexts chose, whatever replaces it
+         * (tests/fixtures/stage1/stair_sm90_lineinfo), and in the tables
+         * that do the work at once, one chosen at the row just written
+         * (rule 6, collapse_sm100_lineinfo) */
+        int rc = dead_context(g);
+        if (rc)
+            return rc;
+    } else if (g->defer && g->want_set) {
+        if (c == g->dctx) {
+            /* rule 9: back to the context written last, whose 0x90 stands */
+            g->want_set = 0;
+            g->soft = 0;
+            return CUDW_OK;
+        }
+    }
+    g->want_set = 1;
+    g->want_c = c;
+    g->want_f = f;
+    g->soft = soft;
+    g->sticky = 0;
+    return CUDW_OK;
+}
+
+/* Leave the context row of .loc x unwritten, owed (rule 10): it will
+ * carry the name a row written now would, the one in effect when its
+ * context is the one in effect (names are sticky, rule 4). */
+void ptxg_leave(gen *g, size_t x)
+{
+    size_t up = LOC(g, x)->inlined_at;
+    uint64_t pc = up ? (registered(g, up) ? g->reg[up - 1] : UINT64_MAX) : 0;
+    g->logical_gen[x - 1] = g->gen;
+    g->cap_f[x - 1] = pc == wctx(g) ? (g->want_set ? g->want_f : g->dfn) : LOC(g, x)->function_offset;
+}
+
+/* The context row of .loc L (0: not inlined), writing the rows of the
+ * contexts it needs at address a, outermost first. */
+int ptxg_ensure(gen *g, size_t L, uint64_t a, uint64_t *out)
+{
+    size_t k = 0;
+    for (size_t x = L; x && !registered(g, x); x = LOC(g, x)->inlined_at) {
+        size_t *v = vec_room(g->chain, &g->capchain, k, sizeof *v, 16);
+        if (!v)
+            return CUDW_E_NOMEM;
+        g->chain = v;
+        g->chain[k++] = x;
+    }
+    size_t top = k ? LOC(g, g->chain[k - 1])->inlined_at : L;
+    uint64_t pctx = top ? g->reg[top - 1] : 0;
+    while (k--) {
+        size_t x = g->chain[k];
+        const cudw_ptx_loc *X = LOC(g, x);
+        if (pctx != wctx(g)) {
+            int rc = ptxg_want(g, pctx, fn_of(g, x, pctx), 0);
+            if (rc)
+                return rc;
+            g->own_ctx = pctx;
+        }
+        g->reg_gen[x - 1] = g->gen;
+        if (g->has_addr && g->addr == a && g->has_line && g->line == X->line) {
+            g->reg[x - 1] = g->n; /* the row already there */
+        } else {
+            g->own_ctx = pctx;
+            if (g->nofile_gen[x - 1] == g->gen && X->file != g->enc_file) {
+                g->stale = 1; /* no set_file for it: the row stays in the file before */
+                g->believed = X->file;
+            }
+            int rc = ptxg_row(g, a, X->file, X->line, 0);
+            if (rc)
+                return rc;
+            g->reg[x - 1] = g->n;
+        }
+        pctx = g->reg[x - 1];
+    }
+    *out = pctx;
+    return CUDW_OK;
+}
