@@ -124,6 +124,21 @@ T.check("--section of a Mercury table in an sm_90 cubin: an error, exit 1", r.re
         r.stderr)
 T.check("ptx-lines without a file: usage error", run("ptx-lines").returncode == 2)
 
+# verify --ptx checks every table: a .debug_line whose line_base is off by one
+# (every row's line moves) differs, and the Mercury table is still reported
+src_cubin = os.path.join(FIX, "stage1", "collapse_sm100_lineinfo.O0.cubin")
+d = bytearray(open(src_cubin, "rb").read())
+dl = section_bytes(src_cubin, ".debug_line")
+off = bytes(d).find(dl)
+assert off > 0 and dl[4:6] == b"\x02\x00"  # DWARF 2: line_base at 12
+d[off + 12] = (d[off + 12] + 1) & 0xFF
+bad = os.path.join(tmp, "linebase.cubin")
+open(bad, "wb").write(bytes(d))
+r = run("verify", "--ptx", os.path.join(FIX, "stage1", "collapse_sm100_lineinfo.ptx"), bad)
+T.check("verify --ptx: .debug_line differs and .nv.merc.debug_line is still checked, exit 1",
+        r.returncode == 1 and re.search(r"\.debug_line differs from what ptxas writes", r.stdout) and
+        re.search(r"\.nv\.merc\.debug_line is what ptxas writes", r.stdout), r.stdout[-400:])
+
 # hand-edited PTX
 src = open(os.path.join(FIX, "stage1", "heavy_sm90_lineinfo.ptx")).read()
 lines = src.split("\n")
