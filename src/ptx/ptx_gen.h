@@ -41,6 +41,7 @@ static inline const cudw_ptx_loc *LOC(const gen *g, size_t i) { return &g->p->lo
 static inline uint64_t fn_of(const gen *g, size_t L, uint64_t ctx) { return LOC(g, L)->label && ctx ? LOC(g, L)->function_offset : 0; }
 static inline int registered(const gen *g, size_t L) { return g->reg_gen[L - 1] == g->gen; }
 static inline uint64_t wctx(const gen *g) { return g->want_set ? g->want_c : g->dctx; }
+static inline uint64_t wfn(const gen *g) { return g->want_set ? g->want_f : g->dfn; }
 
 cudw_line_row *ptxg_push(gen *g);
 void ptxg_flush(gen *g);
@@ -48,6 +49,7 @@ int ptxg_row(gen *g, uint64_t a, uint64_t file, uint64_t line, uint8_t merc_flag
 int ptxg_hidden(gen *g, uint64_t a, uint64_t file);
 int ptxg_want(gen *g, uint64_t c, uint64_t f, int soft);
 void ptxg_leave(gen *g, size_t x);
+int ptxg_chain(gen *g, size_t from, size_t stop, size_t *k);
 int ptxg_ensure(gen *g, size_t L, uint64_t a, uint64_t *out);
 
 #endif

@@ -253,14 +253,9 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
              * others stay owed; a deferred .loc waiting for one of them
              * selects its context, and that 0x90 goes out even if replaced */
             if (run) {
-                size_t k = 0, owed;
-                for (size_t x = PL->inlined_at; x != top; x = LOC(g, x)->inlined_at) {
-                    size_t *v = vec_room(g->chain, &g->capchain, k, sizeof *v, 16);
-                    if (!v)
-                        return CUDW_E_NOMEM;
-                    g->chain = v;
-                    g->chain[k++] = x;
-                }
+                size_t k, owed;
+                if (ptxg_chain(g, PL->inlined_at, top, &k))
+                    return CUDW_E_NOMEM;
                 for (owed = k; owed && g->logical_gen[g->chain[owed - 1] - 1] == g->gen; owed--)
                     ; /* chain[owed..k): owed from before, outermost last */
                 for (size_t j = 0; j < owed; j++)
@@ -281,12 +276,12 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                 /* the 0x90 moves to the first row still owed (it goes out
                  * even if replaced): q7 of docs/ptx-lines.md */
                 uint64_t cc = g->reg[LOC(g, next)->inlined_at - 1];
-                if ((cc != wctx(g) || g->cap_f[next - 1] != (g->want_set ? g->want_f : g->dfn)) &&
+                if ((cc != wctx(g) || g->cap_f[next - 1] != wfn(g)) &&
                     (rc = ptxg_want(g, cc, g->cap_f[next - 1], 0)))
                     break;
                 g->sticky = g->want_set;
             }
-            if (g->defer && run)
+            if (run)
                 pending = L; /* rule 10: its contexts wait for the next .loc, as a deferred one's */
         } else if (!g->defer && c == 0 && !after_now) {
             /* sm_75/80 and Mercury: back to the function itself on the
@@ -324,7 +319,7 @@ int ptx_gen_run(cudw_file *f, const cudw_ptx *p, const cudw_line_table *sass, in
     g.cap_f = calloc(p->nlocs ? p->nlocs : 1, sizeof *g.cap_f);
     cudw_line_row *seq = NULL;
     size_t nseq = 0, capseq = 0;
-    int rc = g.reg && g.reg_gen && g.nofile_gen ? CUDW_OK : CUDW_E_NOMEM;
+    int rc = g.reg && g.reg_gen && g.nofile_gen && g.logical_gen && g.cap_f ? CUDW_OK : CUDW_E_NOMEM;
     entries E = {0};
     int shndx = -1;
     cudw_line_iter it;

@@ -150,22 +150,33 @@ void ptxg_leave(gen *g, size_t x)
     size_t up = LOC(g, x)->inlined_at;
     uint64_t pc = up ? (registered(g, up) ? g->reg[up - 1] : UINT64_MAX) : 0;
     g->logical_gen[x - 1] = g->gen;
-    g->cap_f[x - 1] = pc == wctx(g) ? (g->want_set ? g->want_f : g->dfn) : LOC(g, x)->function_offset;
+    g->cap_f[x - 1] = pc == wctx(g) ? wfn(g) : LOC(g, x)->function_offset;
+}
+
+/* The .locs from `from` up to `stop` (not included), innermost first, into
+ * g->chain[0..*k). */
+int ptxg_chain(gen *g, size_t from, size_t stop, size_t *k)
+{
+    *k = 0;
+    for (size_t x = from; x != stop; x = LOC(g, x)->inlined_at) {
+        size_t *v = vec_room(g->chain, &g->capchain, *k, sizeof *v, 16);
+        if (!v)
+            return CUDW_E_NOMEM;
+        g->chain = v;
+        g->chain[(*k)++] = x;
+    }
+    return CUDW_OK;
 }
 
 /* The context row of .loc L (0: not inlined), writing the rows of the
  * contexts it needs at address a, outermost first. */
 int ptxg_ensure(gen *g, size_t L, uint64_t a, uint64_t *out)
 {
-    size_t k = 0;
-    for (size_t x = L; x && !registered(g, x); x = LOC(g, x)->inlined_at) {
-        size_t *v = vec_room(g->chain, &g->capchain, k, sizeof *v, 16);
-        if (!v)
-            return CUDW_E_NOMEM;
-        g->chain = v;
-        g->chain[k++] = x;
-    }
-    size_t top = k ? LOC(g, g->chain[k - 1])->inlined_at : L;
+    size_t top = L, k;
+    while (top && !registered(g, top))
+        top = LOC(g, top)->inlined_at;
+    if (ptxg_chain(g, L, top, &k))
+        return CUDW_E_NOMEM;
     uint64_t pctx = top ? g->reg[top - 1] : 0;
     while (k--) {
         size_t x = g->chain[k];
