@@ -139,12 +139,13 @@ stage1() { # ARCH PROGRAM
 }
 for arch in 75 100 120; do
     mkdir -p "$out/stage1/sm_$arch"
-    for n in heavy multi twocalls chains libdev thrustcub noinl onelinerec; do bg stage1 $arch $n; done
+    for n in heavy multi twocalls chains libdev thrustcub noinl onelinerec placed; do bg stage1 $arch $n; done
 done
 mkdir -p "$out/stage1/sm_90"
 bg stage1 90 devreduce
 bg stage1 90 onelinerec
 bg stage1 90 templ
+bg stage1 90 placed
 for n in fibrec foldrec; do bg stage1 90 $n; bg stage1 100 $n; done
 sync_jobs
 touch "$stamp"

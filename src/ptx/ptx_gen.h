@@ -13,6 +13,7 @@ typedef struct gen {
     size_t nrows, cap;
     cudw_line_row proto; /* symbol of the sequence */
     uint64_t n;          /* rows counted in context numbers */
+    size_t seq_first;    /* rows[seq_first..nrows): this sequence's */
     int has_line;
     uint64_t line, file, dfile;
     int has_addr;

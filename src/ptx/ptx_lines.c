@@ -71,6 +71,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
     const cudw_ptx *p = g->p;
     g->gen++;
     g->n = 0;
+    g->seq_first = g->nrows;
     g->has_line = g->has_addr = g->has_pc = 0;
     g->dctx = g->dfn = g->own_ctx = 0;
     g->lin = 0;
@@ -115,7 +116,21 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
         const cudw_ptx_loc *PL = LOC(g, L);
         if (is_entry) {
             pending = late = 0;
-            if (!g->has_line || PL->line != g->line || PL->file != g->file) {
+            if (!stand_in && PL->inlined_at && E && a != E->start) {
+                /* a callee placed in the section entered at an inlined
+                 * .loc writes its context rows first, then its row; at a
+                 * sequence's start the row goes alone, in no context
+                 * (s1.cu/s8.cu of docs/ptx-lines.md) */
+                uint64_t cx = 0;
+                if ((rc = ptxg_want(g, 0, 0, 0)) || (rc = ptxg_ensure(g, PL->inlined_at, a, &cx)))
+                    break;
+                if (cx != wctx(g) && (rc = ptxg_want(g, cx, fn_of(g, L, cx), 0)))
+                    break;
+                g->own_ctx = cx;
+                g->lin = PL->inlined_at;
+                if ((rc = ptxg_row(g, a, PL->file, PL->line, 0)))
+                    break;
+            } else if (!g->has_line || PL->line != g->line || PL->file != g->file) {
                 if ((rc = ptxg_want(g, 0, 0, 0)) || (rc = ptxg_row(g, a, PL->file, PL->line, g->merc ? 1 : 0)))
                     break;
             }

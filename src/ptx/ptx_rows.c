@@ -168,6 +168,20 @@ int ptxg_chain(gen *g, size_t from, size_t stop, size_t *k)
     return CUDW_OK;
 }
 
+/* The first row at address a on `line` of `file` (sm_90+ .debug_line):
+ * ptxas writes a context row when the row before is on another line, but
+ * names the context by the first row at that address on its line, even an
+ * outer context's (tests/fixtures/stage1/firstrow_sm90_lineinfo). */
+static uint64_t first_row_on(const gen *g, uint64_t a, uint64_t file, uint64_t line, uint64_t row)
+{
+    for (size_t i = g->nrows; i-- > g->seq_first && g->rows[i].address == a;) {
+        const cudw_line_row *r = &g->rows[i];
+        if (!r->hidden && !r->end_sequence && r->line == line && r->file == file)
+            row = r->index;
+    }
+    return row;
+}
+
 /* The context row of .loc L (0: not inlined), writing the rows of the
  * contexts it needs at address a, outermost first. */
 int ptxg_ensure(gen *g, size_t L, uint64_t a, uint64_t *out)
@@ -201,6 +215,8 @@ int ptxg_ensure(gen *g, size_t L, uint64_t a, uint64_t *out)
                 return rc;
             g->reg[x - 1] = g->n;
         }
+        if (g->defer)
+            g->reg[x - 1] = first_row_on(g, a, X->file, X->line, g->reg[x - 1]);
         pctx = g->reg[x - 1];
     }
     *out = pctx;
