@@ -83,6 +83,18 @@ static void merc_entry(wbuf *b, uint8_t v)
     wb_byte(b, v);
 }
 
+/* Whether row r, after a row on `line`, daddr units before it, is written
+ * as one special opcode. */
+static int special_row(const cudw_line_params *p, const cudw_line_row *r, uint64_t line, uint64_t daddr)
+{
+    if (r->hidden)
+        return 0;
+    int64_t dline = (int64_t)(r->line - line);
+    int in_window = dline >= p->line_base && dline < (int64_t)p->line_base + (int64_t)p->line_range;
+    return daddr && dline && in_window && daddr <= 255 &&
+           (uint64_t)(dline - p->line_base) + (uint64_t)p->line_range * daddr + p->opcode_base <= 255;
+}
+
 /* operands of standard opcode k (index 0 unused) */
 static const uint8_t std_lengths[] = {0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1};
 
@@ -161,9 +173,16 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
                         "(a sequence ascends)", i, (unsigned long long)r->address, (unsigned long long)addr);
         }
         uint64_t daddr = (r->address - addr) / p->min_inst_length;
-        /* whatever comes: its set_file first (on an end or a lone 0x90
-         * never from ptxas, kept so decode(encode) holds), then the 0x92 0
-         * of an entry row before it */
+        /* the 0x92 0 of an entry row goes before the next row's set_file
+         * when that row is written out long (advance_line, advance_pc,
+         * copy), after it when the row is one special opcode; whatever
+         * else comes (an end, a lone 0x90: never from ptxas, kept so
+         * decode(encode) holds) has its set_file first
+         * (docs/ptx-lines.md, "Mercury entry flags") */
+        if (flag && !r->end_sequence && r->hidden != 2 && !(r->file != file && special_row(p, r, line, daddr))) {
+            merc_entry(&b, 0);
+            flag = 0;
+        }
         if (r->file != file || r->file_again) {
             wb_byte(&b, 4);
             wb_uleb(&b, r->file);

@@ -21,6 +21,8 @@ typedef struct gen {
     int has_pc;
     uint64_t dctx, dfn, own_ctx;
     size_t lin;          /* the inlined_at of the last .loc taken, written or not */
+    size_t start_lin;    /* rule 12: the context of the sequence's first .loc, while the .locs stay in it */
+    uint64_t start_f;    /* ... and that .loc's name */
     int want_set, force;
     int soft;            /* the pending 0x90 was chosen by a .loc that wrote nothing (rule 9) */
     int sticky;          /* ... by a deferred .loc's contexts being written: it goes out even if replaced (rule 7) */

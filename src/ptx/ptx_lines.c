@@ -72,6 +72,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
     g->gen++;
     g->n = 0;
     g->seq_first = g->nrows;
+    g->start_lin = 0;
     g->has_line = g->has_addr = g->has_pc = 0;
     g->dctx = g->dfn = g->own_ctx = 0;
     g->lin = 0;
@@ -114,64 +115,73 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
         if (!L)
             continue;
         const cudw_ptx_loc *PL = LOC(g, L);
+        /* rule 12: a callee placed in the section entered at an inlined
+         * .loc writes the rows that .loc writes on a fresh line (its
+         * context rows, then its own unless on the last one's line); at
+         * a sequence's start its row goes alone, in no context */
+        int placed_inl = is_entry && !stand_in && PL->inlined_at && E && a != E->start;
         if (is_entry) {
             pending = late = 0;
-            if (!stand_in && PL->inlined_at && E && a != E->start) {
-                /* a callee placed in the section entered at an inlined
-                 * .loc writes its context rows first, then its row; at a
-                 * sequence's start the row goes alone, in no context
-                 * (s1.cu/s8.cu of docs/ptx-lines.md) */
-                uint64_t cx = 0;
-                if ((rc = ptxg_want(g, 0, 0, 0)) || (rc = ptxg_ensure(g, PL->inlined_at, a, &cx)))
+            if (placed_inl) {
+                if ((rc = ptxg_want(g, 0, 0, 0)))
                     break;
-                if (cx != wctx(g) && (rc = ptxg_want(g, cx, fn_of(g, L, cx), 0)))
+                g->has_line = 0;
+            } else {
+                if ((!g->has_line || PL->line != g->line) &&
+                    ((rc = ptxg_want(g, 0, 0, 0)) || (rc = ptxg_row(g, a, PL->file, PL->line, g->merc ? 1 : 0))))
                     break;
-                g->own_ctx = cx;
-                g->lin = PL->inlined_at;
-                if ((rc = ptxg_row(g, a, PL->file, PL->line, 0)))
-                    break;
-            } else if (!g->has_line || PL->line != g->line || PL->file != g->file) {
-                if ((rc = ptxg_want(g, 0, 0, 0)) || (rc = ptxg_row(g, a, PL->file, PL->line, g->merc ? 1 : 0)))
-                    break;
+                g->has_line = first != 0;
+                g->line = first ? LOC(g, first)->line : 0;
+                /* rule 12: at a sequence's start, the contexts of an
+                 * inlined .loc are owed (rule 10), not written */
+                for (size_t y = stand_in || !g->defer ? 0 : PL->inlined_at; y; y = LOC(g, y)->inlined_at)
+                    ptxg_leave(g, y);
+                /* ... and its name stays in effect for the .locs inlined
+                 * at its context, as if its context row had been written */
+                g->start_lin = stand_in || !g->defer ? 0 : PL->inlined_at;
+                g->start_f = fn_of(g, L, 1);
             }
-            g->has_line = first != 0;
-            g->line = first ? LOC(g, first)->line : 0;
             after_entry = 1;
             entry_open = 1;
             entry_a = a;
             entry_line = r->line;
             entry_L = L;
             lastL = stand_in ? 0 : L;
-            continue;
-        }
-        if (entry_open && entry_a == a && entry_line == r->line) {
-            const cudw_ptx_loc *El = LOC(g, entry_L);
-            if (!g->has_line || El->line != g->line) { /* the entry row again, not counted */
-                cudw_line_row *x = ptxg_push(g);
-                if (!x)
-                    return CUDW_E_NOMEM;
-                x->address = a;
-                x->file = g->dfile;
-                x->line = El->line;
-                x->index = g->n; /* ptxas does not count it */
-                g->enc_line = El->line;
-                g->enc_file = g->dfile;
-                g->has_line = 1;
-                g->line = El->line;
+            if (!placed_inl)
+                continue;
+        } else {
+            if (entry_open && entry_a == a && entry_line == r->line) {
+                const cudw_ptx_loc *El = LOC(g, entry_L);
+                if (!g->has_line || El->line != g->line) { /* the entry row again, not counted */
+                    cudw_line_row *x = ptxg_push(g);
+                    if (!x)
+                        return CUDW_E_NOMEM;
+                    x->address = a;
+                    x->file = g->dfile;
+                    x->line = El->line;
+                    x->index = g->n; /* ptxas does not count it */
+                    g->enc_line = El->line;
+                    g->enc_file = g->dfile;
+                    g->has_line = 1;
+                    g->line = El->line;
+                }
+                entry_open = 0;
+                continue;
             }
             entry_open = 0;
-            continue;
+            if (L == lastL)
+                continue;
+            lastL = L;
         }
-        entry_open = 0;
-        if (L == lastL)
-            continue;
-        lastL = L;
         if (PL->line == 0) {
             size_t X = PL->inlined_at;
             if (g->defer && X && !registered(g, X) && LOC(g, X)->file != PL->file)
                 g->nofile_gen[X - 1] = g->gen; /* rule 8 */
             continue;
         }
+        int keep_name = g->start_lin && PL->inlined_at == g->start_lin;
+        if (!keep_name)
+            g->start_lin = 0;
         int after_now = after_entry, leaving = 0;
         after_entry = 0;
         if (g->merc && after_now && PL->line == g->line && (!g->has_pc || g->pc != a) &&
@@ -251,6 +261,8 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
         if (top && (rc = ptxg_ensure(g, top, a, &c)))
             break;
         uint64_t name = run && g->logical_gen[run - 1] == g->gen ? g->cap_f[run - 1] : fn_of(g, run ? run : L, c);
+        if (keep_name && !run && c)
+            name = g->start_f;
         if (g->defer && c != g->own_ctx) {
             if ((!g->want_set || g->want_c != c) && (rc = ptxg_want(g, c, name, 0)))
                 break;
@@ -315,6 +327,11 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                 if ((had || after_now) && (!g->has_pc || g->pc != a))
                     rc = ptxg_hidden(g, a, !g->defer ? PL->file : g->enc_file);
             }
+        }
+        if (placed_inl) { /* the state line of an entry: its function's first .loc */
+            g->has_line = first != 0;
+            g->line = first ? LOC(g, first)->line : 0;
+            after_entry = 1;
         }
     }
     return rc;
