@@ -148,6 +148,8 @@ bg stage1 90 templ
 bg stage1 90 placed
 bg stage1 90 manynoinl
 bg stage1 120 manynoinl
+bg stage1 90 hdrentry
+bg stage1 100 hdrentry
 for n in fibrec foldrec; do bg stage1 90 $n; bg stage1 100 $n; done
 sync_jobs
 touch "$stamp"

@@ -164,8 +164,12 @@ typedef struct cudw_line_iter {
 /* Row numbers are ptxas's: a row that repeats the one before it (same
  * address, file, line and context) where a function starts (the
  * sequence's own symbol, or a FUNC symbol of a callee ptxas placed in its
- * section) is the entry row ptxas writes twice and does not count.  It comes with
- * the index of the row it repeats, and contexts never name it. */
+ * section) is the entry row ptxas writes twice and does not count.  So is
+ * the first row at a callee's start on the line (and in the context) of
+ * the row before it, whatever its file, written after a lone advance
+ * (`advance_line 0; copy`): ptxas wrote no entry row there, only its
+ * repeat.  It comes with the index of the row before, and
+ * contexts never name it. */
 
 /* Walk the rows in emission order. */
 void cudw_line_iter_init(const cudw_line_table *t, cudw_line_iter *it, unsigned flags);

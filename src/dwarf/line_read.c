@@ -243,16 +243,30 @@ static inline void put_row(cudw_line_row *d, const cudw_line_row *st, const cudw
 
 static int keep_from_start(cudw_line_iter *it, uint64_t upto);
 
+/* Whether the row made at op_offset is `advance_line 0; copy`: ptxas's
+ * copy of a row at the address of a lone advance (a repeat), where a row
+ * of its own would be `advance_pc; copy`. */
+static int zero_line_copy(const cudw_line_iter *it, uint64_t op_offset)
+{
+    const uint8_t *d = it->table->section->data;
+    return op_offset >= it->table->program_offset + 2 && d[op_offset] == 1 && d[op_offset - 2] == 3 &&
+           d[op_offset - 1] == 0;
+}
+
 static int emit(cudw_line_iter *it, cudw_line_row *out, uint64_t op_offset)
 {
     cudw_line_row *st = &it->state;
     uint64_t index = st->index + 1;
     const char *fn = NULL;
     /* the entry row ptxas writes again at a callee placed in a kernel's
-     * section: not counted (lines.h) */
-    int repeat = it->prev_valid && !st->end_sequence && st->address == it->prev_address &&
-                 st->line == it->prev_line && st->file == it->prev_file && st->context == it->prev_context &&
-                 st->function_offset == it->prev_fn && callee_entry(it, st->address);
+     * section: not counted (lines.h); when the entry was on the line of
+     * the row before it wrote no row, and the repeat is the first row at
+     * the entry, in the callee's file (docs/ptx-lines.md, rule 5) */
+    int repeat = it->prev_valid && !st->end_sequence && st->line == it->prev_line &&
+                 (st->address == it->prev_address ? st->file == it->prev_file
+                                                  : st->address > it->prev_address && zero_line_copy(it, op_offset)) &&
+                 st->context == it->prev_context && st->function_offset == it->prev_fn &&
+                 callee_entry(it, st->address);
     if (repeat)
         index = st->index;
     it->prev_valid = !st->end_sequence;
@@ -293,30 +307,6 @@ static int emit(cudw_line_iter *it, cudw_line_row *out, uint64_t op_offset)
     st->basic_block = 0;
     st->file_again = 0;
     return CUDW_OK;
-}
-
-/* ULEB128 of up to 3 bytes in line, longer ones (and errors) by the
- * general decoder: operands of line programs are short. */
-static inline int uleb_in(const uint8_t **pp, const uint8_t *end, uint64_t *v)
-{
-    const uint8_t *p = *pp;
-    ptrdiff_t n = end - p;
-    if (n >= 1 && !(p[0] & 0x80)) {
-        *v = p[0];
-        *pp = p + 1;
-        return CUDW_OK;
-    }
-    if (n >= 2 && !(p[1] & 0x80)) {
-        *v = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
-        *pp = p + 2;
-        return CUDW_OK;
-    }
-    if (n >= 3 && !(p[2] & 0x80)) {
-        *v = (uint64_t)(p[0] & 0x7f) | (uint64_t)(p[1] & 0x7f) << 7 | (uint64_t)p[2] << 14;
-        *pp = p + 3;
-        return CUDW_OK;
-    }
-    return cudw_uleb128_read(pp, end, v);
 }
 
 /* What is not a row (CUDW_LINE_HIDDEN): kind 1, a lone advance (it takes
@@ -501,55 +491,6 @@ int cudw_line_next(cudw_line_iter *it, cudw_line_row *out)
 row: /* p is at the opcode that makes the row */
     it->pos = (uint64_t)(p - d) + 1;
     return emit(it, out, (uint64_t)(p - d));
-}
-
-int cudw_line_table_check(const cudw_line_table *t)
-{
-    const line_impl *ti = (const line_impl *)t;
-    const uint8_t *d = t->section->data, *p = d + t->program_offset, *end = d + t->end;
-    const unsigned obase = t->opcode_base;
-    while (p < end) {
-        unsigned op = *p;
-        /* what cannot fail is stepped over (the same cases as the fast
-         * path of cudw_line_next); the rest is the general decoder's to
-         * judge */
-        if (op >= obase || op == 1 || op == 6 || op == 7 || op == 8) {
-            p++;
-            continue;
-        }
-        if (end - p >= 3) {
-            if (op == 3 || (op <= 5 && (ti->short_std & (1u << op)))) { /* 2, 3, 4, 5: one LEB */
-                if (!(p[1] & 0x80)) {
-                    p += 2;
-                    continue;
-                }
-                if (!(p[2] & 0x80)) {
-                    p += 3;
-                    continue;
-                }
-            }
-            if (op == 9) {
-                p += 3;
-                continue;
-            }
-            if (op == 0 && p[2] == CUDW_LNE_INLINED_CALL && p[1] >= 3 && p[1] < 0x80 &&
-                end - p >= 2 + (ptrdiff_t)p[1]) {
-                const uint8_t *q = p + 3, *qend = p + 2 + p[1];
-                uint64_t v;
-                if (uleb_in(&q, qend, &v) == CUDW_OK && uleb_in(&q, qend, &v) == CUDW_OK) {
-                    p = qend;
-                    continue;
-                }
-            }
-        }
-        uint64_t pos = (uint64_t)(p - d);
-        cudw_line_op o;
-        int rc = cudw_line_op_next(t, &pos, &o);
-        if (rc != CUDW_OK)
-            return rc;
-        p = d + pos;
-    }
-    return CUDW_OK;
 }
 
 /* Decode the current sequence again from its start, keeping its first

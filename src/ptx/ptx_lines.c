@@ -153,6 +153,14 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
             if (entry_open && entry_a == a && entry_line == r->line) {
                 const cudw_ptx_loc *El = LOC(g, entry_L);
                 if (!g->has_line || El->line != g->line) { /* the entry row again, not counted */
+                    /* an entry that wrote no row (on the state line): the
+                     * repeat goes out alone, after a lone advance in its
+                     * file (w3.cu of docs/ptx-lines.md) */
+                    if (!g->has_pc || g->pc != a) {
+                        if ((rc = ptxg_hidden(g, a, El->file)))
+                            break;
+                        g->dfile = El->file;
+                    }
                     cudw_line_row *x = ptxg_push(g);
                     if (!x)
                         return CUDW_E_NOMEM;
