@@ -150,6 +150,8 @@ bg stage1 90 manynoinl
 bg stage1 120 manynoinl
 bg stage1 90 hdrentry
 bg stage1 100 hdrentry
+bg stage1 90 hdrcall
+bg stage1 120 hdrcall
 for n in fibrec foldrec; do bg stage1 90 $n; bg stage1 100 $n; done
 sync_jobs
 touch "$stamp"

@@ -43,6 +43,7 @@ struct cudw_ptx {
 /* The rows ptxas writes from p and the SASS -> PTX table sass (ptx_lines.c):
  * merc, a Mercury table (entries flagged 0x92); defer, the sm_90+ rule. */
 int ptx_gen_run(cudw_file *f, const cudw_ptx *p, const cudw_line_table *sass, int merc, int defer,
+                const cudw_line_params *prm,
                 cudw_line_row **rows, size_t *nrows);
 
 #endif

@@ -9,6 +9,7 @@
 typedef struct gen {
     const cudw_ptx *p;
     int defer, merc;
+    const cudw_line_params *prm; /* of the table written: the special opcodes */
     cudw_line_row *rows;
     size_t nrows, cap;
     cudw_line_row proto; /* symbol of the sequence */
@@ -54,5 +55,6 @@ int ptxg_want(gen *g, uint64_t c, uint64_t f, int soft);
 void ptxg_leave(gen *g, size_t x);
 int ptxg_chain(gen *g, size_t from, size_t stop, size_t *k);
 int ptxg_ensure(gen *g, size_t L, uint64_t a, uint64_t *out);
+int ptxg_special(const gen *g, uint64_t a0, uint64_t line0, uint64_t a, uint64_t line);
 
 #endif

@@ -84,6 +84,8 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
     int after_entry = 0, entry_open = 0;
     uint64_t entry_a = 0, entry_line = 0;
     size_t entry_L = 0;
+    uint64_t entry_x = 0, entry_pc = 0; /* the line and address registers before the entry */
+    size_t entry_first = 0;            /* its function's first .loc */
     int rc = CUDW_OK;
     for (size_t i = 0; i < n && !rc; i++) {
         const cudw_line_row *r = &sass[i];
@@ -122,6 +124,8 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
         int placed_inl = is_entry && !stand_in && PL->inlined_at && E && a != E->start;
         if (is_entry) {
             pending = late = 0;
+            entry_x = g->enc_line;
+            entry_pc = g->has_pc ? g->pc : a;
             if (placed_inl) {
                 if ((rc = ptxg_want(g, 0, 0, 0)))
                     break;
@@ -130,8 +134,12 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                 if ((!g->has_line || PL->line != g->line) &&
                     ((rc = ptxg_want(g, 0, 0, 0)) || (rc = ptxg_row(g, a, PL->file, PL->line, g->merc ? 1 : 0))))
                     break;
-                g->has_line = first != 0;
-                g->line = first ? LOC(g, first)->line : 0;
+                /* the state line: the entry's (sm_90+ .debug_line), else
+                 * the function's first .loc's (docs/ptx-lines.md, rule 5) */
+                if (!g->defer) {
+                    g->has_line = first != 0;
+                    g->line = first ? LOC(g, first)->line : 0;
+                }
                 /* rule 12: at a sequence's start, the contexts of an
                  * inlined .loc are owed (rule 10), not written */
                 for (size_t y = stand_in || !g->defer ? 0 : PL->inlined_at; y; y = LOC(g, y)->inlined_at)
@@ -146,21 +154,29 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
             entry_a = a;
             entry_line = r->line;
             entry_L = L;
+            entry_first = first;
             lastL = stand_in ? 0 : L;
             if (!placed_inl)
                 continue;
         } else {
             if (entry_open && entry_a == a && entry_line == r->line) {
                 const cudw_ptx_loc *El = LOC(g, entry_L);
-                if (!g->has_line || El->line != g->line) { /* the entry row again, not counted */
-                    /* an entry that wrote no row (on the state line): the
-                     * repeat goes out alone, after a lone advance in its
-                     * file (w3.cu of docs/ptx-lines.md) */
-                    if (!g->has_pc || g->pc != a) {
-                        if ((rc = ptxg_hidden(g, a, El->file)))
-                            break;
-                        g->dfile = El->file;
-                    }
+                /* the entry row again, not counted -- in the tables of
+                 * rule 7 only where a row of the function's first .loc,
+                 * after the row before the entry, would not be one special
+                 * opcode (docs/ptx-lines.md, rule 5) */
+                uint64_t F = entry_first ? LOC(g, entry_first)->line : 0;
+                int differ = !entry_first || El->line != F;
+                int again = differ && (!g->defer || !entry_first || !ptxg_special(g, entry_pc, entry_x, a, F));
+                /* an entry that wrote no row (on the state line): a lone
+                 * advance in the callee's file (sm_90+: even without the
+                 * repeat), then the repeat alone (hdrentry.cu, rule 5) */
+                if (differ && (again || g->defer) && (!g->has_pc || g->pc != a)) {
+                    if ((rc = ptxg_hidden(g, a, El->file)))
+                        break;
+                    g->dfile = El->file;
+                }
+                if (again) {
                     cudw_line_row *x = ptxg_push(g);
                     if (!x)
                         return CUDW_E_NOMEM;
@@ -336,9 +352,11 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                     rc = ptxg_hidden(g, a, !g->defer ? PL->file : g->enc_file);
             }
         }
-        if (placed_inl) { /* the state line of an entry: its function's first .loc */
-            g->has_line = first != 0;
-            g->line = first ? LOC(g, first)->line : 0;
+        if (placed_inl) { /* the state line of an entry, as above */
+            if (!g->defer) {
+                g->has_line = first != 0;
+                g->line = first ? LOC(g, first)->line : 0;
+            }
             after_entry = 1;
         }
     }
@@ -346,12 +364,14 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
 }
 
 int ptx_gen_run(cudw_file *f, const cudw_ptx *p, const cudw_line_table *sass, int merc, int defer,
+                const cudw_line_params *prm,
                 cudw_line_row **rows, size_t *nrows)
 {
     gen g = {0};
     g.p = p;
     g.merc = merc;
     g.defer = defer;
+    g.prm = prm;
     g.reg = malloc((p->nlocs ? p->nlocs : 1) * sizeof *g.reg);
     g.reg_gen = calloc(p->nlocs ? p->nlocs : 1, sizeof *g.reg_gen);
     g.nofile_gen = calloc(p->nlocs ? p->nlocs : 1, sizeof *g.nofile_gen);

@@ -32,14 +32,6 @@ int cudw_ptx_predict(cudw_file *f, const cudw_ptx *p, const char *section, cudw_
         return file_fail(f, CUDW_E_NOT_FOUND, ss, 0, "line table", "the section holds no table");
     if (rc < 0)
         return rc;
-    /* sm_90 and later defer a same-line .loc; Mercury tables do not */
-    int defer = !merc && cudw_header(f)->sm >= 90;
-    rc = ptx_gen_run(f, p, st, merc, defer, &out->rows, &out->nrows);
-    if (rc < 0) {
-        if (rc == CUDW_E_NOMEM)
-            file_fail(f, rc, ss, 0, "PTX lines", "out of memory");
-        return rc;
-    }
     const cudw_section *ls = cudw_section_find(f, section);
     cur = 0;
     if (ls && cudw_line_table_next(f, ls, &cur, &out->table) != CUDW_OK)
@@ -72,11 +64,19 @@ int cudw_ptx_predict(cudw_file *f, const cudw_ptx *p, const char *section, cudw_
         h.files = files;
         h.nfiles = nfiles;
     }
-    rc = cudw_line_encode(&prm, &h, out->rows, out->nrows, &out->unit);
+    /* sm_90 and later defer a same-line .loc; Mercury tables do not */
+    int defer = !merc && cudw_header(f)->sm >= 90;
+    /* the generator needs the header's special opcodes (rule 5) */
+    int gen_rc = ptx_gen_run(f, p, st, merc, defer, &prm, &out->rows, &out->nrows);
+    if (gen_rc == CUDW_E_NOMEM)
+        file_fail(f, gen_rc, ss, 0, "PTX lines", "out of memory");
+    rc = gen_rc < 0 ? gen_rc : cudw_line_encode(&prm, &h, out->rows, out->nrows, &out->unit);
     for (size_t i = 0; i < ndirs; i++)
         free(dirs[i]);
     free(dirs);
     free(files);
+    if (gen_rc < 0)
+        return gen_rc;
     if (rc)
         return file_fail(f, rc, ss, 0, "PTX lines", "encoding the predicted rows: %s", out->unit.err.detail);
     return CUDW_OK;

@@ -222,3 +222,17 @@ int ptxg_ensure(gen *g, size_t L, uint64_t a, uint64_t *out)
     *out = pctx;
     return CUDW_OK;
 }
+
+/* Whether a row on `line` at a, after one on line0 at a0, is one special
+ * opcode of the table's header (both advances non-zero, in range). */
+int ptxg_special(const gen *g, uint64_t a0, uint64_t line0, uint64_t a, uint64_t line)
+{
+    const cudw_line_params *p = g->prm;
+    if (a <= a0 || line == line0 || !p->min_inst_length || !p->line_range)
+        return 0;
+    uint64_t daddr = (a - a0) / p->min_inst_length;
+    int64_t dline = (int64_t)(line - line0);
+    if (dline < p->line_base || dline >= (int64_t)p->line_base + (int64_t)p->line_range || daddr > 255)
+        return 0;
+    return (uint64_t)(dline - p->line_base) + (uint64_t)p->line_range * daddr + p->opcode_base <= 255;
+}
