@@ -84,7 +84,6 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
     int after_entry = 0, entry_open = 0;
     uint64_t entry_a = 0, entry_line = 0;
     size_t entry_L = 0;
-    uint64_t entry_x = 0, entry_pc = 0; /* the line and address registers before the entry */
     size_t entry_first = 0;            /* its function's first .loc */
     int rc = CUDW_OK;
     for (size_t i = 0; i < n && !rc; i++) {
@@ -124,8 +123,6 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
         int placed_inl = is_entry && !stand_in && PL->inlined_at && E && a != E->start;
         if (is_entry) {
             pending = late = 0;
-            entry_x = g->enc_line;
-            entry_pc = g->has_pc ? g->pc : a;
             if (placed_inl) {
                 if ((rc = ptxg_want(g, 0, 0, 0)))
                     break;
@@ -167,15 +164,20 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                  * opcode (docs/ptx-lines.md, rule 5) */
                 uint64_t F = entry_first ? LOC(g, entry_first)->line : 0;
                 int differ = !entry_first || El->line != F;
-                int again = differ && (!g->defer || !entry_first || !ptxg_special(g, entry_pc, entry_x, a, F));
                 /* an entry that wrote no row (on the state line): a lone
                  * advance in the callee's file (sm_90+: even without the
                  * repeat), then the repeat alone (hdrentry.cu, rule 5) */
-                if (differ && (again || g->defer) && (!g->has_pc || g->pc != a)) {
+                if (differ && (!g->has_pc || g->pc != a)) {
                     if ((rc = ptxg_hidden(g, a, El->file)))
                         break;
                     g->dfile = El->file;
                 }
+                /* sm_90+: not where a row of the first .loc's line would
+                 * be one special opcode after what came before the last
+                 * row or lone advance */
+                uint64_t pa, pl;
+                ptxg_before_last(g, a, &pa, &pl);
+                int again = differ && (!g->defer || !entry_first || !ptxg_special(g, pa, pl, a, F));
                 if (again) {
                     cudw_line_row *x = ptxg_push(g);
                     if (!x)

@@ -236,3 +236,21 @@ int ptxg_special(const gen *g, uint64_t a0, uint64_t line0, uint64_t a, uint64_t
         return 0;
     return (uint64_t)(dline - p->line_base) + (uint64_t)p->line_range * daddr + p->opcode_base <= 255;
 }
+
+/* The address and line registers before the last row or lone advance of
+ * the sequence (a 0x90 alone moves neither); at its start, the start. */
+void ptxg_before_last(const gen *g, uint64_t start, uint64_t *a, uint64_t *line)
+{
+    size_t i = g->nrows, seen = 0;
+    while (i-- > g->seq_first) {
+        if (g->rows[i].hidden == 2)
+            continue;
+        if (seen++) {
+            *a = g->rows[i].address;
+            *line = g->rows[i].line;
+            return;
+        }
+    }
+    *a = g->nrows > g->seq_first ? g->rows[g->seq_first].address : start;
+    *line = 1;
+}
