@@ -154,6 +154,8 @@ bg stage1 90 hdrcall
 bg stage1 120 hdrcall
 bg stage1 90 fwdcall
 bg stage1 100 fwdcall
+bg stage1 90 hdrfile
+bg stage1 120 hdrfile
 for n in fibrec foldrec; do bg stage1 90 $n; bg stage1 100 $n; done
 sync_jobs
 touch "$stamp"

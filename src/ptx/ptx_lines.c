@@ -127,10 +127,18 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                 if ((rc = ptxg_want(g, 0, 0, 0)))
                     break;
                 g->has_line = 0;
+                /* sm_90+: ptxas believes it is in the file of the
+                 * function's first .loc and writes no set_file for it
+                 * (rule 8's stale file; z3.cu of docs/ptx-lines.md) */
+                if (g->defer && first && LOC(g, first)->file != g->enc_file) {
+                    g->stale = 1;
+                    g->believed = LOC(g, first)->file;
+                }
             } else {
-                if ((!g->has_line || PL->line != g->line) &&
-                    ((rc = ptxg_want(g, 0, 0, 0)) || (rc = ptxg_row(g, a, PL->file, PL->line, g->merc ? 1 : 0))))
-                    break;
+                if (!g->has_line || PL->line != g->line) {
+                    if ((rc = ptxg_want(g, 0, 0, 0)) || (rc = ptxg_row(g, a, PL->file, PL->line, g->merc ? 1 : 0)))
+                        break;
+                }
                 /* the state line: the entry's (sm_90+ .debug_line), else
                  * the function's first .loc's (docs/ptx-lines.md, rule 5) */
                 if (!g->defer) {
@@ -183,11 +191,10 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                     if (!x)
                         return CUDW_E_NOMEM;
                     x->address = a;
-                    x->file = g->dfile;
+                    x->file = g->enc_file; /* the row it copies, as encoded */
                     x->line = El->line;
                     x->index = g->n; /* ptxas does not count it */
                     g->enc_line = El->line;
-                    g->enc_file = g->dfile;
                     g->has_line = 1;
                     g->line = El->line;
                 }
