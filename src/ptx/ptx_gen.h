@@ -22,12 +22,14 @@ typedef struct gen {
     int has_pc;
     uint64_t dctx, dfn, own_ctx;
     size_t lin;          /* the inlined_at of the last .loc taken, written or not */
+    size_t xh;           /* 1 + the row index of a lone advance that may become a row (r1.cu) */
     size_t start_lin;    /* rule 12: the context of the sequence's first .loc, while the .locs stay in it */
     uint64_t start_f;    /* ... and that .loc's name */
     int want_set, force;
     int soft;            /* the pending 0x90 was chosen by a .loc that wrote nothing (rule 9) */
     int sticky;          /* ... by a deferred .loc's contexts being written: it goes out even if replaced (rule 7) */
     uint64_t want_c, want_f;
+    uint64_t want_file;  /* sm_75/80, Mercury: the file of the .loc that made that 0x90 sticky (0: none) */
     uint64_t enc_line, enc_file; /* of the last row written */
     int stale;           /* ptxas believes the file is `believed`, not enc_file */
     uint64_t believed;
@@ -46,6 +48,14 @@ static inline uint64_t fn_of(const gen *g, size_t L, uint64_t ctx) { return LOC(
 static inline int registered(const gen *g, size_t L) { return g->reg_gen[L - 1] == g->gen; }
 static inline uint64_t wctx(const gen *g) { return g->want_set ? g->want_c : g->dctx; }
 static inline uint64_t wfn(const gen *g) { return g->want_set ? g->want_f : g->dfn; }
+/* Whether a context not written yet, at x or above, is not owed either. */
+static inline int fresh_above(const gen *g, size_t x)
+{
+    for (; x && !registered(g, x); x = LOC(g, x)->inlined_at)
+        if (g->logical_gen[x - 1] != g->gen)
+            return 1;
+    return 0;
+}
 
 cudw_line_row *ptxg_push(gen *g);
 void ptxg_flush(gen *g);

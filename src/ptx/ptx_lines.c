@@ -73,6 +73,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
     g->n = 0;
     g->seq_first = g->nrows;
     g->start_lin = 0;
+    g->xh = 0;
     g->has_line = g->has_addr = g->has_pc = 0;
     g->dctx = g->dfn = g->own_ctx = 0;
     g->lin = 0;
@@ -129,7 +130,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                 g->has_line = 0;
                 /* sm_90+: ptxas believes it is in the file of the
                  * function's first .loc and writes no set_file for it
-                 * (rule 8's stale file; z3.cu of docs/ptx-lines.md) */
+                 * (rule 8's stale file; hdrfile.cu of docs/ptx-lines.md) */
                 if (g->defer && first && LOC(g, first)->file != g->enc_file) {
                     g->stale = 1;
                     g->believed = LOC(g, first)->file;
@@ -212,6 +213,8 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                 g->nofile_gen[X - 1] = g->gen; /* rule 8 */
             continue;
         }
+        size_t xh = g->xh; /* decided by this .loc: a row or not */
+        g->xh = 0;
         int keep_name = g->start_lin && PL->inlined_at == g->start_lin;
         if (!keep_name)
             g->start_lin = 0;
@@ -220,6 +223,11 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
         if (g->merc && after_now && PL->line == g->line && (!g->has_pc || g->pc != a) &&
             (rc = ptxg_hidden(g, a, PL->file)))
             break;
+        /* the same line in another file, under contexts some of which
+         * are new: a row to decide on, though none may come of it
+         * (r1.cu of docs/ptx-lines.md) */
+        int xfile = g->defer && g->has_line && PL->line == g->line && PL->file != g->file &&
+                    fresh_above(g, PL->inlined_at);
         if (g->defer) {
             if (pending) { /* kept only if this .loc is inlined in it */
                 size_t x = PL->inlined_at;
@@ -238,7 +246,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                     break;
                 g->sticky = g->want_set;
             }
-            if (g->has_line && PL->line == g->line) {
+            if (g->has_line && PL->line == g->line && !xfile) {
                 /* rule 7: deferred when its unwritten contexts are all on
                  * this line, or owed (rule 10) */
                 size_t x = PL->inlined_at;
@@ -286,10 +294,16 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
          * it are on that line too is written in the context above them,
          * named as the outermost of them, and they stay unwritten */
         size_t top = PL->inlined_at, run = 0;
-        if (g->defer && (!g->has_line || PL->line != g->line || leaving))
-            for (; top && !registered(g, top) && LOC(g, top)->line == PL->line && LOC(g, top)->file == PL->file;
+        if (g->defer && (!g->has_line || PL->line != g->line || leaving || xfile))
+            for (; top && !registered(g, top) && LOC(g, top)->line == PL->line;
                  top = LOC(g, top)->inlined_at)
                 run = top;
+        /* the lone advance of the last such .loc (below) becomes its
+         * row when this one writes on a new line (r1.cu at -O0) */
+        if (xh && xh == g->nrows && (!g->has_line || PL->line != g->line)) {
+            g->rows[xh - 1].hidden = 0;
+            g->rows[xh - 1].index = ++g->n;
+        }
         c = 0;
         if (top && (rc = ptxg_ensure(g, top, a, &c)))
             break;
@@ -306,8 +320,25 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
         g->own_ctx = c;
         size_t lin = g->lin;
         g->lin = PL->inlined_at;
-        if (!g->has_line || PL->line != g->line || (leaving && run)) {
-            rc = ptxg_row(g, a, PL->file, PL->line, 0);
+        if (xfile && run && LOC(g, run)->file == g->file) {
+            /* its contexts' row would be on the line and file of the
+             * last: only its address advance goes out, they stay owed */
+            if (!g->has_pc || g->pc != a) {
+                if ((rc = ptxg_hidden(g, a, g->enc_file)))
+                    break;
+                g->xh = g->nrows;
+            }
+            size_t k;
+            if (ptxg_chain(g, PL->inlined_at, top, &k))
+                return CUDW_E_NOMEM;
+            for (size_t j = 0; j < k; j++)
+                if (g->logical_gen[g->chain[j] - 1] != g->gen)
+                    ptxg_leave(g, g->chain[j]);
+            pending = L;
+        } else if (!g->has_line || PL->line != g->line || (leaving && run)) {
+            if (run && LOC(g, run)->file != PL->file)
+                g->stale = 0; /* a row of its contexts' file: its set_file goes out (r1.cu) */
+            rc = ptxg_row(g, a, run ? LOC(g, run)->file : PL->file, PL->line, 0);
             size_t next = 0; /* rule 10: the first row still owed after this one */
             /* rule 10: the owed rows just above it are this row now, the
              * others stay owed; a deferred .loc waiting for one of them
@@ -341,8 +372,21 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                     break;
                 g->sticky = g->want_set;
             }
-            if (run)
+            if (run && LOC(g, run)->file != PL->file) {
+                /* the row was the contexts' (their file); the .loc's own
+                 * is on that line: no row, its 0x90 goes out, in its file,
+                 * once its context is written (r1.cu, rule 10) */
+                size_t K = PL->inlined_at;
+                if (registered(g, K)) {
+                    uint64_t cc = g->reg[K - 1];
+                    if (cc != wctx(g) && (rc = ptxg_want(g, cc, fn_of(g, L, cc), 0)))
+                        break;
+                    g->sticky = g->want_set;
+                    g->want_file = g->want_set ? PL->file : 0;
+                }
+            } else if (run) {
                 pending = L; /* rule 10: its contexts wait for the next .loc, as a deferred one's */
+            }
         } else if (!g->defer && c == 0 && !after_now) {
             /* sm_75/80 and Mercury: back to the function itself on the
              * same line writes nothing yet (the 0x90 waits for the next row) */
@@ -353,8 +397,12 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                                   : c && c == g->dctx && PL->inlined_at != lin;
             if (g->want_set && had && g->has_pc && g->pc == a) {
                 /* at the address of the row just written, that 0x90 goes
-                 * out even if replaced before the next row (rule 6) */
+                 * out even if replaced before the next row (rule 6), in
+                 * the file of the .loc that made it (r1.cu of
+                 * docs/ptx-lines.md: line 4 of another file is the same
+                 * line) */
                 g->sticky = 1;
+                g->want_file = PL->file;
             } else {
                 ptxg_flush(g);
                 if ((had || after_now) && (!g->has_pc || g->pc != a))

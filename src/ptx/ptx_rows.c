@@ -27,6 +27,7 @@ void ptxg_flush(gen *g)
     g->force = 0;
     g->soft = 0;
     g->sticky = 0;
+    g->want_file = 0;
 }
 
 /* The file a row of `file` decodes in, and whether ptxas writes a set_file
@@ -98,7 +99,8 @@ static int dead_context(gen *g)
     if (!r)
         return CUDW_E_NOMEM;
     r->address = g->has_pc ? g->pc : 0;
-    r->file = g->enc_file;
+    r->file = g->want_file ? g->want_file : g->enc_file;
+    g->enc_file = r->file;
     r->line = g->enc_line;
     r->context = g->want_c;
     r->function_offset = g->want_f;
@@ -108,6 +110,7 @@ static int dead_context(gen *g)
     g->dfn = g->want_f;
     g->want_set = g->force = 0;
     g->sticky = 0;
+    g->want_file = 0;
     return CUDW_OK;
 }
 
@@ -139,6 +142,7 @@ int ptxg_want(gen *g, uint64_t c, uint64_t f, int soft)
     g->want_f = f;
     g->soft = soft;
     g->sticky = 0;
+    g->want_file = 0;
     return CUDW_OK;
 }
 
