@@ -156,6 +156,8 @@ bg stage1 90 fwdcall
 bg stage1 100 fwdcall
 bg stage1 90 hdrfile
 bg stage1 120 hdrfile
+bg stage1 90 xline
+bg stage1 100 xline
 for n in fibrec foldrec; do bg stage1 90 $n; bg stage1 100 $n; done
 sync_jobs
 touch "$stamp"

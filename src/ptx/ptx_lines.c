@@ -86,6 +86,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
     uint64_t entry_a = 0, entry_line = 0;
     size_t entry_L = 0;
     size_t entry_first = 0;            /* its function's first .loc */
+    int entry_inl = 0;                 /* ... a callee entered at an inlined .loc (rule 12) */
     int rc = CUDW_OK;
     for (size_t i = 0; i < n && !rc; i++) {
         const cudw_line_row *r = &sass[i];
@@ -130,8 +131,9 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                 g->has_line = 0;
                 /* sm_90+: ptxas believes it is in the file of the
                  * function's first .loc and writes no set_file for it
-                 * (rule 8's stale file; hdrfile.cu of docs/ptx-lines.md) */
-                if (g->defer && first && LOC(g, first)->file != g->enc_file) {
+                 * (rule 8's stale file; hdrfile.cu of docs/ptx-lines.md)
+                 * -- unless the row before was inlined (r2.cu) */
+                if (g->defer && first && LOC(g, first)->file != g->enc_file && !g->dctx) {
                     g->stale = 1;
                     g->believed = LOC(g, first)->file;
                 }
@@ -161,6 +163,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
             entry_line = r->line;
             entry_L = L;
             entry_first = first;
+            entry_inl = 0;
             lastL = stand_in ? 0 : L;
             if (!placed_inl)
                 continue;
@@ -196,8 +199,10 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                     x->line = El->line;
                     x->index = g->n; /* ptxas does not count it */
                     g->enc_line = El->line;
-                    g->has_line = 1;
-                    g->line = El->line;
+                    if (!entry_inl) { /* ... which the repeat keeps (r2.cu) */
+                        g->has_line = 1;
+                        g->line = El->line;
+                    }
                 }
                 entry_open = 0;
                 continue;
@@ -409,8 +414,11 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                     rc = ptxg_hidden(g, a, !g->defer ? PL->file : g->enc_file);
             }
         }
-        if (placed_inl) { /* the state line of an entry, as above */
-            if (!g->defer) {
+        if (placed_inl) { /* the state line of an entry, as above; sm_90+: its
+                           * first .loc's too when its own row did not go
+                           * out (rule 15, r1.cu at -O2) */
+            entry_inl = g->defer && run && LOC(g, run)->file != PL->file;
+            if (!g->defer || entry_inl) {
                 g->has_line = first != 0;
                 g->line = first ? LOC(g, first)->line : 0;
             }
