@@ -158,6 +158,8 @@ bg stage1 90 hdrfile
 bg stage1 120 hdrfile
 bg stage1 90 xline
 bg stage1 100 xline
+bg stage1 90 hdrpair
+bg stage1 120 hdrpair
 for n in fibrec foldrec; do bg stage1 90 $n; bg stage1 100 $n; done
 sync_jobs
 touch "$stamp"

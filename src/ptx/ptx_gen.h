@@ -33,6 +33,7 @@ typedef struct gen {
     uint64_t enc_line, enc_file; /* of the last row written */
     int stale;           /* ptxas believes the file is `believed`, not enc_file */
     uint64_t believed;
+    uint64_t ctx_believed; /* an entry on the state line: a context row of this file next gets no set_file (0: none) */
     uint64_t *reg;       /* per .loc: its context row, valid when reg_gen matches */
     uint32_t *reg_gen;
     uint32_t *logical_gen; /* per .loc: left unwritten, its row owed (rule 10) */

@@ -74,6 +74,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
     g->seq_first = g->nrows;
     g->start_lin = 0;
     g->xh = 0;
+    g->ctx_believed = 0;
     g->has_line = g->has_addr = g->has_pc = 0;
     g->dctx = g->dfn = g->own_ctx = 0;
     g->lin = 0;
@@ -141,6 +142,11 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                 if (!g->has_line || PL->line != g->line) {
                     if ((rc = ptxg_want(g, 0, 0, 0)) || (rc = ptxg_row(g, a, PL->file, PL->line, g->merc ? 1 : 0)))
                         break;
+                } else if (g->defer && first && PL->line == LOC(g, first)->line) {
+                    /* no entry row: if a context row comes first, ptxas
+                     * believes it is in the callee's file (hdrpair.cu at
+                     * -O0); a plain row has its set_file (hdrcall.cu) */
+                    g->ctx_believed = PL->file;
                 }
                 /* the state line: the entry's (sm_90+ .debug_line), else
                  * the function's first .loc's (docs/ptx-lines.md, rule 5) */
@@ -156,6 +162,12 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                  * at its context, as if its context row had been written */
                 g->start_lin = stand_in || !g->defer ? 0 : PL->inlined_at;
                 g->start_f = fn_of(g, L, 1);
+                /* ... and ptxas believes it is in the file of the
+                 * function's first .loc (rule 8's stale file; q1.cu) */
+                if (g->start_lin && first && LOC(g, first)->file != g->enc_file) {
+                    g->stale = 1;
+                    g->believed = LOC(g, first)->file;
+                }
             }
             after_entry = 1;
             entry_open = 1;
@@ -175,7 +187,9 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                  * after the row before the entry, would not be one special
                  * opcode (docs/ptx-lines.md, rule 5) */
                 uint64_t F = entry_first ? LOC(g, entry_first)->line : 0;
-                int differ = !entry_first || El->line != F;
+                /* its line or its file: q1.cu's d1() begins at line 3 of
+                 * one header in line 3 of another */
+                int differ = !entry_first || El->line != F || El->file != LOC(g, entry_first)->file;
                 /* an entry that wrote no row (on the state line): a lone
                  * advance in the callee's file (sm_90+: even without the
                  * repeat), then the repeat alone (hdrentry.cu, rule 5) */

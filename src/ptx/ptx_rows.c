@@ -51,6 +51,7 @@ static uint64_t real_file(gen *g, uint64_t file, uint8_t *again)
 int ptxg_row(gen *g, uint64_t a, uint64_t file, uint64_t line, uint8_t merc_flag)
 {
     g->dfile = file;
+    g->ctx_believed = 0; /* the first row after an entry decides (ptxg_ensure) */
     ptxg_flush(g);
     cudw_line_row *r = ptxg_push(g);
     if (!r)
@@ -210,7 +211,7 @@ int ptxg_ensure(gen *g, size_t L, uint64_t a, uint64_t *out)
             g->reg[x - 1] = g->n; /* the row already there */
         } else {
             g->own_ctx = pctx;
-            if (g->nofile_gen[x - 1] == g->gen && X->file != g->enc_file) {
+            if ((g->nofile_gen[x - 1] == g->gen || X->file == g->ctx_believed) && X->file != g->enc_file) {
                 g->stale = 1; /* no set_file for it: the row stays in the file before */
                 g->believed = X->file;
             }
