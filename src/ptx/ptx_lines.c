@@ -162,12 +162,11 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                  * at its context, as if its context row had been written */
                 g->start_lin = stand_in || !g->defer ? 0 : PL->inlined_at;
                 g->start_f = fn_of(g, L, 1);
-                /* ... and ptxas believes it is in the file of the
-                 * function's first .loc (rule 8's stale file; q1.cu) */
-                if (g->start_lin && first && LOC(g, first)->file != g->enc_file) {
-                    g->stale = 1;
-                    g->believed = LOC(g, first)->file;
-                }
+                /* ... and a context row first is believed to be in the
+                 * file of the function's first .loc (rule 8's stale
+                 * file; hdrpair.cu -rdc), a plain row not (u5.cu) */
+                if (g->start_lin && first)
+                    g->ctx_believed = LOC(g, first)->file;
             }
             after_entry = 1;
             entry_open = 1;
