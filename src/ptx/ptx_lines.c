@@ -35,7 +35,12 @@
  *     (with the name they would carry now): a later such row over them is
  *     theirs, and a deferred .loc waiting for one selects its context
  *     when it is written.  In short, .debug_line writes the context rows
- *     Mercury writes, one instruction late and only when still needed. */
+ *     Mercury writes, one instruction late and only when still needed;
+ *   - sm_90+ .debug_line repeats a callee's entry row only where a row of
+ *     its first .loc would not be one special opcode (as if that row were
+ *     written and replaced while pending), and ptxas's file belief goes
+ *     astray at entries (rules 5, 12); the same line in another file is
+ *     the same line, with a few consequences (rule 15). */
 #include "ptx/ptx_gen.h"
 #include <stdlib.h>
 
