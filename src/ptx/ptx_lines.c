@@ -93,6 +93,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
     size_t entry_L = 0;
     size_t entry_first = 0;            /* its function's first .loc */
     int entry_inl = 0;                 /* ... a callee entered at an inlined .loc (rule 12) */
+    int placed_before = 0;             /* callees placed in the section, entered so far */
     int rc = CUDW_OK;
     for (size_t i = 0; i < n && !rc; i++) {
         const cudw_line_row *r = &sass[i];
@@ -180,6 +181,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
             entry_L = L;
             entry_first = first;
             entry_inl = 0;
+            placed_before += E && a != E->start;
             lastL = stand_in ? 0 : L;
             if (!placed_inl)
                 continue;
@@ -207,7 +209,8 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                  * row or lone advance */
                 uint64_t pa, pl;
                 ptxg_before_last(g, a, &pa, &pl);
-                int again = differ && (!g->defer || !entry_first || !ptxg_special(g, pa, pl, a, F));
+                int again = differ && (!g->defer || !entry_first || placed_before > 1 ||
+                                       !ptxg_special(g, pa, pl, a, F));
                 if (again) {
                     cudw_line_row *x = ptxg_push(g);
                     if (!x)
