@@ -161,6 +161,11 @@ const func_start *func_starts_in(const func_starts *fs, uint32_t shndx, size_t *
 /* The index of value in v[0..n), or SIZE_MAX. */
 size_t func_start_find(const func_start *v, size_t n, uint64_t value);
 
+/* The special opcode of a line-program row that advances the address by
+ * daddr units and the line by dline under p (line_write.c), or -1 where
+ * the row takes more than one opcode (an advance of zero, or out of range). */
+int line_special_op(const cudw_line_params *p, int64_t dline, uint64_t daddr);
+
 /* ---- 1 when x is in v[0..n), which ascends ---- */
 static inline int u64_sorted_has(const uint64_t *v, size_t n, uint64_t x)
 {

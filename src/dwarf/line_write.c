@@ -83,16 +83,15 @@ static void merc_entry(wbuf *b, uint8_t v)
     wb_byte(b, v);
 }
 
-/* Whether row r, after a row on `line`, daddr units before it, is written
- * as one special opcode. */
-static int special_row(const cudw_line_params *p, const cudw_line_row *r, uint64_t line, uint64_t daddr)
+int line_special_op(const cudw_line_params *p, int64_t dline, uint64_t daddr)
 {
-    if (r->hidden)
-        return 0;
-    int64_t dline = (int64_t)(r->line - line);
-    int in_window = dline >= p->line_base && dline < (int64_t)p->line_base + (int64_t)p->line_range;
-    return daddr && dline && in_window && daddr <= 255 &&
-           (uint64_t)(dline - p->line_base) + (uint64_t)p->line_range * daddr + p->opcode_base <= 255;
+    /* in the window, compared without forming dline - line_base: that
+     * overflows for an advance near INT64_MAX; never without both advances */
+    if (!daddr || !dline || daddr > 255 || dline < p->line_base ||
+        dline >= (int64_t)p->line_base + (int64_t)p->line_range)
+        return -1;
+    uint64_t op = (uint64_t)(dline - p->line_base) + (uint64_t)p->line_range * daddr + p->opcode_base;
+    return op <= 255 ? (int)op : -1;
 }
 
 /* operands of standard opcode k (index 0 unused) */
@@ -179,7 +178,8 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
          * else comes (an end, a lone 0x90: never from ptxas, kept so
          * decode(encode) holds) has its set_file first
          * (docs/ptx-lines.md, "Mercury entry flags") */
-        if (flag && !r->end_sequence && r->hidden != 2 && !(r->file != file && special_row(p, r, line, daddr))) {
+        if (flag && !r->end_sequence && r->hidden != 2 &&
+            !(r->file != file && !r->hidden && line_special_op(p, (int64_t)(r->line - line), daddr) >= 0)) {
             merc_entry(&b, 0);
             flag = 0;
         }
@@ -265,13 +265,8 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
             stmt = !stmt;
         }
         int64_t dline = (int64_t)(r->line - line);
-        /* in the window, compared without forming dline - line_base: that
-         * overflows for an advance near INT64_MAX */
-        int in_window = dline >= p->line_base && dline < (int64_t)p->line_base + (int64_t)p->line_range;
-        uint64_t special = in_window && daddr <= 255
-                               ? (uint64_t)(dline - p->line_base) + (uint64_t)p->line_range * daddr + p->opcode_base
-                               : 256;
-        if (daddr && dline && special <= 255) { /* never without both advances */
+        int special = line_special_op(p, dline, daddr);
+        if (special >= 0) {
             wb_byte(&b, (uint8_t)special);
         } else {
             /* ptxas advances something before every copy: a duplicate row

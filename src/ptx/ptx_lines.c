@@ -207,10 +207,12 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                 /* sm_90+: not where a row of the first .loc's line would
                  * be one special opcode after what came before the last
                  * row or lone advance */
-                uint64_t pa, pl;
-                ptxg_before_last(g, a, &pa, &pl);
-                int again = differ && (!g->defer || !entry_first || placed_before > 1 ||
-                                       !ptxg_special(g, pa, pl, a, F));
+                int again = differ;
+                if (again && g->defer && entry_first && placed_before <= 1) {
+                    uint64_t pa, pl;
+                    ptxg_before_last(g, a, &pa, &pl);
+                    again = !ptxg_special(g, pa, pl, a, F);
+                }
                 if (again) {
                     cudw_line_row *x = ptxg_push(g);
                     if (!x)
@@ -432,7 +434,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
             } else {
                 ptxg_flush(g);
                 if ((had || after_now) && (!g->has_pc || g->pc != a))
-                    rc = ptxg_hidden(g, a, !g->defer ? PL->file : g->enc_file);
+                    rc = ptxg_hidden(g, a, PL->file); /* sm_75/80, Mercury: in its file (rule 6) */
             }
         }
         if (placed_inl) { /* the state line of an entry, as above; sm_90+: its

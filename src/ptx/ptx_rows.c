@@ -233,13 +233,8 @@ int ptxg_ensure(gen *g, size_t L, uint64_t a, uint64_t *out)
 int ptxg_special(const gen *g, uint64_t a0, uint64_t line0, uint64_t a, uint64_t line)
 {
     const cudw_line_params *p = g->prm;
-    if (a <= a0 || line == line0 || !p->min_inst_length || !p->line_range)
-        return 0;
-    uint64_t daddr = (a - a0) / p->min_inst_length;
-    int64_t dline = (int64_t)(line - line0);
-    if (dline < p->line_base || dline >= (int64_t)p->line_base + (int64_t)p->line_range || daddr > 255)
-        return 0;
-    return (uint64_t)(dline - p->line_base) + (uint64_t)p->line_range * daddr + p->opcode_base <= 255;
+    return a > a0 && p->min_inst_length &&
+           line_special_op(p, (int64_t)(line - line0), (a - a0) / p->min_inst_length) >= 0;
 }
 
 /* The address and line registers before the last row or lone advance of
