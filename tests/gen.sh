@@ -160,6 +160,8 @@ bg stage1 90 xline
 bg stage1 100 xline
 bg stage1 90 hdrpair
 bg stage1 120 hdrpair
+bg stage1 90 hashline
+bg stage1 120 hashline
 for n in fibrec foldrec; do bg stage1 90 $n; bg stage1 100 $n; done
 sync_jobs
 touch "$stamp"

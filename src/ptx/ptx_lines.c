@@ -94,6 +94,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
     size_t entry_first = 0;            /* its function's first .loc */
     int entry_inl = 0;                 /* ... a callee entered at an inlined .loc (rule 12) */
     int placed_before = 0;             /* callees placed in the section, entered so far */
+    size_t start_top = 0;              /* the outermost context a sequence's start left owed */
     int rc = CUDW_OK;
     for (size_t i = 0; i < n && !rc; i++) {
         const cudw_line_row *r = &sass[i];
@@ -164,6 +165,9 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                  * inlined .loc are owed (rule 10), not written */
                 for (size_t y = stand_in || !g->defer ? 0 : PL->inlined_at; y; y = LOC(g, y)->inlined_at)
                     ptxg_leave(g, y);
+                for (start_top = stand_in || !g->defer ? 0 : PL->inlined_at;
+                     start_top && LOC(g, start_top)->inlined_at;)
+                    start_top = LOC(g, start_top)->inlined_at;
                 /* ... and its name stays in effect for the .locs inlined
                  * at its context, as if its context row had been written */
                 g->start_lin = stand_in || !g->defer ? 0 : PL->inlined_at;
@@ -367,6 +371,8 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
             if (run && LOC(g, run)->file != PL->file)
                 g->stale = 0; /* a row of its contexts' file: its set_file goes out (r1.cu) */
             rc = ptxg_row(g, a, run ? LOC(g, run)->file : PL->file, PL->line, 0);
+            if (!run)
+                ptxg_claim(g, start_top, L);
             size_t next = 0; /* rule 10: the first row still owed after this one */
             /* rule 10: the owed rows just above it are this row now, the
              * others stay owed; a deferred .loc waiting for one of them

@@ -158,6 +158,20 @@ void ptxg_leave(gen *g, size_t x)
     g->cap_f[x - 1] = pc == wctx(g) ? wfn(g) : LOC(g, x)->function_offset;
 }
 
+/* Rule 12: the outermost context a sequence's start left owed, top, is
+ * the row just written for L when L is a later .loc of its file, line and
+ * column, not inlined (hashline.cu of docs/ptx-lines.md; an earlier one,
+ * placed.cu -rdc, and an inlined one, hdrpair.cu -rdc, do not take it). */
+void ptxg_claim(gen *g, size_t top, size_t L)
+{
+    const cudw_ptx_loc *T = LOC(g, top ? top : L), *X = LOC(g, L);
+    if (top && top < L && !X->inlined_at && !registered(g, top) && g->logical_gen[top - 1] == g->gen &&
+        T->file == X->file && T->line == X->line && T->column == X->column) {
+        g->reg_gen[top - 1] = g->gen;
+        g->reg[top - 1] = g->n;
+    }
+}
+
 /* The .locs from `from` up to `stop` (not included), innermost first, into
  * g->chain[0..*k). */
 int ptxg_chain(gen *g, size_t from, size_t stop, size_t *k)
@@ -197,6 +211,7 @@ int ptxg_ensure(gen *g, size_t L, uint64_t a, uint64_t *out)
     if (ptxg_chain(g, L, top, &k))
         return CUDW_E_NOMEM;
     uint64_t pctx = top ? g->reg[top - 1] : 0;
+    int owed_below = 0; /* the row just written here was owed (rule 10) */
     while (k--) {
         size_t x = g->chain[k];
         const cudw_ptx_loc *X = LOC(g, x);
@@ -209,12 +224,27 @@ int ptxg_ensure(gen *g, size_t L, uint64_t a, uint64_t *out)
         g->reg_gen[x - 1] = g->gen;
         if (g->has_addr && g->addr == a && g->has_line && g->line == X->line) {
             g->reg[x - 1] = g->n; /* the row already there */
+            if (g->defer && owed_below && X->file != g->file && g->want_set && g->want_c != g->dctx) {
+                /* ... in another file: its set_file and 0x90 go out, no
+                 * row (the line is the same), and what is inlined at it
+                 * writes its own 0x90 (rule 15; sim.cu) */
+                uint8_t again;
+                uint64_t f = real_file(g, X->file, &again);
+                g->want_file = f;
+                int rc = dead_context(g);
+                if (rc)
+                    return rc;
+                g->rows[g->nrows - 1].file_again = again;
+                g->file = X->file;
+                g->own_ctx = UINT64_MAX;
+            }
         } else {
             g->own_ctx = pctx;
             if ((g->nofile_gen[x - 1] == g->gen || X->file == g->ctx_believed) && X->file != g->enc_file) {
                 g->stale = 1; /* no set_file for it: the row stays in the file before */
                 g->believed = X->file;
             }
+            owed_below = g->logical_gen[x - 1] == g->gen;
             int rc = ptxg_row(g, a, X->file, X->line, 0);
             if (rc)
                 return rc;
