@@ -174,11 +174,11 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
         uint64_t daddr = (r->address - addr) / p->min_inst_length;
         /* the 0x92 0 of an entry row goes before the next row's set_file
          * when that row is written out long (advance_line, advance_pc,
-         * copy), after it when the row is one special opcode; whatever
-         * else comes (an end, a lone 0x90: never from ptxas, kept so
+         * copy) or is a lone 0x90 (a3.cu), after it when the row is one
+         * special opcode; an end (never from ptxas, kept so
          * decode(encode) holds) has its set_file first
-         * (docs/ptx-lines.md, "Mercury entry flags") */
-        if (flag && !r->end_sequence && r->hidden != 2 &&
+         * (docs/ptx-lines.md, rule 14) */
+        if (flag && !r->end_sequence &&
             !(r->file != file && !r->hidden && line_special_op(p, (int64_t)(r->line - line), daddr) >= 0)) {
             merc_entry(&b, 0);
             flag = 0;

@@ -91,6 +91,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
     int after_entry = 0, entry_open = 0;
     uint64_t entry_a = 0, entry_line = 0;
     size_t entry_L = 0;
+    uint64_t entry_file = 0;           /* the file of its row */
     size_t entry_first = 0;            /* its function's first .loc */
     int entry_inl = 0;                 /* ... a callee entered at an inlined .loc (rule 12) */
     int placed_before = 0;             /* callees placed in the section, entered so far */
@@ -133,6 +134,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
         int placed_inl = is_entry && !stand_in && PL->inlined_at && E && a != E->start;
         if (is_entry) {
             pending = late = 0;
+            entry_file = PL->file;
             if (placed_inl) {
                 if ((rc = ptxg_want(g, 0, 0, 0)))
                     break;
@@ -146,9 +148,23 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                     g->believed = LOC(g, first)->file;
                 }
             } else {
+                /* rule 12: at a sequence's start, the contexts of an
+                 * inlined .loc are owed (rule 10), not written -- but
+                 * those on its line in another file take its row, in
+                 * their file (rules 10 and 15: a3.cu) */
+                size_t up = stand_in || !g->defer ? 0 : PL->inlined_at, xrun = 0;
+                for (size_t y = up; y && LOC(g, y)->line == PL->line; y = LOC(g, y)->inlined_at)
+                    xrun = y;
+                if (xrun && (LOC(g, xrun)->file == PL->file || (g->has_line && PL->line == g->line)))
+                    xrun = 0;
+                entry_file = xrun ? LOC(g, xrun)->file : PL->file;
                 if (!g->has_line || PL->line != g->line) {
-                    if ((rc = ptxg_want(g, 0, 0, 0)) || (rc = ptxg_row(g, a, PL->file, PL->line, g->merc ? 1 : 0)))
+                    if ((rc = ptxg_want(g, 0, 0, 0)) || (rc = ptxg_row(g, a, entry_file, PL->line, g->merc ? 1 : 0)))
                         break;
+                    for (; xrun && up != LOC(g, xrun)->inlined_at; up = LOC(g, up)->inlined_at) {
+                        g->reg_gen[up - 1] = g->gen;
+                        g->reg[up - 1] = g->n;
+                    }
                 } else if (g->defer && first && PL->line == LOC(g, first)->line) {
                     /* no entry row: if a context row comes first, ptxas
                      * believes it is in the callee's file (hdrpair.cu at
@@ -161,16 +177,13 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                     g->has_line = first != 0;
                     g->line = first ? LOC(g, first)->line : 0;
                 }
-                /* rule 12: at a sequence's start, the contexts of an
-                 * inlined .loc are owed (rule 10), not written */
-                for (size_t y = stand_in || !g->defer ? 0 : PL->inlined_at; y; y = LOC(g, y)->inlined_at)
+                for (size_t y = up; y; y = LOC(g, y)->inlined_at)
                     ptxg_leave(g, y);
-                for (start_top = stand_in || !g->defer ? 0 : PL->inlined_at;
-                     start_top && LOC(g, start_top)->inlined_at;)
+                for (start_top = up; start_top && LOC(g, start_top)->inlined_at;)
                     start_top = LOC(g, start_top)->inlined_at;
                 /* ... and its name stays in effect for the .locs inlined
                  * at its context, as if its context row had been written */
-                g->start_lin = stand_in || !g->defer ? 0 : PL->inlined_at;
+                g->start_lin = up == PL->inlined_at ? up : 0;
                 g->start_f = fn_of(g, L, 1);
                 /* ... and a context row first is believed to be in the
                  * file of the function's first .loc (rule 8's stale
@@ -199,7 +212,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                 uint64_t F = entry_first ? LOC(g, entry_first)->line : 0;
                 /* its line or its file: q1.cu's d1() begins at line 3 of
                  * one header in line 3 of another */
-                int differ = !entry_first || El->line != F || El->file != LOC(g, entry_first)->file;
+                int differ = !entry_first || El->line != F || entry_file != LOC(g, entry_first)->file;
                 /* an entry that wrote no row (on the state line): a lone
                  * advance in the callee's file (sm_90+: even without the
                  * repeat), then the repeat alone (hdrentry.cu, rule 5) */
@@ -331,8 +344,14 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                  top = LOC(g, top)->inlined_at)
                 run = top;
         /* the lone advance of the last such .loc (below) becomes its
-         * row when this one writes on a new line (r1.cu at -O0) */
-        if (xh && xh == g->nrows && (!g->has_line || PL->line != g->line)) {
+         * row when this one writes on a new line (r1.cu at -O0) -- not
+         * when the first row it writes, a context's, is on its line
+         * (a3.cu at -O0: that row takes its place) */
+        size_t out = 0;
+        for (size_t y = top; y && !registered(g, y); y = LOC(g, y)->inlined_at)
+            out = y;
+        if (xh && xh == g->nrows && (!g->has_line || PL->line != g->line) &&
+            (!out || LOC(g, out)->line != g->line)) {
             g->rows[xh - 1].hidden = 0;
             g->rows[xh - 1].index = ++g->n;
         }
