@@ -68,6 +68,6 @@ void ptxg_claim(gen *g, size_t top, size_t L);
 int ptxg_chain(gen *g, size_t from, size_t stop, size_t *k);
 int ptxg_ensure(gen *g, size_t L, uint64_t a, uint64_t *out);
 int ptxg_special(const gen *g, uint64_t a0, uint64_t line0, uint64_t a, uint64_t line);
-void ptxg_before_last(const gen *g, uint64_t start, uint64_t *a, uint64_t *line);
+void ptxg_last(const gen *g, size_t end, uint64_t start, uint64_t *a, uint64_t *line);
 
 #endif

@@ -92,6 +92,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
     uint64_t entry_a = 0, entry_line = 0;
     size_t entry_L = 0;
     uint64_t entry_file = 0;           /* the file of its row */
+    size_t entry_row0 = 0;             /* the index of its first row */
     size_t entry_first = 0;            /* its function's first .loc */
     int entry_inl = 0;                 /* ... a callee entered at an inlined .loc (rule 12) */
     int placed_before = 0;             /* callees placed in the section, entered so far */
@@ -135,6 +136,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
         if (is_entry) {
             pending = late = 0;
             entry_file = PL->file;
+            entry_row0 = g->nrows;
             if (placed_inl) {
                 if ((rc = ptxg_want(g, 0, 0, 0)))
                     break;
@@ -165,7 +167,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                         g->reg_gen[up - 1] = g->gen;
                         g->reg[up - 1] = g->n;
                     }
-                } else if (g->defer && first && PL->line == LOC(g, first)->line) {
+                } else if (g->defer && first && PL->line == LOC(g, first)->line && !g->dctx) {
                     /* no entry row: if a context row comes first, ptxas
                      * believes it is in the callee's file (hdrpair.cu at
                      * -O0); a plain row has its set_file (hdrcall.cu) */
@@ -223,11 +225,19 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                 }
                 /* sm_90+: not where a row of the first .loc's line would
                  * be one special opcode after what came before the last
-                 * row or lone advance */
+                 * row or lone advance -- or, where the entry's first row
+                 * is on that line in that file (a context row: nn() of
+                 * b3.cu), where that row is one */
                 int again = differ;
                 if (again && g->defer && entry_first && placed_before <= 1) {
+                    const cudw_line_row *r0 = entry_row0 < g->nrows ? &g->rows[entry_row0] : NULL;
+                    int own = r0 && !r0->hidden && r0->line == F && entry_row0 + 1 < g->nrows &&
+                              LOC(g, entry_first)->file == g->rows[entry_row0].file;
+                    size_t end = g->nrows; /* the last row or lone advance */
+                    while (end > g->seq_first && g->rows[end - 1].hidden == 2)
+                        end--;
                     uint64_t pa, pl;
-                    ptxg_before_last(g, a, &pa, &pl);
+                    ptxg_last(g, own ? entry_row0 : end ? end - 1 : 0, a, &pa, &pl);
                     again = !ptxg_special(g, pa, pl, a, F);
                 }
                 if (again) {
@@ -466,6 +476,8 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                            * first .loc's too when its own row did not go
                            * out (rule 15, r1.cu at -O2) */
             entry_inl = g->defer && run && LOC(g, run)->file != PL->file;
+            if (run) /* its row is its contexts', in their file (b7.cu) */
+                entry_file = LOC(g, run)->file;
             if (!g->defer || entry_inl) {
                 g->has_line = first != 0;
                 g->line = first ? LOC(g, first)->line : 0;

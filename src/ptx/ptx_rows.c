@@ -267,20 +267,17 @@ int ptxg_special(const gen *g, uint64_t a0, uint64_t line0, uint64_t a, uint64_t
            line_special_op(p, (int64_t)(line - line0), (a - a0) / p->min_inst_length) >= 0;
 }
 
-/* The address and line registers before the last row or lone advance of
- * the sequence (a 0x90 alone moves neither); at its start, the start. */
-void ptxg_before_last(const gen *g, uint64_t start, uint64_t *a, uint64_t *line)
+/* The address and line registers after the last row or lone advance of
+ * the sequence before rows[end] (a 0x90 alone moves neither); at its
+ * start, the start. */
+void ptxg_last(const gen *g, size_t end, uint64_t start, uint64_t *a, uint64_t *line)
 {
-    size_t i = g->nrows, seen = 0;
-    while (i-- > g->seq_first) {
-        if (g->rows[i].hidden == 2)
-            continue;
-        if (seen++) {
+    for (size_t i = end; i-- > g->seq_first;)
+        if (g->rows[i].hidden != 2) {
             *a = g->rows[i].address;
             *line = g->rows[i].line;
             return;
         }
-    }
-    *a = g->nrows > g->seq_first ? g->rows[g->seq_first].address : start;
+    *a = start;
     *line = 1;
 }
