@@ -381,7 +381,21 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
         g->own_ctx = c;
         size_t lin = g->lin;
         g->lin = PL->inlined_at;
-        if (xfile && run && LOC(g, run)->file == g->file) {
+        if (xfile && run && LOC(g, run)->file == g->file && xh && xh == g->nrows && g->pc != a) {
+            /* a second one right after the first's advance: its
+             * contexts' row goes out here, and ptxas is in the .loc's
+             * file now (a third is deferred, rule 7: b6.cu) */
+            if ((rc = ptxg_row(g, a, g->file, PL->line, 0)))
+                break;
+            size_t k;
+            if (ptxg_chain(g, PL->inlined_at, top, &k))
+                return CUDW_E_NOMEM;
+            for (size_t j = 0; j < k; j++) {
+                g->reg_gen[g->chain[j] - 1] = g->gen;
+                g->reg[g->chain[j] - 1] = g->n;
+            }
+            g->file = PL->file;
+        } else if (xfile && run && LOC(g, run)->file == g->file) {
             /* its contexts' row would be on the line and file of the
              * last: only its address advance goes out, they stay owed */
             if (!g->has_pc || g->pc != a) {
