@@ -372,7 +372,8 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
         if (keep_name && !run && c)
             name = g->start_f;
         if (g->defer && c != g->own_ctx) {
-            if ((!g->want_set || g->want_c != c) && (rc = ptxg_want(g, c, name, 0)))
+            if ((!g->want_set || g->want_c != c || (g->own_ctx == UINT64_MAX && g->want_f != name)) &&
+                (rc = ptxg_want(g, c, name, 0)))
                 break;
             g->force = 1;
         } else if (c != wctx(g) && (rc = ptxg_want(g, c, name, 0))) {

@@ -165,11 +165,17 @@ void ptxg_leave(gen *g, size_t x)
 void ptxg_claim(gen *g, size_t top, size_t L)
 {
     const cudw_ptx_loc *T = LOC(g, top ? top : L), *X = LOC(g, L);
-    if (top && top < L && !X->inlined_at && !registered(g, top) && g->logical_gen[top - 1] == g->gen &&
-        T->file == X->file && T->line == X->line && T->column == X->column) {
-        g->reg_gen[top - 1] = g->gen;
-        g->reg[top - 1] = g->n;
+    if (!(top && top < L && !X->inlined_at && !registered(g, top) && g->logical_gen[top - 1] == g->gen &&
+          T->file == X->file && T->line == X->line && T->column == X->column))
+        return;
+    /* not once another instance is a context row (f3() of b1.cu) */
+    for (size_t y = g->p->funcs[T->function].first_loc; y && y < L; y++) {
+        const cudw_ptx_loc *Y = LOC(g, y);
+        if (registered(g, y) && Y->file == T->file && Y->line == T->line && Y->column == T->column)
+            return;
     }
+    g->reg_gen[top - 1] = g->gen;
+    g->reg[top - 1] = g->n;
 }
 
 /* The .locs from `from` up to `stop` (not included), innermost first, into
@@ -225,17 +231,20 @@ int ptxg_ensure(gen *g, size_t L, uint64_t a, uint64_t *out)
         if (g->has_addr && g->addr == a && g->has_line && g->line == X->line) {
             g->reg[x - 1] = g->n; /* the row already there */
             if (g->defer && owed_below && X->file != g->file && g->want_set && g->want_c != g->dctx) {
-                /* ... in another file: its set_file and 0x90 go out, no
-                 * row (the line is the same), and what is inlined at it
-                 * writes its own 0x90 (rule 15; sim.cu) */
-                uint8_t again;
-                uint64_t f = real_file(g, X->file, &again);
-                g->want_file = f;
-                int rc = dead_context(g);
-                if (rc)
-                    return rc;
-                g->rows[g->nrows - 1].file_again = again;
-                g->file = X->file;
+                /* ... in another file, just after an owed row: what is
+                 * inlined at it writes its own 0x90, name and all; and
+                 * unless it is owed too (b1.cu), its set_file and 0x90
+                 * go out at once, no row (rule 15; sim.cu) */
+                if (g->logical_gen[x - 1] != g->gen) {
+                    uint8_t again;
+                    uint64_t f = real_file(g, X->file, &again);
+                    g->want_file = f;
+                    int rc = dead_context(g);
+                    if (rc)
+                        return rc;
+                    g->rows[g->nrows - 1].file_again = again;
+                    g->file = X->file;
+                }
                 g->own_ctx = UINT64_MAX;
             }
         } else {
