@@ -275,8 +275,9 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
             g->start_lin = 0;
         int after_now = after_entry, leaving = 0;
         after_entry = 0;
+        /* (not when a context row goes out here: b7.cu on sm_100) */
         if (g->merc && after_now && PL->line == g->line && (!g->has_pc || g->pc != a) &&
-            (rc = ptxg_hidden(g, a, PL->file)))
+            !(PL->inlined_at && !registered(g, PL->inlined_at)) && (rc = ptxg_hidden(g, a, PL->file)))
             break;
         /* the same line in another file, under contexts some of which
          * are new: a row to decide on, though none may come of it
