@@ -65,9 +65,10 @@ int ptxg_hidden(gen *g, uint64_t a, uint64_t file);
 int ptxg_want(gen *g, uint64_t c, uint64_t f, int soft);
 void ptxg_leave(gen *g, size_t x);
 void ptxg_claim(gen *g, size_t top, size_t L);
+void ptxg_take(gen *g, size_t from, size_t stop);
 int ptxg_chain(gen *g, size_t from, size_t stop, size_t *k);
 int ptxg_ensure(gen *g, size_t L, uint64_t a, uint64_t *out);
 int ptxg_special(const gen *g, uint64_t a0, uint64_t line0, uint64_t a, uint64_t line);
-void ptxg_last(const gen *g, size_t end, uint64_t start, uint64_t *a, uint64_t *line);
+int ptxg_entry_special(const gen *g, size_t row0, uint64_t a, uint64_t F, uint64_t ffile);
 
 #endif

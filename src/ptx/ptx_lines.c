@@ -163,9 +163,9 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                 if (!g->has_line || PL->line != g->line) {
                     if ((rc = ptxg_want(g, 0, 0, 0)) || (rc = ptxg_row(g, a, entry_file, PL->line, g->merc ? 1 : 0)))
                         break;
-                    for (; xrun && up != LOC(g, xrun)->inlined_at; up = LOC(g, up)->inlined_at) {
-                        g->reg_gen[up - 1] = g->gen;
-                        g->reg[up - 1] = g->n;
+                    if (xrun) {
+                        ptxg_take(g, up, LOC(g, xrun)->inlined_at);
+                        up = LOC(g, xrun)->inlined_at;
                     }
                 } else if (g->defer && first && PL->line == LOC(g, first)->line && !g->dctx) {
                     /* no entry row: if a context row comes first, ptxas
@@ -224,22 +224,10 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                     g->dfile = El->file;
                 }
                 /* sm_90+: not where a row of the first .loc's line would
-                 * be one special opcode after what came before the last
-                 * row or lone advance -- or, where the entry's first row
-                 * is on that line in that file (a context row: nn() of
-                 * b3.cu), where that row is one */
+                 * be one special opcode (rule 5) */
                 int again = differ;
-                if (again && g->defer && entry_first && placed_before <= 1) {
-                    const cudw_line_row *r0 = entry_row0 < g->nrows ? &g->rows[entry_row0] : NULL;
-                    int own = r0 && !r0->hidden && r0->line == F && entry_row0 + 1 < g->nrows &&
-                              LOC(g, entry_first)->file == g->rows[entry_row0].file;
-                    size_t end = g->nrows; /* the last row or lone advance */
-                    while (end > g->seq_first && g->rows[end - 1].hidden == 2)
-                        end--;
-                    uint64_t pa, pl;
-                    ptxg_last(g, own ? entry_row0 : end ? end - 1 : 0, a, &pa, &pl);
-                    again = !ptxg_special(g, pa, pl, a, F);
-                }
+                if (again && g->defer && entry_first && placed_before <= 1)
+                    again = !ptxg_entry_special(g, entry_row0, a, F, LOC(g, entry_first)->file);
                 if (again) {
                     cudw_line_row *x = ptxg_push(g);
                     if (!x)
@@ -389,13 +377,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
              * file now (a third is deferred, rule 7: b6.cu) */
             if ((rc = ptxg_row(g, a, g->file, PL->line, 0)))
                 break;
-            size_t k;
-            if (ptxg_chain(g, PL->inlined_at, top, &k))
-                return CUDW_E_NOMEM;
-            for (size_t j = 0; j < k; j++) {
-                g->reg_gen[g->chain[j] - 1] = g->gen;
-                g->reg[g->chain[j] - 1] = g->n;
-            }
+            ptxg_take(g, PL->inlined_at, top);
             g->file = PL->file;
         } else if (xfile && run && LOC(g, run)->file == g->file) {
             /* its contexts' row would be on the line and file of the

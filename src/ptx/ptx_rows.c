@@ -178,6 +178,16 @@ void ptxg_claim(gen *g, size_t top, size_t L)
     g->reg[top - 1] = g->n;
 }
 
+/* The .locs from `from` up to `stop` (not included) have the row just
+ * written as their context row. */
+void ptxg_take(gen *g, size_t from, size_t stop)
+{
+    for (size_t x = from; x && x != stop; x = LOC(g, x)->inlined_at) {
+        g->reg_gen[x - 1] = g->gen;
+        g->reg[x - 1] = g->n;
+    }
+}
+
 /* The .locs from `from` up to `stop` (not included), innermost first, into
  * g->chain[0..*k). */
 int ptxg_chain(gen *g, size_t from, size_t stop, size_t *k)
@@ -279,7 +289,7 @@ int ptxg_special(const gen *g, uint64_t a0, uint64_t line0, uint64_t a, uint64_t
 /* The address and line registers after the last row or lone advance of
  * the sequence before rows[end] (a 0x90 alone moves neither); at its
  * start, the start. */
-void ptxg_last(const gen *g, size_t end, uint64_t start, uint64_t *a, uint64_t *line)
+static void last_regs(const gen *g, size_t end, uint64_t start, uint64_t *a, uint64_t *line)
 {
     for (size_t i = end; i-- > g->seq_first;)
         if (g->rows[i].hidden != 2) {
@@ -289,4 +299,21 @@ void ptxg_last(const gen *g, size_t end, uint64_t start, uint64_t *a, uint64_t *
         }
     *a = start;
     *line = 1;
+}
+
+/* Rule 5 (sm_90+): whether a row of line F at a, the first .loc's, would
+ * be one special opcode after what came before the last row or lone
+ * advance -- or, where the entry's first row, rows[row0], is itself on
+ * that line in that file (a context row: nn() of hlnmacro.cu), whether
+ * that row is one after what came before it. */
+int ptxg_entry_special(const gen *g, size_t row0, uint64_t a, uint64_t F, uint64_t ffile)
+{
+    const cudw_line_row *r0 = row0 < g->nrows ? &g->rows[row0] : NULL;
+    int own = r0 && !r0->hidden && r0->line == F && row0 + 1 < g->nrows && r0->file == ffile;
+    size_t end = g->nrows; /* the last row or lone advance */
+    while (end > g->seq_first && g->rows[end - 1].hidden == 2)
+        end--;
+    uint64_t pa, pl;
+    last_regs(g, own ? row0 : end ? end - 1 : 0, a, &pa, &pl);
+    return ptxg_special(g, pa, pl, a, F);
 }
