@@ -23,8 +23,11 @@ typedef struct gen {
     uint64_t dctx, dfn, own_ctx;
     size_t lin;          /* the inlined_at of the last .loc taken, written or not */
     size_t xh;           /* 1 + the row index of a lone advance that may become a row (r1.cu) */
+    int xsilent;         /* ... written after a .loc's own row: gone if a context row takes its place */
     size_t start_lin;    /* rule 12: the context of the sequence's first .loc, while the .locs stay in it */
     uint64_t start_f;    /* ... and that .loc's name */
+    int leaf_last;       /* the last row is a .loc's own, not an entry's or its contexts' */
+    size_t leaf_L;       /* ... that .loc */
     int want_set, force;
     int soft;            /* the pending 0x90 was chosen by a .loc that wrote nothing (rule 9) */
     int sticky;          /* ... by a deferred .loc's contexts being written: it goes out even if replaced (rule 7) */
@@ -56,6 +59,18 @@ static inline int fresh_above(const gen *g, size_t x)
         if (g->logical_gen[x - 1] != g->gen)
             return 1;
     return 0;
+}
+
+/* Rule 15 takes a same-line .loc of another file out of rule 7 only when
+ * its unwritten contexts on its line reach the top (g3.cu's k1) and are
+ * not the .loc whose own row is the last (g3.cu's k0). */
+static inline int xfile_run(const gen *g, const cudw_ptx_loc *L)
+{
+    size_t x = L->inlined_at;
+    for (; x && !registered(g, x) && LOC(g, x)->line == L->line; x = LOC(g, x)->inlined_at)
+        if (g->leaf_last && x == g->leaf_L)
+            return 0;
+    return !x;
 }
 
 cudw_line_row *ptxg_push(gen *g);

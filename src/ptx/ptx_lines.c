@@ -256,8 +256,13 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                 g->nofile_gen[X - 1] = g->gen; /* rule 8 */
             continue;
         }
-        size_t xh = g->xh; /* decided by this .loc: a row or not */
-        g->xh = 0;
+        /* decided by this .loc: a row or not -- after a .loc's own row, by
+         * the first that writes, unless that .loc comes back first (v1.cu) */
+        if (g->xsilent && L == g->leaf_L)
+            g->xsilent = 0;
+        size_t xh = g->xh;
+        if (!g->xsilent)
+            g->xh = 0;
         int keep_name = g->start_lin && PL->inlined_at == g->start_lin;
         if (!keep_name)
             g->start_lin = 0;
@@ -271,7 +276,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
          * are new: a row to decide on, though none may come of it
          * (r1.cu of docs/ptx-lines.md) */
         int xfile = g->defer && g->has_line && PL->line == g->line && PL->file != g->file &&
-                    fresh_above(g, PL->inlined_at);
+                    fresh_above(g, PL->inlined_at) && xfile_run(g, PL);
         if (g->defer) {
             if (pending) { /* kept only if this .loc is inlined in it */
                 size_t x = PL->inlined_at;
@@ -334,6 +339,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                 }
             }
         }
+        g->xh = 0;
         /* rule 10: a row on a new line whose unwritten contexts just above
          * it are on that line too is written in the context above them,
          * named as the outermost of them, and they stay unwritten */
@@ -349,10 +355,13 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
         size_t out = 0;
         for (size_t y = top; y && !registered(g, y); y = LOC(g, y)->inlined_at)
             out = y;
-        if (xh && xh == g->nrows && (!g->has_line || PL->line != g->line) &&
-            (!out || LOC(g, out)->line != g->line)) {
-            g->rows[xh - 1].hidden = 0;
-            g->rows[xh - 1].index = ++g->n;
+        if (xh && xh == g->nrows && (!g->has_line || PL->line != g->line)) {
+            if (!out || LOC(g, out)->line != g->line) {
+                g->rows[xh - 1].hidden = 0;
+                g->rows[xh - 1].index = ++g->n;
+            } else if (g->xsilent) {
+                g->nrows--; /* after a .loc's own row it leaves no advance (g3.cu) */
+            }
         }
         c = 0;
         if (top && (rc = ptxg_ensure(g, top, a, &c)))
@@ -383,6 +392,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
             /* its contexts' row would be on the line and file of the
              * last: only its address advance goes out, they stay owed */
             if (!g->has_pc || g->pc != a) {
+                g->xsilent = g->leaf_last;
                 if ((rc = ptxg_hidden(g, a, g->enc_file)))
                     break;
                 g->xh = g->nrows;
@@ -398,8 +408,11 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
             if (run && LOC(g, run)->file != PL->file)
                 g->stale = 0; /* a row of its contexts' file: its set_file goes out (r1.cu) */
             rc = ptxg_row(g, a, run ? LOC(g, run)->file : PL->file, PL->line, 0);
-            if (!run)
+            if (!run) {
                 ptxg_claim(g, start_top, L);
+                g->leaf_last = 1;
+                g->leaf_L = L;
+            }
             size_t next = 0; /* rule 10: the first row still owed after this one */
             /* rule 10: the owed rows just above it are this row now, the
              * others stay owed; a deferred .loc waiting for one of them

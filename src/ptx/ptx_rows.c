@@ -51,6 +51,7 @@ static uint64_t real_file(gen *g, uint64_t file, uint8_t *again)
 int ptxg_row(gen *g, uint64_t a, uint64_t file, uint64_t line, uint8_t merc_flag)
 {
     g->dfile = file;
+    g->leaf_last = 0;
     g->ctx_believed = 0; /* the first row after an entry decides (ptxg_ensure) */
     ptxg_flush(g);
     cudw_line_row *r = ptxg_push(g);
