@@ -28,6 +28,7 @@ typedef struct gen {
     uint64_t start_f;    /* ... and that .loc's name */
     int leaf_last;       /* the last row is a .loc's own, not an entry's or its contexts' */
     size_t leaf_L;       /* ... that .loc */
+    int name_cmp;        /* a 0x90 went out dead in the context in effect: names count too (g31.cu) */
     int want_set, force;
     int soft;            /* the pending 0x90 was chosen by a .loc that wrote nothing (rule 9) */
     int sticky;          /* ... by a deferred .loc's contexts being written: it goes out even if replaced (rule 7) */

@@ -75,6 +75,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
 {
     const cudw_ptx *p = g->p;
     g->gen++;
+    g->name_cmp = 0;
     g->n = 0;
     g->seq_first = g->nrows;
     g->start_lin = 0;
@@ -376,7 +377,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                 (rc = ptxg_want(g, c, name, 0)))
                 break;
             g->force = 1;
-        } else if (c != wctx(g) && (rc = ptxg_want(g, c, name, 0))) {
+        } else if ((c != wctx(g) || (g->name_cmp && c && name != wfn(g))) && (rc = ptxg_want(g, c, name, 0))) {
             break;
         }
         g->own_ctx = c;

@@ -20,6 +20,8 @@ cudw_line_row *ptxg_push(gen *g)
 void ptxg_flush(gen *g)
 {
     if (g->want_set && (g->want_c != g->dctx || g->want_f != g->dfn || g->force)) {
+        if (g->want_c != g->dctx)
+            g->name_cmp = 0;
         g->dctx = g->want_c;
         g->dfn = g->want_f;
     }
@@ -113,6 +115,7 @@ static int dead_context(gen *g)
     g->want_set = g->force = 0;
     g->sticky = 0;
     g->want_file = 0;
+    g->name_cmp = g->defer;
     return CUDW_OK;
 }
 
@@ -232,7 +235,7 @@ int ptxg_ensure(gen *g, size_t L, uint64_t a, uint64_t *out)
     while (k--) {
         size_t x = g->chain[k];
         const cudw_ptx_loc *X = LOC(g, x);
-        if (pctx != wctx(g)) {
+        if (pctx != wctx(g) || (g->name_cmp && pctx && fn_of(g, x, pctx) != wfn(g))) {
             int rc = ptxg_want(g, pctx, fn_of(g, x, pctx), 0);
             if (rc)
                 return rc;
