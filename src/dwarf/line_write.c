@@ -138,7 +138,7 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
 
     /* the program */
     int start = 1;
-    uint64_t addr = 0, line = 1, file = 1, ctx = 0, fn = 0, dead_ctx = 0;
+    uint64_t addr = 0, line = 1, file = 1, ctx = 0, fn = 0;
     unsigned flag = 0; /* a 0x92 1 is open */
     int prev_hidden = 0;
     int stmt = p->default_is_stmt != 0;
@@ -198,7 +198,7 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
              * decode(encode) holds), and a hidden advance right before needs
              * something between it and the end, or it would read as the
              * end's own advance */
-            if ((ctx == UINT64_MAX ? dead_ctx : ctx) != r->context || r->function_offset != fn)
+            if (ctx != r->context || r->function_offset != fn)
                 inlined_call(&b, r->context, r->function_offset);
             int64_t dl = (int64_t)(r->line - line);
             if (dl || (prev_hidden && !daddr)) {
@@ -232,8 +232,7 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
             }
             addr = r->address;
             inlined_call(&b, r->context, r->function_offset);
-            ctx = UINT64_MAX; /* the next row writes its 0x90 again, even the same one */
-            dead_ctx = r->context; /* ... but not an end (b6.cu's p3() on sm_100) */
+            ctx = r->context;
             fn = r->function_offset;
             continue;
         }
