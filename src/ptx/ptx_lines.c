@@ -472,6 +472,14 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
              * one row, rule 3) also advances; the 0x90 stays unwritten */
             int had = g->want_set ? g->want_c != g->dctx || g->want_f != g->dfn
                                   : c && c == g->dctx && PL->inlined_at != lin;
+            /* ... but not one inlined where the last was, whose 0x90 is
+             * the one going out dead already: it goes out alone (rnd31.cu) */
+            if (g->want_set && g->sticky && PL->inlined_at == lin && g->want_c == c && g->want_f == name &&
+                (!g->has_pc || g->pc != a)) {
+                if ((rc = ptxg_dead(g)))
+                    break;
+                had = 0;
+            }
             if (g->want_set && had && g->has_pc && g->pc == a) {
                 /* at the address of the row just written, that 0x90 goes
                  * out even if replaced before the next row (rule 6), in

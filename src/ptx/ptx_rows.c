@@ -97,7 +97,7 @@ int ptxg_hidden(gen *g, uint64_t a, uint64_t file)
 
 /* A forced 0x90 (rule 7) that the next context replaces before any row:
  * ptxas writes it all the same (templ.cu at -O0: two 0x90s in a row). */
-static int dead_context(gen *g)
+int ptxg_dead(gen *g)
 {
     cudw_line_row *r = ptxg_push(g);
     if (!r)
@@ -131,7 +131,7 @@ int ptxg_want(gen *g, uint64_t c, uint64_t f, int soft)
          * (tests/fixtures/stage1/stair_sm90_lineinfo), and in the tables
          * that do the work at once, one chosen at the row just written
          * (rule 6, collapse_sm100_lineinfo) */
-        int rc = dead_context(g);
+        int rc = ptxg_dead(g);
         if (rc)
             return rc;
     } else if (g->defer && g->want_set) {
@@ -253,7 +253,7 @@ int ptxg_ensure(gen *g, size_t L, uint64_t a, uint64_t *out)
                     uint8_t again;
                     uint64_t f = real_file(g, X->file, &again);
                     g->want_file = f;
-                    int rc = dead_context(g);
+                    int rc = ptxg_dead(g);
                     if (rc)
                         return rc;
                     g->rows[g->nrows - 1].file_again = again;
