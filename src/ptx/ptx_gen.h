@@ -80,6 +80,8 @@ int ptxg_row(gen *g, uint64_t a, uint64_t file, uint64_t line, uint8_t merc_flag
 int ptxg_hidden(gen *g, uint64_t a, uint64_t file);
 int ptxg_want(gen *g, uint64_t c, uint64_t f, int soft);
 int ptxg_dead(gen *g);
+int ptxg_same_line(gen *g, const cudw_ptx_loc *PL, uint64_t a, uint64_t c, uint64_t name, size_t lin,
+                   int after_entry);
 void ptxg_leave(gen *g, size_t x);
 void ptxg_claim(gen *g, size_t top, size_t L);
 void ptxg_take(gen *g, size_t from, size_t stop);

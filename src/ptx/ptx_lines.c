@@ -468,31 +468,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
             /* sm_75/80 and Mercury: back to the function itself on the
              * same line writes nothing yet (the 0x90 waits for the next row) */
         } else if (!g->defer) {
-            /* another .loc instance inlined at the same row (two shared
-             * one row, rule 3) also advances; the 0x90 stays unwritten */
-            int had = g->want_set ? g->want_c != g->dctx || g->want_f != g->dfn
-                                  : c && c == g->dctx && PL->inlined_at != lin;
-            /* ... but not one inlined where the last was, whose 0x90 is
-             * the one going out dead already: it goes out alone (rnd31.cu) */
-            if (g->want_set && g->sticky && PL->inlined_at == lin && g->want_c == c && g->want_f == name &&
-                (!g->has_pc || g->pc != a)) {
-                if ((rc = ptxg_dead(g)))
-                    break;
-                had = 0;
-            }
-            if (g->want_set && had && g->has_pc && g->pc == a) {
-                /* at the address of the row just written, that 0x90 goes
-                 * out even if replaced before the next row (rule 6), in
-                 * the file of the .loc that made it (r1.cu of
-                 * docs/ptx-lines.md: line 4 of another file is the same
-                 * line) */
-                g->sticky = 1;
-                g->want_file = PL->file;
-            } else {
-                ptxg_flush(g);
-                if ((had || after_now) && (!g->has_pc || g->pc != a))
-                    rc = ptxg_hidden(g, a, PL->file); /* sm_75/80, Mercury: in its file (rule 6) */
-            }
+            rc = ptxg_same_line(g, PL, a, c, name, lin, after_now);
         }
         if (placed_inl) { /* the state line of an entry, as above; sm_90+: its
                            * first .loc's too when its own row did not go

@@ -321,3 +321,36 @@ int ptxg_entry_special(const gen *g, size_t row0, uint64_t a, uint64_t F, uint64
     last_regs(g, own ? row0 : end ? end - 1 : 0, a, &pa, &pl);
     return ptxg_special(g, pa, pl, a, F);
 }
+
+/* sm_75/80 and Mercury: a .loc on the line of the last row, in context c
+ * named `name` (lin: where the .loc before was inlined).  Another .loc
+ * instance inlined at the same row (two shared one row, rule 3) also
+ * advances; the 0x90 stays unwritten. */
+int ptxg_same_line(gen *g, const cudw_ptx_loc *PL, uint64_t a, uint64_t c, uint64_t name, size_t lin,
+                   int after_entry)
+{
+    int had = g->want_set ? g->want_c != g->dctx || g->want_f != g->dfn
+                          : c && c == g->dctx && PL->inlined_at != lin;
+    /* ... but not one inlined where the last was, whose 0x90 is the one
+     * going out dead already: it goes out alone (rnd31.cu) */
+    if (g->want_set && g->sticky && PL->inlined_at == lin && g->want_c == c && g->want_f == name &&
+        (!g->has_pc || g->pc != a)) {
+        int rc = ptxg_dead(g);
+        if (rc)
+            return rc;
+        had = 0;
+    }
+    if (g->want_set && had && g->has_pc && g->pc == a) {
+        /* at the address of the row just written, that 0x90 goes out even
+         * if replaced before the next row (rule 6), in the file of the .loc
+         * that made it (r1.cu of docs/ptx-lines.md: line 4 of another file
+         * is the same line) */
+        g->sticky = 1;
+        g->want_file = PL->file;
+        return CUDW_OK;
+    }
+    ptxg_flush(g);
+    if ((had || after_entry) && (!g->has_pc || g->pc != a))
+        return ptxg_hidden(g, a, PL->file); /* in its file (rule 6) */
+    return CUDW_OK;
+}
