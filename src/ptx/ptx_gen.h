@@ -44,6 +44,7 @@ typedef struct gen {
     uint64_t *cap_f;       /* ... and the name that row will carry */
     uint32_t *nofile_gen; /* per .loc: a line-0 .loc of another file inlined at it came first (rule 8) */
     uint32_t gen;
+    size_t claimed;      /* the owed start context a later row took (rule 12), while it stands */
     size_t *chain;       /* ensure's work list */
     size_t capchain;
 } gen;
@@ -51,6 +52,21 @@ typedef struct gen {
 static inline const cudw_ptx_loc *LOC(const gen *g, size_t i) { return &g->p->locs[i - 1]; }
 static inline uint64_t fn_of(const gen *g, size_t L, uint64_t ctx) { return LOC(g, L)->label && ctx ? LOC(g, L)->function_offset : 0; }
 static inline int registered(const gen *g, size_t L) { return g->reg_gen[L - 1] == g->gen; }
+static inline int same_flc(const cudw_ptx_loc *a, const cudw_ptx_loc *b)
+{
+    return a->file == b->file && a->line == b->line && a->column == b->column;
+}
+/* x's context row is row n; another instance of what a later row took
+ * (rule 12) being a context row undoes that (rnd56.cu) */
+static inline void set_reg(gen *g, size_t x, uint64_t n)
+{
+    if (g->claimed && x != g->claimed && same_flc(&g->p->locs[x - 1], &g->p->locs[g->claimed - 1])) {
+        g->reg_gen[g->claimed - 1] = 0;
+        g->claimed = 0;
+    }
+    g->reg_gen[x - 1] = g->gen;
+    g->reg[x - 1] = n;
+}
 static inline uint64_t wctx(const gen *g) { return g->want_set ? g->want_c : g->dctx; }
 static inline uint64_t wfn(const gen *g) { return g->want_set ? g->want_f : g->dfn; }
 /* Whether a context not written yet, at x or above, is not owed either. */

@@ -76,6 +76,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
     const cudw_ptx *p = g->p;
     g->gen++;
     g->name_cmp = 0;
+    g->claimed = 0;
     g->n = 0;
     g->seq_first = g->nrows;
     g->start_lin = 0;
@@ -428,10 +429,8 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                     ; /* chain[owed..k): owed from before, outermost last */
                 for (size_t j = 0; j < owed; j++)
                     ptxg_leave(g, g->chain[j]);
-                for (size_t j = owed; j < k; j++) {
-                    g->reg_gen[g->chain[j] - 1] = g->gen;
-                    g->reg[g->chain[j] - 1] = g->n;
-                }
+                for (size_t j = owed; j < k; j++)
+                    set_reg(g, g->chain[j], g->n);
                 next = owed && owed < k ? g->chain[owed - 1] : 0;
             }
             if (late && registered(g, LOC(g, late)->inlined_at)) {

@@ -170,26 +170,24 @@ void ptxg_claim(gen *g, size_t top, size_t L)
 {
     const cudw_ptx_loc *T = LOC(g, top ? top : L), *X = LOC(g, L);
     if (!(top && top < L && !X->inlined_at && !registered(g, top) && g->logical_gen[top - 1] == g->gen &&
-          T->file == X->file && T->line == X->line && T->column == X->column))
+          same_flc(T, X)))
         return;
     /* not once another instance is a context row (f3() of b1.cu) */
-    for (size_t y = g->p->funcs[T->function].first_loc; y && y < L; y++) {
-        const cudw_ptx_loc *Y = LOC(g, y);
-        if (registered(g, y) && Y->file == T->file && Y->line == T->line && Y->column == T->column)
+    const cudw_ptx_func *F = &g->p->funcs[T->function];
+    for (size_t y = F->first_loc; y && y < F->first_loc + F->nlocs; y++)
+        if (registered(g, y) && same_flc(LOC(g, y), T))
             return;
-    }
     g->reg_gen[top - 1] = g->gen;
     g->reg[top - 1] = g->n;
+    g->claimed = top;
 }
 
 /* The .locs from `from` up to `stop` (not included) have the row just
  * written as their context row. */
 void ptxg_take(gen *g, size_t from, size_t stop)
 {
-    for (size_t x = from; x && x != stop; x = LOC(g, x)->inlined_at) {
-        g->reg_gen[x - 1] = g->gen;
-        g->reg[x - 1] = g->n;
-    }
+    for (size_t x = from; x && x != stop; x = LOC(g, x)->inlined_at)
+        set_reg(g, x, g->n);
 }
 
 /* The .locs from `from` up to `stop` (not included), innermost first, into
@@ -241,7 +239,7 @@ int ptxg_ensure(gen *g, size_t L, uint64_t a, uint64_t *out)
                 return rc;
             g->own_ctx = pctx;
         }
-        g->reg_gen[x - 1] = g->gen;
+        set_reg(g, x, g->n);
         if (g->has_addr && g->addr == a && g->has_line && g->line == X->line) {
             g->reg[x - 1] = g->n; /* the row already there */
             if (g->defer && owed_below && X->file != g->file && g->want_set && g->want_c != g->dctx) {
