@@ -198,7 +198,7 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
              * decode(encode) holds), and a hidden advance right before needs
              * something between it and the end, or it would read as the
              * end's own advance */
-            if (ctx != r->context || r->function_offset != fn)
+            if (r->context != ctx || r->function_offset != fn)
                 inlined_call(&b, r->context, r->function_offset);
             int64_t dl = (int64_t)(r->line - line);
             if (dl || (prev_hidden && !daddr)) {
@@ -232,7 +232,7 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
             }
             addr = r->address;
             inlined_call(&b, r->context, r->function_offset);
-            ctx = r->context;
+            ctx = UINT64_MAX; /* the next row writes its 0x90 again, even the same one */
             fn = r->function_offset;
             continue;
         }

@@ -96,6 +96,7 @@ int ptxg_row(gen *g, uint64_t a, uint64_t file, uint64_t line, uint8_t merc_flag
 int ptxg_hidden(gen *g, uint64_t a, uint64_t file);
 int ptxg_want(gen *g, uint64_t c, uint64_t f, int soft);
 int ptxg_dead(gen *g);
+void ptxg_merge_dead(gen *g, size_t from);
 int ptxg_same_line(gen *g, const cudw_ptx_loc *PL, uint64_t a, uint64_t c, uint64_t name, size_t lin,
                    int after_entry);
 void ptxg_leave(gen *g, size_t x);

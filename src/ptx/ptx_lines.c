@@ -551,6 +551,8 @@ int ptx_gen_run(cudw_file *f, const cudw_ptx *p, const cudw_line_table *sass, in
             rc = ptx_gen_sequence(&g, seq, nseq, merc ? NULL : &E);
         if (!rc && g.n == 0) /* no row (a function without .locs): no sequence */
             g.nrows = start;
+        else if (!rc)
+            ptxg_merge_dead(&g, start);
         nseq = 0;
     }
     cudw_line_iter_free(&it);

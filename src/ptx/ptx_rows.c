@@ -352,3 +352,21 @@ int ptxg_same_line(gen *g, const cudw_ptx_loc *PL, uint64_t a, uint64_t c, uint6
         return ptxg_hidden(g, a, PL->file); /* in its file (rule 6) */
     return CUDW_OK;
 }
+
+/* A dead 0x90 (hidden row of kind 2) that the next row or the end carries
+ * as it is -- same context, name and file -- is that row's own 0x90: ptxas
+ * writes it once (rnd31.cu on sm_80, hlnsame.cu's p3() on sm_100), and a
+ * decoder reads no lone 0x90 there.  Drop such rows of rows[from..). */
+void ptxg_merge_dead(gen *g, size_t from)
+{
+    size_t o = from;
+    for (size_t i = from; i < g->nrows; i++) {
+        const cudw_line_row *r = &g->rows[i], *nx = i + 1 < g->nrows ? &g->rows[i + 1] : NULL;
+        if (r->hidden == 2 && nx && nx->hidden != 2 && !(nx->hidden == 1 && !nx->end_sequence) &&
+            nx->context == r->context && nx->function_offset == r->function_offset && nx->file == r->file &&
+            !nx->file_again)
+            continue;
+        g->rows[o++] = *r;
+    }
+    g->nrows = o;
+}
