@@ -3,12 +3,19 @@
 a .cu file of callers and kernels, whose line numbers coincide across the two
 files by chance (rule 15 of docs/ptx-lines.md).  Writes gSEED.cuh and gSEED.cu
 in the current directory for SEED in [FIRST, LAST).  Compile them in every mode
-of issue 20 and run `cudwarf verify --ptx` on each cubin (round 26).
+of issue 20 and run `cudwarf verify --ptx` on each cubin (round 26).  With
+--rich, some functions of the .cu file span several lines, with a loop and a
+branch (round 31); the same seeds give other programs then.
 
-usage: rand_stage1.py FIRST LAST"""
+usage: rand_stage1.py [--rich] FIRST LAST"""
 import random, sys
+RICH = "--rich" in sys.argv
+if RICH:
+    sys.argv.remove("--rich")
+
+
 def prog(seed):
-    R = random.Random(seed)
+    R = random.Random(seed * 7919 + 1 if RICH else seed)
     hname = f"g{seed}.cuh"
     hfun = []  # (name, kind)
     hl = ["#pragma once"]
@@ -34,7 +41,15 @@ def prog(seed):
         forms = [f"return {a}(x) * {b}(x + 1.f);", f"return {a}({b}(x)) + {c}(x);", f"float t = {a}(x); return t + {c}(t);",
                  f"return {a}(x) + {a}(x * 2.f) + {b}(x);"]
         if R.random() < 0.25: cl.append("")
-        cl.append(f"__device__ {kind} float {name}(float x) {{ {R.choice(forms)} }}")
+        if RICH and R.random() < 0.5:
+            cl.append(f"__device__ {kind} float {name}(float x) {{")
+            cl.append(f"  float t = {a}(x);")
+            cl.append(f"  for (int i = 0; i < 3; ++i) t += {c}(t * 0.5f);")
+            cl.append(f"  if (t > 1.f) t = {b}(t) - {c}(x);")
+            cl.append(f"  return t;")
+            cl.append("}")
+        else:
+            cl.append(f"__device__ {kind} float {name}(float x) {{ {R.choice(forms)} }}")
         cfun.append((name, kind))
     pool = hfun + cfun
     ks = R.randint(1, 2)
