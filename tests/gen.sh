@@ -164,7 +164,7 @@ bg stage1 90 hashline
 bg stage1 120 hashline
 bg stage1 90 lerp
 bg stage1 100 lerp
-for n in hlnmacro hlnrec cellhdr hlnsame hlnclamp rnd3 rnd5 rnd15 rnd13 rnd31 rnd56; do bg stage1 90 $n; done
+for n in hlnmacro hlnrec cellhdr hlnsame hlnclamp rnd3 rnd5 rnd15 rnd13 rnd31 rnd56 rich10; do bg stage1 90 $n; done
 for n in hlnsame cellhdr rnd31; do bg stage1 100 $n; done
 bg stage1 75 rnd31
 bg stage1 120 rnd56

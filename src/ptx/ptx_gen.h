@@ -28,6 +28,7 @@ typedef struct gen {
     uint64_t start_f;    /* ... and that .loc's name */
     int leaf_last;       /* the last row is a .loc's own, not an entry's or its contexts' */
     size_t leaf_L;       /* ... that .loc */
+    size_t prev_L;       /* the .loc taken before this one (0: an entry came between) */
     int name_cmp;        /* a 0x90 went out dead in the context in effect: names count too (g31.cu) */
     int want_set, force;
     int soft;            /* the pending 0x90 was chosen by a .loc that wrote nothing (rule 9) */
@@ -85,7 +86,7 @@ static inline int xfile_run(const gen *g, const cudw_ptx_loc *L)
 {
     size_t x = L->inlined_at;
     for (; x && !registered(g, x) && LOC(g, x)->line == L->line; x = LOC(g, x)->inlined_at)
-        if (g->leaf_last && x == g->leaf_L)
+        if ((g->leaf_last && x == g->leaf_L) || x == g->prev_L)
             return 0;
     return !x;
 }

@@ -77,6 +77,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
     g->gen++;
     g->name_cmp = 0;
     g->claimed = 0;
+    g->prev_L = 0;
     g->n = 0;
     g->seq_first = g->nrows;
     g->start_lin = 0;
@@ -206,6 +207,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
             entry_inl = 0;
             placed_before += E && a != E->start;
             lastL = stand_in ? 0 : L;
+            g->prev_L = 0;
             if (!placed_inl)
                 continue;
         } else {
@@ -252,6 +254,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
             entry_open = 0;
             if (L == lastL)
                 continue;
+            g->prev_L = lastL;
             lastL = L;
         }
         if (PL->line == 0) {
