@@ -29,6 +29,7 @@ typedef struct gen {
     int leaf_last;       /* the last row is a .loc's own, not an entry's or its contexts' */
     size_t leaf_L;       /* ... that .loc */
     size_t prev_L;       /* the .loc taken before this one (0: an entry came between) */
+    uint32_t *taken_gen; /* per .loc: in effect for an instruction of this sequence */
     int name_cmp;        /* a 0x90 went out dead in the context in effect: names count too (g31.cu) */
     int want_set, force;
     int soft;            /* the pending 0x90 was chosen by a .loc that wrote nothing (rule 9) */
@@ -86,7 +87,7 @@ static inline int xfile_run(const gen *g, const cudw_ptx_loc *L)
 {
     size_t x = L->inlined_at;
     for (; x && !registered(g, x) && LOC(g, x)->line == L->line; x = LOC(g, x)->inlined_at)
-        if ((g->leaf_last && x == g->leaf_L) || x == g->prev_L)
+        if ((g->leaf_last && x == g->leaf_L) || g->taken_gen[x - 1] == g->gen)
             return 0;
     return !x;
 }

@@ -256,6 +256,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                 continue;
             g->prev_L = lastL;
             lastL = L;
+            g->taken_gen[L - 1] = g->gen;
         }
         if (PL->line == 0) {
             size_t X = PL->inlined_at;
@@ -502,9 +503,10 @@ int ptx_gen_run(cudw_file *f, const cudw_ptx *p, const cudw_line_table *sass, in
     g.nofile_gen = calloc(p->nlocs ? p->nlocs : 1, sizeof *g.nofile_gen);
     g.logical_gen = calloc(p->nlocs ? p->nlocs : 1, sizeof *g.logical_gen);
     g.cap_f = calloc(p->nlocs ? p->nlocs : 1, sizeof *g.cap_f);
+    g.taken_gen = calloc(p->nlocs ? p->nlocs : 1, sizeof *g.taken_gen);
     cudw_line_row *seq = NULL;
     size_t nseq = 0, capseq = 0;
-    int rc = g.reg && g.reg_gen && g.nofile_gen && g.logical_gen && g.cap_f ? CUDW_OK : CUDW_E_NOMEM;
+    int rc = g.reg && g.reg_gen && g.nofile_gen && g.logical_gen && g.cap_f && g.taken_gen ? CUDW_OK : CUDW_E_NOMEM;
     entries E = {0};
     int shndx = -1;
     cudw_line_iter it;
@@ -568,6 +570,7 @@ int ptx_gen_run(cudw_file *f, const cudw_ptx *p, const cudw_line_table *sass, in
     free(g.nofile_gen);
     free(g.logical_gen);
     free(g.cap_f);
+    free(g.taken_gen);
     free(g.chain);
     if (rc) {
         free(g.rows);
