@@ -186,8 +186,6 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                     ptxg_leave(g, y);
                 for (start_top = up; start_top && LOC(g, start_top)->inlined_at;)
                     start_top = LOC(g, start_top)->inlined_at;
-                if (start_top && LOC(g, start_top)->file == entry_file)
-                    start_top = 0; /* taken only from a start row of another file (rnd15.cu) */
                 /* ... and its name stays in effect for the .locs inlined
                  * at its context, as if its context row had been written */
                 g->start_lin = up == PL->inlined_at ? up : 0;

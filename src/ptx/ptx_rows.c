@@ -4,6 +4,8 @@
  * context rows a .loc needs.  The walk that decides when is ptx_lines.c. */
 #include "ptx/ptx_gen.h"
 
+static void last_regs(const gen *g, size_t end, uint64_t start, uint64_t *a, uint64_t *line);
+
 cudw_line_row *ptxg_push(gen *g)
 {
     cudw_line_row *v = vec_room(g->rows, &g->cap, g->nrows, sizeof *v, 256);
@@ -171,6 +173,12 @@ void ptxg_claim(gen *g, size_t top, size_t L)
     const cudw_ptx_loc *T = LOC(g, top ? top : L), *X = LOC(g, L);
     if (!(top && top < L && !X->inlined_at && !registered(g, top) && g->logical_gen[top - 1] == g->gen &&
           same_flc(T, X)))
+        return;
+    /* only a row written long, not one special opcode (rnd15.cu, rich4.cu) */
+    const cudw_line_row *r = &g->rows[g->nrows - 1];
+    uint64_t pa, pl;
+    last_regs(g, g->nrows - 1, r->address, &pa, &pl);
+    if (ptxg_special(g, pa, pl, r->address, r->line))
         return;
     /* not once another instance is a context row (f3() of b1.cu) */
     const cudw_ptx_func *F = &g->p->funcs[T->function];
