@@ -78,6 +78,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
     g->name_cmp = 0;
     g->claimed = 0;
     g->prev_L = 0;
+    g->xadv = 0;
     g->n = 0;
     g->seq_first = g->nrows;
     g->start_lin = 0;
@@ -386,7 +387,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
         g->own_ctx = c;
         size_t lin = g->lin;
         g->lin = PL->inlined_at;
-        if (xfile && run && LOC(g, run)->file == g->file && xh && xh == g->nrows && g->pc != a) {
+        if (xfile && run && LOC(g, run)->file == g->file && g->xadv && g->xadv == g->nrows && g->pc != a) {
             /* a second one right after the first's advance: its
              * contexts' row goes out here, and ptxas is in the .loc's
              * file now (a third is deferred, rule 7: b6.cu) */
@@ -401,7 +402,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                 g->xsilent = g->leaf_last;
                 if ((rc = ptxg_hidden(g, a, g->enc_file)))
                     break;
-                g->xh = g->nrows;
+                g->xh = g->xadv = g->nrows;
             }
             size_t k;
             if (ptxg_chain(g, PL->inlined_at, top, &k))
