@@ -29,7 +29,6 @@ typedef struct gen {
     uint64_t start_f;    /* ... and that .loc's name */
     int leaf_last;       /* the last row is a .loc's own, not an entry's or its contexts' */
     size_t leaf_L;       /* ... that .loc */
-    size_t prev_L;       /* the .loc taken before this one (0: an entry came between) */
     uint32_t *taken_gen; /* per .loc: in effect for an instruction of this sequence */
     int name_cmp;        /* a 0x90 went out dead in the context in effect: names count too (g31.cu) */
     int want_set, force;
@@ -82,13 +81,14 @@ static inline int fresh_above(const gen *g, size_t x)
 }
 
 /* Rule 15 takes a same-line .loc of another file out of rule 7 only when
- * its unwritten contexts on its line reach the top (g3.cu's k1) and are
- * not the .loc whose own row is the last (g3.cu's k0). */
+ * its unwritten contexts on its line reach the top (rnd3.cu's k1) and
+ * none of them was in effect for an instruction of the sequence already
+ * (rnd3.cu's k0, rich10.cu, rich12.cu). */
 static inline int xfile_run(const gen *g, const cudw_ptx_loc *L)
 {
     size_t x = L->inlined_at;
     for (; x && !registered(g, x) && LOC(g, x)->line == L->line; x = LOC(g, x)->inlined_at)
-        if ((g->leaf_last && x == g->leaf_L) || g->taken_gen[x - 1] == g->gen)
+        if (g->taken_gen[x - 1] == g->gen)
             return 0;
     return !x;
 }

@@ -77,8 +77,8 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
     g->gen++;
     g->name_cmp = 0;
     g->claimed = 0;
-    g->prev_L = 0;
     g->xadv = 0;
+    g->xsilent = 0;
     g->n = 0;
     g->seq_first = g->nrows;
     g->start_lin = 0;
@@ -206,7 +206,6 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
             entry_inl = 0;
             placed_before += E && a != E->start;
             lastL = stand_in ? 0 : L;
-            g->prev_L = 0;
             if (!placed_inl)
                 continue;
         } else {
@@ -253,7 +252,6 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
             entry_open = 0;
             if (L == lastL)
                 continue;
-            g->prev_L = lastL;
             lastL = L;
             g->taken_gen[L - 1] = g->gen;
         }
@@ -359,10 +357,10 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
          * row when this one writes on a new line (r1.cu at -O0) -- not
          * when the first row it writes, a context's, is on its line
          * (a3.cu at -O0: that row takes its place) */
-        size_t out = 0;
-        for (size_t y = top; y && !registered(g, y); y = LOC(g, y)->inlined_at)
-            out = y;
         if (xh && xh == g->nrows && (!g->has_line || PL->line != g->line)) {
+            size_t out = 0;
+            for (size_t y = top; y && !registered(g, y); y = LOC(g, y)->inlined_at)
+                out = y;
             if (!out || LOC(g, out)->line != g->line) {
                 g->rows[xh - 1].hidden = 0;
                 g->rows[xh - 1].index = ++g->n;

@@ -4,8 +4,6 @@
  * context rows a .loc needs.  The walk that decides when is ptx_lines.c. */
 #include "ptx/ptx_gen.h"
 
-static void last_regs(const gen *g, size_t end, uint64_t start, uint64_t *a, uint64_t *line);
-
 cudw_line_row *ptxg_push(gen *g)
 {
     cudw_line_row *v = vec_room(g->rows, &g->cap, g->nrows, sizeof *v, 256);
@@ -164,6 +162,21 @@ void ptxg_leave(gen *g, size_t x)
     g->cap_f[x - 1] = pc == wctx(g) ? wfn(g) : LOC(g, x)->function_offset;
 }
 
+/* The address and line registers after the last row or lone advance of
+ * the sequence before rows[end] (a 0x90 alone moves neither); at its
+ * start, the start. */
+static void last_regs(const gen *g, size_t end, uint64_t start, uint64_t *a, uint64_t *line)
+{
+    for (size_t i = end; i-- > g->seq_first;)
+        if (g->rows[i].hidden != 2) {
+            *a = g->rows[i].address;
+            *line = g->rows[i].line;
+            return;
+        }
+    *a = start;
+    *line = 1;
+}
+
 /* Rule 12: the outermost context a sequence's start left owed, top, is
  * the row just written for L when L is a later .loc of its file, line and
  * column, not inlined (hashline.cu of docs/ptx-lines.md; an earlier one,
@@ -185,8 +198,7 @@ void ptxg_claim(gen *g, size_t top, size_t L)
     for (size_t y = F->first_loc; y && y < F->first_loc + F->nlocs; y++)
         if (registered(g, y) && same_flc(LOC(g, y), T))
             return;
-    g->reg_gen[top - 1] = g->gen;
-    g->reg[top - 1] = g->n;
+    set_reg(g, top, g->n);
     g->claimed = top;
 }
 
@@ -247,9 +259,8 @@ int ptxg_ensure(gen *g, size_t L, uint64_t a, uint64_t *out)
                 return rc;
             g->own_ctx = pctx;
         }
-        set_reg(g, x, g->n);
+        set_reg(g, x, g->n); /* the row already there, or the one written below */
         if (g->has_addr && g->addr == a && g->has_line && g->line == X->line) {
-            g->reg[x - 1] = g->n; /* the row already there */
             if (g->defer && owed_below && X->file != g->file && g->want_set && g->want_c != g->dctx) {
                 /* ... in another file, just after an owed row: what is
                  * inlined at it writes its own 0x90, name and all; and
@@ -296,20 +307,6 @@ int ptxg_special(const gen *g, uint64_t a0, uint64_t line0, uint64_t a, uint64_t
            line_special_op(p, (int64_t)(line - line0), (a - a0) / p->min_inst_length) >= 0;
 }
 
-/* The address and line registers after the last row or lone advance of
- * the sequence before rows[end] (a 0x90 alone moves neither); at its
- * start, the start. */
-static void last_regs(const gen *g, size_t end, uint64_t start, uint64_t *a, uint64_t *line)
-{
-    for (size_t i = end; i-- > g->seq_first;)
-        if (g->rows[i].hidden != 2) {
-            *a = g->rows[i].address;
-            *line = g->rows[i].line;
-            return;
-        }
-    *a = start;
-    *line = 1;
-}
 
 /* Rule 5 (sm_90+): whether a row of line F at a, the first .loc's, would
  * be one special opcode after what came before the last row or lone
@@ -320,11 +317,13 @@ int ptxg_entry_special(const gen *g, size_t row0, uint64_t a, uint64_t F, uint64
 {
     const cudw_line_row *r0 = row0 < g->nrows ? &g->rows[row0] : NULL;
     int own = r0 && !r0->hidden && r0->line == F && row0 + 1 < g->nrows && r0->file == ffile;
-    size_t end = g->nrows; /* the last row or lone advance */
-    while (end > g->seq_first && g->rows[end - 1].hidden == 2)
-        end--;
+    size_t last = g->nrows; /* the last row or lone advance, if any */
+    while (last > g->seq_first && g->rows[last - 1].hidden == 2)
+        last--;
+    if (last > g->seq_first)
+        last--;
     uint64_t pa, pl;
-    last_regs(g, own ? row0 : end ? end - 1 : 0, a, &pa, &pl);
+    last_regs(g, own ? row0 : last, a, &pa, &pl);
     return ptxg_special(g, pa, pl, a, F);
 }
 
@@ -370,8 +369,7 @@ void ptxg_merge_dead(gen *g, size_t from)
     size_t o = from;
     for (size_t i = from; i < g->nrows; i++) {
         const cudw_line_row *r = &g->rows[i], *nx = i + 1 < g->nrows ? &g->rows[i + 1] : NULL;
-        if (r->hidden == 2 && nx && nx->hidden != 2 && !(nx->hidden == 1 && !nx->end_sequence) &&
-            nx->context == r->context && nx->function_offset == r->function_offset && nx->file == r->file &&
+        if (r->hidden == 2 && nx && !nx->hidden && nx->context == r->context && nx->function_offset == r->function_offset && nx->file == r->file &&
             !nx->file_again)
             continue;
         g->rows[o++] = *r;
