@@ -167,6 +167,9 @@ bg stage1 100 lerp
 for n in hlnmacro hlnrec cellhdr hlnsame hlnclamp rnd3 rnd5 rnd15 rnd13 rnd31 rnd56 rich10; do bg stage1 90 $n; done
 for n in hlnsame cellhdr rnd31; do bg stage1 100 $n; done
 bg stage1 75 rnd31
+bg stage1 120 cgcopy
+mkdir -p "$out/stage1/sm_80"
+bg stage1 80 softln
 bg stage1 120 rnd56
 for n in fibrec foldrec; do bg stage1 90 $n; bg stage1 100 $n; done
 sync_jobs

@@ -21,6 +21,7 @@ typedef struct gen {
     uint64_t addr, pc;
     int has_pc;
     uint64_t dctx, dfn, own_ctx;
+    uint64_t nz_ctx, nz_fn; /* the last inlined context a row or 0x90 went out in (0: none yet) */
     size_t lin;          /* the inlined_at of the last .loc taken, written or not */
     size_t xh;           /* 1 + the row index of a lone advance that may become a row (r1.cu) */
     int xsilent;         /* ... written after a .loc's own row: gone if a context row takes its place */

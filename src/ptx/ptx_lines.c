@@ -86,6 +86,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
     g->ctx_believed = 0;
     g->has_line = g->has_addr = g->has_pc = 0;
     g->dctx = g->dfn = g->own_ctx = 0;
+    g->nz_ctx = g->nz_fn = 0;
     g->lin = 0;
     g->want_set = g->force = 0;
     g->dfile = g->enc_file = 1;

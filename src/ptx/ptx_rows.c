@@ -14,6 +14,10 @@ cudw_line_row *ptxg_push(gen *g)
     *v = g->proto;
     v->context = g->dctx;
     v->function_offset = g->dfn;
+    if (g->dctx) {
+        g->nz_ctx = g->dctx;
+        g->nz_fn = g->dfn;
+    }
     return v;
 }
 
@@ -108,6 +112,10 @@ int ptxg_dead(gen *g)
     r->line = g->enc_line;
     r->context = g->want_c;
     r->function_offset = g->want_f;
+    if (g->want_c) {
+        g->nz_ctx = g->want_c;
+        g->nz_fn = g->want_f;
+    }
     r->hidden = 2;
     r->index = g->n;
     g->dctx = g->want_c;
@@ -336,6 +344,14 @@ int ptxg_same_line(gen *g, const cudw_ptx_loc *PL, uint64_t a, uint64_t c, uint6
 {
     int had = g->want_set ? g->want_c != g->dctx || g->want_f != g->dfn
                           : c && c == g->dctx && PL->inlined_at != lin;
+    /* from the function itself (context 0) into a context on its line,
+     * ptxas compares with the last context a row or 0x90 went out in, not
+     * with 0: back in that one, no advance (rule 6: z4 of the twoinst
+     * fixtures, cgcopy.cu) -- but a .loc of another file on its call
+     * site's line number is rule 15's (g22 of docs/ptx-lines.md) */
+    if (had && g->want_set && !g->dctx && g->want_c && PL->inlined_at &&
+        (PL->file == g->file || LOC(g, PL->inlined_at)->line != PL->line))
+        had = g->want_c != g->nz_ctx || g->want_f != g->nz_fn;
     /* ... but not one inlined where the last was, whose 0x90 is the one
      * going out dead already: it goes out alone (rnd31.cu) */
     if (g->want_set && g->sticky && PL->inlined_at == lin && g->want_c == c && g->want_f == name &&
