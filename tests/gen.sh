@@ -170,6 +170,7 @@ bg stage1 75 rnd31
 bg stage1 120 cgcopy
 mkdir -p "$out/stage1/sm_80"
 bg stage1 80 softln
+bg stage1 80 mathx
 bg stage1 120 rnd56
 for n in fibrec foldrec; do bg stage1 90 $n; bg stage1 100 $n; done
 sync_jobs

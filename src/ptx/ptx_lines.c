@@ -380,8 +380,14 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                 (rc = ptxg_want(g, c, name, 0)))
                 break;
             g->force = 1;
-        } else if ((c != wctx(g) || (g->name_cmp && c && name != wfn(g))) && (rc = ptxg_want(g, c, name, 0))) {
-            break;
+        } else if (c != wctx(g) || (g->name_cmp && c && name != wfn(g))) {
+            /* sm_75/80, Mercury: back in the context written last after a
+             * return to the function that wrote nothing, the name stays
+             * (rule 4: mathx.cu, backctx k5) */
+            if (!g->defer && g->want_set && c && c == g->dctx && !g->name_cmp && !g->sticky)
+                name = g->dfn;
+            if ((rc = ptxg_want(g, c, name, 0)))
+                break;
         }
         g->own_ctx = c;
         size_t lin = g->lin;
