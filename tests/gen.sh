@@ -137,6 +137,16 @@ stage1() { # ARCH PROGRAM
     "$PTXAS" -arch=sm_$arch -m64 -O3 --generate-line-info --compile-only -o "$d/$n.lineinfo-rdc.O3.cubin" \
         "$d/$n.lineinfo-rdc.ptx"
 }
+# nvcc -rdc=true PTX (what nvcc -dc compiles: .visible functions, clones)
+stage1dc() { # ARCH PROGRAM
+    local arch=$1 n=$2 d="$out/stage1/sm_$1" f="$src/stage1/$2.cu"
+    "$NVCC" -arch=sm_$arch -G -rdc=true -ptx -o "$d/$n.G-dc.ptx" "$f"
+    "$PTXAS" -arch=sm_$arch -m64 -g --dont-merge-basicblocks --return-at-end --compile-only \
+        -o "$d/$n.G-dc.O0.cubin" "$d/$n.G-dc.ptx"
+    "$NVCC" -arch=sm_$arch -lineinfo -rdc=true -ptx -o "$d/$n.lineinfo-dc.ptx" "$f"
+    "$PTXAS" -arch=sm_$arch -m64 -O3 --generate-line-info --compile-only -o "$d/$n.lineinfo-dc.O3.cubin" \
+        "$d/$n.lineinfo-dc.ptx"
+}
 for arch in 75 100 120; do
     mkdir -p "$out/stage1/sm_$arch"
     for n in heavy multi twocalls chains libdev thrustcub noinl onelinerec placed; do bg stage1 $arch $n; done
@@ -173,5 +183,6 @@ bg stage1 80 softln
 bg stage1 80 mathx
 bg stage1 120 rnd56
 for n in fibrec foldrec; do bg stage1 90 $n; bg stage1 100 $n; done
+for n in heavy twocalls noinl placed hdrcall hlnsame cgcopy rdcend; do bg stage1dc 90 $n; bg stage1dc 120 $n; done
 sync_jobs
 touch "$stamp"

@@ -25,6 +25,7 @@ typedef struct gen {
     size_t lin;          /* the inlined_at of the last .loc taken, written or not */
     size_t xh;           /* 1 + the row index of a lone advance that may become a row (r1.cu) */
     int xsilent;         /* ... written after a .loc's own row: gone if a context row takes its place */
+    size_t xprov;        /* 1 + the row index of such an advance made provisional */
     size_t xadv;         /* 1 + the row index of the last such advance (rule 15's second .loc: rich16.cu) */
     size_t start_lin;    /* rule 12: the context of the sequence's first .loc, while the .locs stay in it */
     uint64_t start_f;    /* ... and that .loc's name */

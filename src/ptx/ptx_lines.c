@@ -79,6 +79,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
     g->claimed = 0;
     g->xadv = 0;
     g->xsilent = 0;
+    g->xprov = 0;
     g->n = 0;
     g->seq_first = g->nrows;
     g->start_lin = 0;
@@ -107,6 +108,10 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
         const cudw_line_row *r = &sass[i];
         uint64_t a = r->address, c;
         if (r->end_sequence) {
+            /* a provisional advance (rule 15) nothing came after: gone,
+             * even if its .loc came back (g33.cu, g72.cu -rdc) */
+            if (g->xprov && g->xprov == g->nrows && g->rows[g->nrows - 1].hidden == 1)
+                g->nrows--;
             cudw_line_row *e = ptxg_push(g);
             if (!e)
                 return CUDW_E_NOMEM;
@@ -367,6 +372,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                 g->rows[xh - 1].index = ++g->n;
             } else if (g->xsilent) {
                 g->nrows--; /* after a .loc's own row it leaves no advance (g3.cu) */
+                g->xprov = 0;
             }
         }
         c = 0;
@@ -408,6 +414,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                 if ((rc = ptxg_hidden(g, a, g->enc_file)))
                     break;
                 g->xh = g->xadv = g->nrows;
+                g->xprov = g->xsilent ? g->nrows : 0;
             }
             size_t k;
             if (ptxg_chain(g, PL->inlined_at, top, &k))
