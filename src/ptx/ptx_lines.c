@@ -215,7 +215,10 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
             if (!placed_inl)
                 continue;
         } else {
-            if (entry_open && entry_a == a && entry_line == r->line) {
+            /* the entry's SASS row twice -- or, in sm_90+ .debug_line, once:
+             * its repeat is decided by its own rows (nsplace.cu's mass()) */
+            int dup = entry_open && entry_a == a && entry_line == r->line;
+            if (dup || (entry_open && g->defer && g->has_pc && g->pc == entry_a)) {
                 const cudw_ptx_loc *El = LOC(g, entry_L);
                 /* the entry row again, not counted -- in the tables of
                  * rule 7 only where a row of the function's first .loc,
@@ -228,7 +231,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                 /* an entry that wrote no row (on the state line): a lone
                  * advance in the callee's file (sm_90+: even without the
                  * repeat), then the repeat alone (hdrentry.cu, rule 5) */
-                if (differ && (!g->has_pc || g->pc != a)) {
+                if (dup && differ && (!g->has_pc || g->pc != a)) {
                     if ((rc = ptxg_hidden(g, a, El->file)))
                         break;
                     g->dfile = El->file;
@@ -237,12 +240,12 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                  * be one special opcode (rule 5) */
                 int again = differ;
                 if (again && g->defer && entry_first && placed_before <= 1)
-                    again = !ptxg_entry_special(g, entry_row0, a, F, LOC(g, entry_first)->file);
+                    again = !ptxg_entry_special(g, entry_row0, entry_a, F, LOC(g, entry_first)->file);
                 if (again) {
                     cudw_line_row *x = ptxg_push(g);
                     if (!x)
                         return CUDW_E_NOMEM;
-                    x->address = a;
+                    x->address = entry_a;
                     x->file = g->enc_file; /* the row it copies, as encoded */
                     x->line = El->line;
                     x->index = g->n; /* ptxas does not count it */
@@ -253,7 +256,8 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
                     }
                 }
                 entry_open = 0;
-                continue;
+                if (dup)
+                    continue;
             }
             entry_open = 0;
             if (L == lastL)
