@@ -53,6 +53,17 @@ typedef struct gen {
     size_t capchain;
 } gen;
 
+/* The entries of a sequence: its start, and the functions ptxas placed
+ * in its section (FUNC symbols there); each is an entry once. */
+typedef struct entries {
+    const func_start *v; /* ascending */
+    size_t n;
+    uint8_t *seen;       /* per v */
+    size_t capseen;
+    uint64_t start;
+    int start_seen;
+} entries;
+
 static inline const cudw_ptx_loc *LOC(const gen *g, size_t i) { return &g->p->locs[i - 1]; }
 static inline uint64_t fn_of(const gen *g, size_t L, uint64_t ctx) { return LOC(g, L)->label && ctx ? LOC(g, L)->function_offset : 0; }
 static inline int registered(const gen *g, size_t L) { return g->reg_gen[L - 1] == g->gen; }
@@ -102,6 +113,8 @@ int ptxg_hidden(gen *g, uint64_t a, uint64_t file);
 int ptxg_want(gen *g, uint64_t c, uint64_t f, int soft);
 int ptxg_dead(gen *g);
 void ptxg_merge_dead(gen *g, size_t from);
+int ptxg_take_entry(entries *E, uint64_t a);
+int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E);
 int ptxg_same_line(gen *g, const cudw_ptx_loc *PL, uint64_t a, uint64_t c, uint64_t name, size_t lin,
                    int after_entry);
 void ptxg_leave(gen *g, size_t x);

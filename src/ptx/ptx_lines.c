@@ -44,34 +44,8 @@
 #include "ptx/ptx_gen.h"
 #include <stdlib.h>
 
-/* The entries of a sequence: its start, and the functions ptxas placed
- * in its section (FUNC symbols there); each is an entry once. */
-typedef struct entries {
-    const func_start *v; /* ascending */
-    size_t n;
-    uint8_t *seen;       /* per v */
-    size_t capseen;
-    uint64_t start;
-    int start_seen;
-} entries;
-
-static int take_entry(entries *E, uint64_t a)
-{
-    size_t i = func_start_find(E->v, E->n, a);
-    if (i != SIZE_MAX) {
-        if (E->seen[i])
-            return 0;
-        E->seen[i] = 1;
-        E->start_seen |= a == E->start;
-        return 1;
-    }
-    if (a == E->start && !E->start_seen)
-        return E->start_seen = 1;
-    return 0;
-}
-
 /* One sequence: sass[0..n) (no hidden rows), its entry addresses. */
-static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
+int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
 {
     const cudw_ptx *p = g->p;
     g->gen++;
@@ -122,7 +96,7 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
             e->index = g->n + 1;
             break;
         }
-        int is_entry = E ? take_entry(E, a) : (g->merc && r->merc_flag == 1);
+        int is_entry = E ? ptxg_take_entry(E, a) : (g->merc && r->merc_flag == 1);
         cudw_ptx_where w;
         cudw_ptx_where_is(p, r->line, &w);
         size_t L = w.loc, first = 0; /* first: the first .loc of an entry's function */
@@ -502,96 +476,4 @@ static int ptx_gen_sequence(gen *g, const cudw_line_row *sass, size_t n, entries
         }
     }
     return rc;
-}
-
-int ptx_gen_run(cudw_file *f, const cudw_ptx *p, const cudw_line_table *sass, int merc, int defer,
-                const cudw_line_params *prm,
-                cudw_line_row **rows, size_t *nrows)
-{
-    gen g = {0};
-    g.p = p;
-    g.merc = merc;
-    g.defer = defer;
-    g.prm = prm;
-    g.reg = malloc((p->nlocs ? p->nlocs : 1) * sizeof *g.reg);
-    g.reg_gen = calloc(p->nlocs ? p->nlocs : 1, sizeof *g.reg_gen);
-    g.nofile_gen = calloc(p->nlocs ? p->nlocs : 1, sizeof *g.nofile_gen);
-    g.logical_gen = calloc(p->nlocs ? p->nlocs : 1, sizeof *g.logical_gen);
-    g.cap_f = calloc(p->nlocs ? p->nlocs : 1, sizeof *g.cap_f);
-    g.taken_gen = calloc(p->nlocs ? p->nlocs : 1, sizeof *g.taken_gen);
-    cudw_line_row *seq = NULL;
-    size_t nseq = 0, capseq = 0;
-    int rc = g.reg && g.reg_gen && g.nofile_gen && g.logical_gen && g.cap_f && g.taken_gen ? CUDW_OK : CUDW_E_NOMEM;
-    entries E = {0};
-    int shndx = -1;
-    cudw_line_iter it;
-    cudw_line_iter_init(sass, &it, 0);
-    cudw_line_row r;
-    while (!rc && (rc = cudw_line_next(&it, &r)) == CUDW_OK) {
-        if (r.line > p->nlines && !r.end_sequence) {
-            rc = file_fail(f, CUDW_E_BAD_OFFSET, sass->section, r.op_offset, "line table row",
-                           "PTX line %llu: %s has only %zu lines", (unsigned long long)r.line, p->name, p->nlines);
-            break;
-        }
-        cudw_line_row *v = vec_room(seq, &capseq, nseq, sizeof *v, 256);
-        if (!v) {
-            rc = CUDW_E_NOMEM;
-            break;
-        }
-        seq = v;
-        if (!nseq)
-            shndx = it.seq_shndx; /* the section of the sequence's symbol, as its set_address says */
-        seq[nseq++] = r;
-        if (!r.end_sequence)
-            continue;
-        g.proto = (cudw_line_row){0};
-        g.proto.symbol = seq[0].symbol;
-        g.proto.symbol_value = seq[0].symbol_value;
-        g.proto.symtab = seq[0].symtab;
-        g.proto.is_stmt = 1;
-        E.n = 0;
-        E.start = seq[0].address;
-        E.start_seen = 0;
-        const func_starts *fs = !merc && seq[0].symtab && shndx >= 0 ? func_starts_of(f, seq[0].symtab) : NULL;
-        if (fs)
-            E.v = func_starts_in(fs, (uint32_t)shndx, &E.n);
-        if (E.n > E.capseen) {
-            uint8_t *sv = realloc(E.seen, E.n);
-            if (!sv) {
-                rc = CUDW_E_NOMEM;
-                break;
-            }
-            E.seen = sv;
-            E.capseen = E.n;
-        }
-        if (E.n)
-            memset(E.seen, 0, E.n);
-        size_t start = g.nrows;
-        if (!rc)
-            rc = ptx_gen_sequence(&g, seq, nseq, merc ? NULL : &E);
-        if (!rc && g.n == 0) /* no row (a function without .locs): no sequence */
-            g.nrows = start;
-        else if (!rc)
-            ptxg_merge_dead(&g, start);
-        nseq = 0;
-    }
-    cudw_line_iter_free(&it);
-    free(E.seen);
-    if (rc == CUDW_DONE)
-        rc = CUDW_OK;
-    free(seq);
-    free(g.reg);
-    free(g.reg_gen);
-    free(g.nofile_gen);
-    free(g.logical_gen);
-    free(g.cap_f);
-    free(g.taken_gen);
-    free(g.chain);
-    if (rc) {
-        free(g.rows);
-        return rc;
-    }
-    *rows = g.rows;
-    *nrows = g.nrows;
-    return CUDW_OK;
 }
