@@ -427,8 +427,14 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
                 next = owed && owed < k ? g->chain[owed - 1] : 0;
             }
             if (late && registered(g, LOC(g, late)->inlined_at)) {
-                uint64_t cc = g->reg[LOC(g, late)->inlined_at - 1];
-                if (cc != wctx(g) && (rc = ptxg_want(g, cc, fn_of(g, late, cc), 0)))
+                /* ... unless a row just written here carries that 0x90
+                 * already (deep.cu: rows of its context's line, then a
+                 * deeper one's) */
+                uint64_t cc = g->reg[LOC(g, late)->inlined_at - 1], nm = fn_of(g, late, cc);
+                int met = 0;
+                for (size_t j = g->nrows; j-- > g->seq_first && g->rows[j].address == a && !met;)
+                    met = !g->rows[j].hidden && g->rows[j].context == cc && g->rows[j].function_offset == nm;
+                if (!met && cc != wctx(g) && (rc = ptxg_want(g, cc, nm, 0)))
                     break;
                 g->sticky = g->want_set;
                 late = 0;
