@@ -134,7 +134,10 @@ int sym_funcs_load(sym_image *img, unsigned flags)
         fn->value = s.value;
         fn->size = s.size;
         fn->shndx = s.shndx;
-        fn->demangled = flags & CUDW_SYM_DEMANGLE ? sym_demangled(img, s.name) : NULL;
+        /* ptxas's "$kernel$callee" (a callee placed in the kernel's
+         * section) stands for the callee: demangle that */
+        const char *last = s.name[0] == '$' ? strrchr(s.name + 1, '$') : NULL;
+        fn->demangled = flags & CUDW_SYM_DEMANGLE ? sym_demangled(img, last && last[1] ? last + 1 : s.name) : NULL;
     }
     img->nfuncs = k;
     if (k)

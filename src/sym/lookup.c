@@ -128,7 +128,7 @@ static void outer_function(const sym_image *x, uint32_t shndx, uint64_t addr, cu
     /* ptxas's "$kernel$callee": the callee */
     const char *last = fn->name[0] == '$' ? strrchr(fn->name + 1, '$') : NULL;
     fr->function = last && last[1] ? last + 1 : fn->name;
-    fr->function_demangled = fn->demangled && !(last && last[1]) ? fn->demangled : fr->function;
+    fr->function_demangled = fn->demangled ? fn->demangled : fr->function;
 }
 
 static void row_frame(const sym_lines *L, const sym_row *r, cudw_sym_frame *fr)

@@ -112,6 +112,21 @@ T.check("addr2line -f -i 0x300 of heavy (O3, callee in the kernel): clampv:3 <- 
                              r.stdout.split()[5]] and r.stdout.split()[1].endswith(":3") and
         r.stdout.split()[3].endswith(":7") and r.stdout.split()[5].endswith(":14"), r.stdout)
 
+r = run("addr2line", "-f", "-i", "-C", "-e", heavy, "--function", "_Z4kernPKfPfi", "0x300")
+T.check("addr2line -C: the callee placed in the kernel ($kern$heavy) is demangled too",
+        r.stdout.split("\n")[0::2][:3] == ["clampv(float, float, float)", "smooth(float)", "heavy(float const*, int)"],
+        r.stdout)
+# a callee placed in the kernel, entered at an inlined .loc (rule 5's repeat
+# with the entry's SASS row once)
+nsp = os.path.join(FIX, "stage1", "nsplace_sm90_lineinfo.O2.cubin")
+r = run("addr2line", "-f", "-i", "-C", "-e", nsp, "--function", "_Z5propsPKfPfS1_i", "0x1b0", "0x1c0")
+out = r.stdout.split("\n")
+T.check("addr2line -f -i at 0x1b0/0x1c0 of nsplace (mass() placed, entered in geo::area()): "
+        "geo::area:2 <- phys::area:6 <- phys::mass:7, then phys::area:6 <- phys::mass:7",
+        out[0::2][:5] == ["geo::area(float)", "phys::area(float, int)", "phys::mass(float, float)",
+                          "phys::area(float, int)", "phys::mass(float, float)"] and
+        [x.rsplit(":", 1)[-1] for x in out[1::2][:5]] == ["2", "6", "7", "6", "7"], r.stdout)
+
 # the PTX must be the cubin's
 other = os.path.join(FIX, "stage1", "multi_sm75_lineinfo.ptx")
 r = run("ptx-lines", "--predict", heavy, other)
