@@ -113,7 +113,6 @@ int ptxg_hidden(gen *g, uint64_t a, uint64_t file);
 int ptxg_want(gen *g, uint64_t c, uint64_t f, int soft);
 int ptxg_dead(gen *g);
 void ptxg_merge_dead(gen *g, size_t from);
-int ptxg_take_entry(entries *E, uint64_t a);
 int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E);
 int ptxg_same_line(gen *g, const cudw_ptx_loc *PL, uint64_t a, uint64_t c, uint64_t name, size_t lin,
                    int after_entry);

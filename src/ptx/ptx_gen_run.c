@@ -1,26 +1,10 @@
 /* The driver of ptxas's stage 1 (ptx_lines.c walks one sequence): the
  * .nv_debug_line_sass table cut into sequences, each with its entries --
  * its start, and the functions ptxas placed in its section (FUNC symbols
- * there, each an entry once) -- and the generator's per-.loc state. */
+ * there) -- and the generator's per-.loc state. */
 #include "ptx/ptx_gen.h"
 #include <stdlib.h>
 #include <string.h>
-
-int ptxg_take_entry(entries *E, uint64_t a)
-{
-    size_t i = func_start_find(E->v, E->n, a);
-    if (i != SIZE_MAX) {
-        if (E->seen[i])
-            return 0;
-        E->seen[i] = 1;
-        E->start_seen |= a == E->start;
-        return 1;
-    }
-    if (a == E->start && !E->start_seen)
-        return E->start_seen = 1;
-    return 0;
-}
-
 
 int ptx_gen_run(cudw_file *f, const cudw_ptx *p, const cudw_line_table *sass, int merc, int defer,
                 const cudw_line_params *prm,

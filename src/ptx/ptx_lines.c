@@ -44,6 +44,22 @@
 #include "ptx/ptx_gen.h"
 #include <stdlib.h>
 
+/* An entry of the sequence at a, each once (its start, a placed callee). */
+static int take_entry(entries *E, uint64_t a)
+{
+    size_t i = func_start_find(E->v, E->n, a);
+    if (i != SIZE_MAX) {
+        if (E->seen[i])
+            return 0;
+        E->seen[i] = 1;
+        E->start_seen |= a == E->start;
+        return 1;
+    }
+    if (a == E->start && !E->start_seen)
+        return E->start_seen = 1;
+    return 0;
+}
+
 /* One sequence: sass[0..n) (no hidden rows), its entry addresses. */
 int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
 {
@@ -96,7 +112,7 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
             e->index = g->n + 1;
             break;
         }
-        int is_entry = E ? ptxg_take_entry(E, a) : (g->merc && r->merc_flag == 1);
+        int is_entry = E ? take_entry(E, a) : (g->merc && r->merc_flag == 1);
         cudw_ptx_where w;
         cudw_ptx_where_is(p, r->line, &w);
         size_t L = w.loc, first = 0; /* first: the first .loc of an entry's function */
