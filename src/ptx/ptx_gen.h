@@ -33,6 +33,8 @@ typedef struct gen {
     size_t leaf_L;       /* ... that .loc */
     uint32_t *taken_gen; /* per .loc: in effect for an instruction of this sequence */
     int name_cmp;        /* a 0x90 went out dead in the context in effect: names count too (g31.cu) */
+    int owed_sel;        /* the pending 0x90 was chosen by an owed row's context (rule 10) */
+    int name_turned;     /* ... and replaced by the next context's: the .loc's own row keeps that */
     int want_set, force;
     int soft;            /* the pending 0x90 was chosen by a .loc that wrote nothing (rule 9) */
     int sticky;          /* ... by a deferred .loc's contexts being written: it goes out even if replaced (rule 7) */

@@ -380,7 +380,7 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
                 (rc = ptxg_want(g, c, name, 0)))
                 break;
             g->force = 1;
-        } else if (c != wctx(g) || (g->name_cmp && c && name != wfn(g))) {
+        } else if (c != wctx(g) || (g->name_cmp && !g->name_turned && c && name != wfn(g))) {
             /* sm_75/80, Mercury: back in the context written last after a
              * return to the function that wrote nothing, the name stays
              * (rule 4: mathx.cu, backctx k5) */
@@ -389,6 +389,7 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
             if ((rc = ptxg_want(g, c, name, 0)))
                 break;
         }
+        g->name_turned = 0;
         g->own_ctx = c;
         size_t lin = g->lin;
         g->lin = PL->inlined_at;

@@ -150,6 +150,7 @@ int ptxg_want(gen *g, uint64_t c, uint64_t f, int soft)
             return CUDW_OK;
         }
     }
+    g->owed_sel = 0;
     g->want_set = 1;
     g->want_c = c;
     g->want_f = f;
@@ -261,11 +262,19 @@ int ptxg_ensure(gen *g, size_t L, uint64_t a, uint64_t *out)
     while (k--) {
         size_t x = g->chain[k];
         const cudw_ptx_loc *X = LOC(g, x);
-        if (pctx != wctx(g) || (g->name_cmp && pctx && fn_of(g, x, pctx) != wfn(g))) {
-            int rc = ptxg_want(g, pctx, fn_of(g, x, pctx), 0);
-            if (rc)
+        int owed = g->logical_gen[x - 1] == g->gen;
+        /* rule 10: the 0x90 an owed row chose, then a context not owed in
+         * that row with another name: the first goes out dead, the second
+         * is the 0x90 of the .loc's own row (horner.cu at -O0) */
+        int turn = g->defer && g->owed_sel && g->want_set && !owed && pctx == g->want_c &&
+                   fn_of(g, x, pctx) != g->want_f;
+        if (pctx != wctx(g) || (g->name_cmp && pctx && fn_of(g, x, pctx) != wfn(g)) || turn) {
+            int rc = turn ? ptxg_dead(g) : CUDW_OK;
+            if (rc || (rc = ptxg_want(g, pctx, fn_of(g, x, pctx), 0)))
                 return rc;
             g->own_ctx = pctx;
+            g->owed_sel = owed && g->want_set;
+            g->name_turned |= turn;
         }
         set_reg(g, x, g->n); /* the row already there, or the one written below */
         if (g->has_addr && g->addr == a && g->has_line && g->line == X->line) {
