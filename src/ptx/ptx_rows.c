@@ -355,7 +355,7 @@ int ptxg_same_line(gen *g, const cudw_ptx_loc *PL, uint64_t a, uint64_t c, uint6
                           : c && c == g->dctx && PL->inlined_at != lin;
     /* from the function itself (context 0) into a context on its line,
      * ptxas compares with the last context a row or 0x90 went out in, not
-     * with 0: back in that one, no advance (rule 6: z4 of the twoinst
+     * with 0: back in that one, no advance (rule 6: k1 of the backctx
      * fixtures, cgcopy.cu) -- but a .loc of another file on its call
      * site's line number is rule 15's (g22 of docs/ptx-lines.md) */
     if (had && g->want_set && !g->dctx && g->want_c && PL->inlined_at &&
