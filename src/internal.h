@@ -126,6 +126,17 @@ static inline int sleb_read(const uint8_t **pp, const uint8_t *end, int64_t *out
 
 static inline int64_t mul_wrap(int64_t a, int64_t b) { return (int64_t)((uint64_t)a * (uint64_t)b); }
 
+/* ptxas names a __noinline__ callee laid out in its kernel's section
+ * "$<kernel>$<callee>": the callee's own name, its last part (NULL for
+ * any other name). */
+static inline const char *placed_callee(const char *name)
+{
+    if (name[0] != '$')
+        return NULL;
+    const char *last = strrchr(name + 1, '$');
+    return last && last[1] ? last + 1 : NULL;
+}
+
 /* ---- in n structs of elem bytes that ascend by the uint64_t at byte off
  * of each (an offset map, fragments): the last one whose key is <= x; 0
  * when none is or n is 0 (the caller tells those apart) ---- */

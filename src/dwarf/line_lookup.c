@@ -35,13 +35,8 @@ static const char *containing_function(cudw_file *f, unsigned symtab, const char
             best_value = sym.value;
         }
     }
-    /* ptxas names such a callee "$<kernel>$<callee>": report the callee */
-    if (best[0] == '$') {
-        const char *last = strrchr(best + 1, '$');
-        if (last && last[1])
-            best = last + 1;
-    }
-    return best;
+    const char *callee = placed_callee(best); /* report the callee */
+    return callee ? callee : best;
 }
 
 static void frame_of(const cudw_line_table *t, const cudw_line_row *r, cudw_line_frame *fr)

@@ -283,7 +283,7 @@ int ptxg_ensure(gen *g, size_t L, uint64_t a, uint64_t *out)
                  * inlined at it writes its own 0x90, name and all; and
                  * unless it is owed too (b1.cu), its set_file and 0x90
                  * go out at once, no row (rule 15; sim.cu) */
-                if (g->logical_gen[x - 1] != g->gen) {
+                if (!owed) {
                     uint8_t again;
                     uint64_t f = real_file(g, X->file, &again);
                     g->want_file = f;

@@ -32,16 +32,6 @@ static int func_cmp(const void *a, const void *b)
     return x->value < y->value ? -1 : x->value > y->value;
 }
 
-/* ptxas names a __noinline__ callee laid out in its kernel's section
- * "$<kernel>$<callee>": the callee's own name is its last part. */
-static const char *short_name(const char *name)
-{
-    if (name[0] != '$')
-        return NULL;
-    const char *last = strrchr(name + 1, '$');
-    return last && last[1] ? last + 1 : NULL;
-}
-
 static uint32_t name_find(const sym_image *img, const char *name, size_t len, uint64_t h)
 {
     hmap_probe p = hmap_probe_at(&img->by_name, h);
@@ -134,10 +124,9 @@ int sym_funcs_load(sym_image *img, unsigned flags)
         fn->value = s.value;
         fn->size = s.size;
         fn->shndx = s.shndx;
-        /* ptxas's "$kernel$callee" (a callee placed in the kernel's
-         * section) stands for the callee: demangle that */
-        const char *last = s.name[0] == '$' ? strrchr(s.name + 1, '$') : NULL;
-        fn->demangled = flags & CUDW_SYM_DEMANGLE ? sym_demangled(img, last && last[1] ? last + 1 : s.name) : NULL;
+        /* "$kernel$callee" stands for the callee: demangle that */
+        const char *callee = placed_callee(s.name);
+        fn->demangled = flags & CUDW_SYM_DEMANGLE ? sym_demangled(img, callee ? callee : s.name) : NULL;
     }
     img->nfuncs = k;
     if (k)
@@ -148,8 +137,8 @@ int sym_funcs_load(sym_image *img, unsigned flags)
     for (uint32_t i = 0; i < k; i++)
         name_insert(img, img->funcs[i].name, i);
     for (uint32_t i = 0; i < k; i++) /* the callees' own names, where no symbol has them */
-        if (short_name(img->funcs[i].name))
-            name_insert(img, short_name(img->funcs[i].name), i);
+        if (placed_callee(img->funcs[i].name))
+            name_insert(img, placed_callee(img->funcs[i].name), i);
     return CUDW_OK;
 }
 

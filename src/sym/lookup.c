@@ -126,8 +126,8 @@ static void outer_function(const sym_image *x, uint32_t shndx, uint64_t addr, cu
         return;
     }
     /* ptxas's "$kernel$callee": the callee */
-    const char *last = fn->name[0] == '$' ? strrchr(fn->name + 1, '$') : NULL;
-    fr->function = last && last[1] ? last + 1 : fn->name;
+    const char *callee = placed_callee(fn->name);
+    fr->function = callee ? callee : fn->name;
     fr->function_demangled = fn->demangled ? fn->demangled : fr->function;
 }
 

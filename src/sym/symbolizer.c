@@ -248,8 +248,8 @@ static int build_names(cudw_symbolizer *s)
             cudw_symbol sy;
             if (cudw_symbol_get(im->elf, st->index, k, &sy) != CUDW_OK || sy.type != 2 || !sy.name[0] || !sy.shndx)
                 continue;
-            const char *nm = sy.name[0] == '$' && strrchr(sy.name + 1, '$') ? strrchr(sy.name + 1, '$') + 1 : NULL;
-            if (gadd(s, &cap, sy.name, (uint32_t)i) || (nm && *nm && gadd(s, &cap, nm, (uint32_t)i))) {
+            const char *nm = placed_callee(sy.name);
+            if (gadd(s, &cap, sy.name, (uint32_t)i) || (nm && gadd(s, &cap, nm, (uint32_t)i))) {
                 cudw_image_close(im);
                 return symbolizer_fail(s, CUDW_E_NOMEM, "symbolizer", "out of memory");
             }
