@@ -83,7 +83,8 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
     g->dfile = g->enc_file = 1;
     g->stale = 0;
     g->enc_line = 1;
-    size_t lastL = 0, pending = 0, late = 0;
+    size_t lastL = 0, pending = 0, late = 0, held = 0;
+    int revived = 0;
     int after_entry = 0, entry_open = 0;
     uint64_t entry_a = 0, entry_line = 0;
     size_t entry_L = 0;
@@ -134,7 +135,7 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
          * a sequence's start its row goes alone, in no context */
         int placed_inl = is_entry && !stand_in && PL->inlined_at && E && a != E->start;
         if (is_entry) {
-            pending = late = 0;
+            pending = late = held = 0;
             entry_file = PL->file;
             entry_row0 = g->nrows;
             if (placed_inl) {
@@ -283,12 +284,29 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
         int xfile = g->defer && g->has_line && PL->line == g->line && PL->file != g->file &&
                     fresh_above(g, PL->inlined_at) && xfile_run(g, PL);
         if (g->defer) {
-            if (pending) { /* kept only if this .loc is inlined in it */
+            /* kept only if this .loc is inlined in it -- or, when it
+             * only selects a context (same line, contexts written), held
+             * for the next .loc inlined in it: that one writes its rows,
+             * with its name (rule 7; offsetnd.cu, offset<D> on one line) */
+            revived = 0;
+            if (pending || held) {
                 size_t x = PL->inlined_at;
-                while (x && x != pending)
+                while (x && x != pending && x != held)
                     x = LOC(g, x)->inlined_at;
-                if (!x)
+                int quiet = g->has_line && PL->line == g->line && !xfile &&
+                            (!PL->inlined_at || registered(g, PL->inlined_at));
+                if (x) {
+                    revived = x != pending;
+                    pending = x;
+                    held = 0;
+                } else {
+                    if (quiet && pending && LOC(g, pending)->inlined_at &&
+                        !registered(g, LOC(g, pending)->inlined_at))
+                        held = pending;
+                    else if (!quiet)
+                        held = 0;
                     pending = 0;
+                }
             }
             if (pending) {
                 size_t X = pending;
@@ -296,7 +314,8 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
                 uint64_t cx = 0;
                 if (LOC(g, X)->inlined_at && (rc = ptxg_ensure(g, LOC(g, X)->inlined_at, a, &cx)))
                     break;
-                if (cx != wctx(g) && (rc = ptxg_want(g, cx, fn_of(g, X, cx), 0)))
+                uint64_t fx = fn_of(g, X, cx);
+                if ((cx != wctx(g) || (revived && cx && fx != wfn(g))) && (rc = ptxg_want(g, cx, fx, 0)))
                     break;
                 g->sticky = g->want_set;
             }
