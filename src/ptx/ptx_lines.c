@@ -286,8 +286,10 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
         if (g->defer) {
             /* kept only if this .loc is inlined in it -- or, when it
              * only selects a context (same line, contexts written), held
-             * for the next .loc inlined in it: that one writes its rows,
-             * with its name (rule 7; offsetnd.cu, offset<D> on one line) */
+             * for the next .loc inlined in it, also through .locs inlined
+             * in such a one: that one writes its rows, and after such a
+             * wait with the held .loc's own name (rule 7; offsetnd.cu and
+             * binsearch.cu, templates recursing on one line) */
             revived = 0;
             if (pending || held) {
                 size_t x = PL->inlined_at;
@@ -296,9 +298,10 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
                 int quiet = g->has_line && PL->line == g->line && !xfile &&
                             (!PL->inlined_at || registered(g, PL->inlined_at));
                 if (x) {
-                    revived = x != pending;
+                    revived = x == held;
                     pending = x;
-                    held = 0;
+                    if (revived)
+                        held = 0;
                 } else {
                     if (quiet && pending && LOC(g, pending)->inlined_at &&
                         !registered(g, LOC(g, pending)->inlined_at))
