@@ -84,7 +84,8 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
     g->stale = 0;
     g->enc_line = 1;
     size_t lastL = 0, pending = 0, late = 0, held = 0;
-    int revived = 0;
+    int revived = 0, revisit = 0;
+    size_t keep = 0; /* the pending .loc a revisit leaves pending */
     int after_entry = 0, entry_open = 0;
     uint64_t entry_a = 0, entry_line = 0;
     size_t entry_L = 0;
@@ -254,6 +255,7 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
             if (L == lastL)
                 continue;
             lastL = L;
+            revisit = g->taken_gen[L - 1] == g->gen;
             g->taken_gen[L - 1] = g->gen;
         }
         if (PL->line == 0) {
@@ -291,13 +293,20 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
              * wait with the held .loc's own name (rule 7; offsetnd.cu and
              * binsearch.cu, templates recursing on one line) */
             revived = 0;
+            keep = 0;
             if (pending || held) {
                 size_t x = PL->inlined_at;
                 while (x && x != pending && x != held)
                     x = LOC(g, x)->inlined_at;
                 int quiet = g->has_line && PL->line == g->line && !xfile &&
                             (!PL->inlined_at || registered(g, PL->inlined_at));
-                if (x) {
+                if (x && revisit) {
+                    /* a .loc in effect before does not take it: it stays
+                     * pending for the next new one (binsearch.cu -rdc,
+                     * offsetnd.cu on sm_120 at -O1) */
+                    keep = pending ? pending : held;
+                    pending = 0;
+                } else if (x) {
                     revived = x == held;
                     pending = x;
                     if (revived)
@@ -346,7 +355,7 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
                     same = !leaving;
                 }
                 if (same) {
-                    pending = L;
+                    pending = keep ? keep : L;
                     /* rule 9: it still selects its context, when that row
                      * is known, and the name that goes with it */
                     size_t K = PL->inlined_at;
