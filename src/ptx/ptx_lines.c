@@ -327,9 +327,22 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
                 if (LOC(g, X)->inlined_at && (rc = ptxg_ensure(g, LOC(g, X)->inlined_at, a, &cx)))
                     break;
                 uint64_t fx = fn_of(g, X, cx);
+                size_t n0 = g->nrows;
                 if ((cx != wctx(g) || (revived && cx && fx != wfn(g))) && (rc = ptxg_want(g, cx, fx, 0)))
                     break;
                 g->sticky = g->want_set;
+                /* its contexts were written already, and its 0x90 names
+                 * another function in the context written last: taken by
+                 * a .loc on its line, it writes a row of its own there
+                 * (horner.cu on sm_100 at -O1..-O3: the `.loc` of
+                 * horner<1> after the return from horner<0>) */
+                if (PL->line == g->line && n0 == g->nrows && cx && cx == g->dctx && fx != g->dfn && !revived) {
+                    if ((rc = ptxg_want(g, cx, fx, 0)))
+                        break;
+                    g->force = 1;
+                    if ((rc = ptxg_row(g, a, LOC(g, X)->file, LOC(g, X)->line, 0)))
+                        break;
+                }
             }
             if (g->has_line && PL->line == g->line && !xfile) {
                 /* rule 7: deferred when its unwritten contexts are all on
