@@ -40,8 +40,8 @@ const char *row_path(cudw_file *f, const cudw_line_table *t, int sass, uint64_t 
 /* What every JSON form of a row writes only when it is there: the inlined
  * function's offset, "hidden" (true: an advance no row follows; 2: a 0x90
  * another replaces before any row), Mercury's flag,
- * "file_again" (a set_file that left the file as it was) (lines' two
- * forms, ptx-lines --predict). */
+ * "file_again" (a set_file that left the file as it was), "ctx_first" (its
+ * 0x90 came before its set_file) (lines' two forms, ptx-lines --predict). */
 static inline void row_marks(json *j, const cudw_line_row *r)
 {
     if (r->context || r->function_offset)
@@ -54,6 +54,8 @@ static inline void row_marks(json *j, const cudw_line_row *r)
         json_u64(j, "merc_flag", r->merc_flag);
     if (r->file_again)
         json_bool(j, "file_again", 1);
+    if (r->ctx_first)
+        json_bool(j, "ctx_first", 1);
 }
 
 /* JSON, the default: every row with everything it means.  0, or 1 when

@@ -113,6 +113,10 @@ typedef struct cudw_line_row {
                                  effect came before this row (ptxas writes one
                                  after a row it left in the old file, see
                                  docs/ptx-lines.md); the encoder writes it again */
+    uint8_t ctx_first;        /* its inlined-call opcode came before its
+                                 DW_LNS_set_file (ptxas, after a context row
+                                 another context shares: docs/ptx-lines.md,
+                                 rule 3); the encoder keeps that order */
     uint64_t context;         /* 0, or the 1-based row of this sequence it was inlined at */
     uint64_t function_offset; /* 0x90/0x91 operand */
     const char *function;     /* inlined function's name when context != 0 (or after 0x91), else NULL */
@@ -139,6 +143,7 @@ typedef struct cudw_line_iter {
     uint64_t fn_off;          /* the last function-name offset looked up ... */
     const char *fn;           /* ... and its name (inlined rows come in runs) */
     int fn_known;
+    int ctx_seen;             /* a 0x90 since the last row (for ctx_first) */
     uint64_t prev_address, prev_line, prev_file, prev_context, prev_fn; /* the last row */
     int prev_valid;
     int seq_shndx;            /* section of the sequence's symbol, -1 unknown */

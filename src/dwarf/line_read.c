@@ -129,6 +129,7 @@ static void reset(cudw_line_iter *it)
     it->seq_pos = it->pos;
     it->keeping = 0;
     it->prev_valid = 0;
+    it->ctx_seen = 0;
     it->seq_shndx = -1;
 }
 
@@ -233,6 +234,7 @@ static inline void put_row(cudw_line_row *d, const cudw_line_row *st, const cudw
     d->hidden = st->hidden;
     d->merc_flag = st->merc_flag;
     d->file_again = st->file_again;
+    d->ctx_first = st->ctx_first;
     d->context = st->context;
     d->function_offset = st->function_offset;
     d->function = fn;
@@ -306,6 +308,8 @@ static int emit(cudw_line_iter *it, cudw_line_row *out, uint64_t op_offset)
     st->function = fn;
     st->basic_block = 0;
     st->file_again = 0;
+    st->ctx_first = 0;
+    it->ctx_seen = 0;
     return CUDW_OK;
 }
 
@@ -316,8 +320,12 @@ static int put_hidden(cudw_line_iter *it, cudw_line_row *out, uint8_t kind, uint
     cudw_line_row *st = &it->state;
     *out = *st;
     out->file_again = kind == 1 && st->file_again;
-    if (kind == 1)
+    out->ctx_first = kind == 1 && st->ctx_first;
+    if (kind == 1) {
         st->file_again = 0;
+        st->ctx_first = 0;
+        it->ctx_seen = 0;
+    }
     out->hidden = kind;
     out->op_offset = op_offset;
     out->symbol = it->symbol;
@@ -358,7 +366,11 @@ static int slow_op(cudw_line_iter *it, cudw_line_row *out)
                 return put_hidden(it, out, 1, o.offset);
             break;
         case 3: st->line += (uint64_t)o.s; break;
-        case 4: st->file_again = o.u == st->file && it->prev_valid; st->file = o.u; break;
+        case 4:
+            st->file_again = o.u == st->file && it->prev_valid;
+            st->file = o.u;
+            st->ctx_first = (uint8_t)it->ctx_seen; /* a 0x90 came first */
+            break;
         case 5: st->column = o.u; break;
         case 6: st->is_stmt = !st->is_stmt; break;
         case 7: st->basic_block = 1; break;
@@ -383,6 +395,8 @@ static int slow_op(cudw_line_iter *it, cudw_line_row *out)
         case CUDW_LNE_INLINED_CALL:
             st->context = o.u;
             st->function_offset = o.u2;
+            st->ctx_first = 0;
+            it->ctx_seen = 1;
             if ((it->flags & CUDW_LINE_HIDDEN) && replaced_context(t, it->pos))
                 return put_hidden(it, out, 2, o.offset);
             break;
@@ -462,6 +476,7 @@ int cudw_line_next(cudw_line_iter *it, cudw_line_row *out)
                 if (op == 4) { /* set_file, set_column */
                     st->file_again = p[1] == st->file && it->prev_valid; /* it changes nothing */
                     st->file = p[1];
+                    st->ctx_first = (uint8_t)it->ctx_seen;
                 }
                 else
                     st->column = p[1];
@@ -479,6 +494,8 @@ int cudw_line_next(cudw_line_iter *it, cudw_line_row *out)
                     break;
                 st->context = ctx;
                 st->function_offset = fn;
+                st->ctx_first = 0;
+                it->ctx_seen = 1;
                 p = qend;
                 continue;
             }

@@ -3,6 +3,7 @@
  * Per sequence (rows up to and including an end_sequence row):
  *   00 09 02 <addr 0...>      DW_LNE_set_address, bytes 0 + a relocation site
  *   per row, in this order, each only when it changes:
+ *     (00 len 90 ...          here instead of below for a row with ctx_first)
  *     04 ULEB(file)           DW_LNS_set_file (always on a sequence's first row)
  *     00 02 92 01             Mercury: before a function's entry row, and
  *                             00 02 92 00 right after that row
@@ -182,6 +183,12 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
             !(r->file != file && !r->hidden && line_special_op(p, (int64_t)(r->line - line), daddr) >= 0)) {
             merc_entry(&b, 0);
             flag = 0;
+        }
+        /* a 0x90 ptxas wrote before the set_file (ctx_first, rule 3) */
+        if (r->ctx_first && !r->end_sequence && r->hidden != 2 && (r->context != ctx || r->function_offset != fn)) {
+            inlined_call(&b, r->context, r->function_offset);
+            ctx = r->context;
+            fn = r->function_offset;
         }
         if (r->file != file || r->file_again) {
             wb_byte(&b, 4);

@@ -36,6 +36,7 @@ typedef struct gen {
     int owed_sel;        /* the pending 0x90 was chosen by an owed row's context (rule 10) */
     int name_turned;     /* ... and replaced by the next context's: the .loc's own row keeps that */
     int want_set, force;
+    int cfirst;          /* a context row another context shares was just taken: the next 0x90 goes before its set_file */
     int soft;            /* the pending 0x90 was chosen by a .loc that wrote nothing (rule 9) */
     int sticky;          /* ... by a deferred .loc's contexts being written: it goes out even if replaced (rule 7) */
     uint64_t want_c, want_f;

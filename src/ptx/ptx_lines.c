@@ -79,7 +79,7 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
     g->dctx = g->dfn = g->own_ctx = 0;
     g->nz_ctx = g->nz_fn = 0;
     g->lin = 0;
-    g->want_set = g->force = 0;
+    g->want_set = g->force = g->cfirst = 0;
     g->dfile = g->enc_file = 1;
     g->stale = 0;
     g->enc_line = 1;

@@ -59,12 +59,15 @@ int ptxg_row(gen *g, uint64_t a, uint64_t file, uint64_t line, uint8_t merc_flag
     g->dfile = file;
     g->leaf_last = 0;
     g->ctx_believed = 0; /* the first row after an entry decides (ptxg_ensure) */
+    int new_ctx = g->want_set && (g->want_c != g->dctx || g->want_f != g->dfn || g->force);
     ptxg_flush(g);
     cudw_line_row *r = ptxg_push(g);
     if (!r)
         return CUDW_E_NOMEM;
     uint64_t logical = file;
     file = real_file(g, file, &r->file_again);
+    r->ctx_first = g->cfirst && new_ctx && (file != g->enc_file || r->file_again);
+    g->cfirst = 0;
     r->address = a;
     r->file = file;
     r->line = line;
@@ -259,6 +262,9 @@ int ptxg_ensure(gen *g, size_t L, uint64_t a, uint64_t *out)
         return CUDW_E_NOMEM;
     uint64_t pctx = top ? g->reg[top - 1] : 0;
     int owed_below = 0; /* the row just written here was owed (rule 10) */
+    int wrote = 0;      /* ... and written by this call */
+    int shared = 0;     /* the last .loc taken shares the row before it */
+    int rc0;
     while (k--) {
         size_t x = g->chain[k];
         const cudw_ptx_loc *X = LOC(g, x);
@@ -268,7 +274,19 @@ int ptxg_ensure(gen *g, size_t L, uint64_t a, uint64_t *out)
          * is the 0x90 of the .loc's own row (horner.cu at -O0) */
         int turn = g->defer && g->owed_sel && g->want_set && !owed && pctx == g->want_c &&
                    fn_of(g, x, pctx) != g->want_f;
-        if (pctx != wctx(g) || (g->name_cmp && pctx && fn_of(g, x, pctx) != wfn(g)) || turn) {
+        /* rule 7: the 0x90 a deferred .loc's contexts chose stands; the
+         * next context sharing that row writes its own, even the same
+         * (h8.cu of round 44, taylor_sin<K> on one line: two 0x90s) */
+        int twice = g->defer && shared && g->sticky && g->want_set && pctx == g->want_c &&
+                    fn_of(g, x, pctx) == g->want_f;
+        if (twice) {
+            int cmp = g->name_cmp; /* the same 0x90 again: names do not start to count */
+            if ((rc0 = ptxg_dead(g)))
+                return rc0;
+            g->name_cmp = cmp;
+            g->rows[g->nrows - 1].op_offset = 1; /* kept: ptxas writes both */
+        }
+        if (pctx != wctx(g) || (g->name_cmp && pctx && fn_of(g, x, pctx) != wfn(g)) || turn || twice) {
             int rc = turn ? ptxg_dead(g) : CUDW_OK;
             if (rc || (rc = ptxg_want(g, pctx, fn_of(g, x, pctx), 0)))
                 return rc;
@@ -277,7 +295,11 @@ int ptxg_ensure(gen *g, size_t L, uint64_t a, uint64_t *out)
             g->name_turned |= turn;
         }
         set_reg(g, x, g->n); /* the row already there, or the one written below */
-        if (g->has_addr && g->addr == a && g->has_line && g->line == X->line) {
+        shared = g->has_addr && g->addr == a && g->has_line && g->line == X->line;
+        if (shared) {
+            /* the 0x90 of what is inlined at it goes out before the next
+             * row's set_file (rule 3; h1.cu of round 44) */
+            g->cfirst = !g->defer && X->file == g->file && wrote;
             if (g->defer && owed_below && X->file != g->file && g->want_set && g->want_c != g->dctx) {
                 /* ... in another file, just after an owed row: what is
                  * inlined at it writes its own 0x90, name and all; and
@@ -305,6 +327,7 @@ int ptxg_ensure(gen *g, size_t L, uint64_t a, uint64_t *out)
             int rc = ptxg_row(g, a, X->file, X->line, 0);
             if (rc)
                 return rc;
+            wrote = 1;
             g->reg[x - 1] = g->n;
         }
         if (g->defer)
@@ -394,10 +417,11 @@ void ptxg_merge_dead(gen *g, size_t from)
     size_t o = from;
     for (size_t i = from; i < g->nrows; i++) {
         const cudw_line_row *r = &g->rows[i], *nx = i + 1 < g->nrows ? &g->rows[i + 1] : NULL;
-        if (r->hidden == 2 && nx && !nx->hidden && nx->context == r->context && nx->function_offset == r->function_offset && nx->file == r->file &&
-            !nx->file_again)
+        if (r->hidden == 2 && !r->op_offset && nx && !nx->hidden && nx->context == r->context &&
+            nx->function_offset == r->function_offset && nx->file == r->file && !nx->file_again)
             continue;
-        g->rows[o++] = *r;
+        g->rows[o] = *r;
+        g->rows[o++].op_offset = 0;
     }
     g->nrows = o;
 }
