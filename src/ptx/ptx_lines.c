@@ -86,6 +86,7 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
     size_t lastL = 0, pending = 0, late = 0, held = 0;
     int revived = 0, revisit = 0;
     size_t keep = 0; /* the pending .loc a revisit leaves pending */
+    int held_strict = 0; /* ... held through .locs whose contexts were all written */
     int after_entry = 0, entry_open = 0;
     uint64_t entry_a = 0, entry_line = 0;
     size_t entry_L = 0;
@@ -290,16 +291,19 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
              * only selects a context (same line, contexts written), held
              * for the next .loc inlined in it, also through .locs inlined
              * in such a one: that one writes its rows, and after such a
-             * wait with the held .loc's own name (rule 7; offsetnd.cu and
-             * binsearch.cu, templates recursing on one line) */
+             * wait with the held .loc's own name -- not when one of them
+             * had contexts only owed (rule 7; offsetnd.cu, binsearch.cu,
+             * findbins.cu: templates recursing on one line) */
             revived = 0;
             keep = 0;
             if (pending || held) {
                 size_t x = PL->inlined_at;
                 while (x && x != pending && x != held)
                     x = LOC(g, x)->inlined_at;
-                int quiet = g->has_line && PL->line == g->line && !xfile &&
-                            (!PL->inlined_at || registered(g, PL->inlined_at));
+                int online = g->has_line && PL->line == g->line && !xfile;
+                int strict = online && (!PL->inlined_at || registered(g, PL->inlined_at));
+                /* ... or whose contexts are written or owed (findbins.cu at -O2) */
+                int quiet = strict || (online && !fresh_above(g, PL->inlined_at));
                 if (x && revisit) {
                     /* a .loc in effect before does not take it: it stays
                      * pending for the next new one (binsearch.cu -rdc,
@@ -307,16 +311,20 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
                     keep = pending ? pending : held;
                     pending = 0;
                 } else if (x) {
-                    revived = x == held;
+                    revived = x == held && held_strict;
                     pending = x;
-                    if (revived)
+                    if (x == held)
                         held = 0;
                 } else {
                     if (quiet && pending && LOC(g, pending)->inlined_at &&
-                        !registered(g, LOC(g, pending)->inlined_at))
+                        !registered(g, LOC(g, pending)->inlined_at)) {
                         held = pending;
-                    else if (!quiet)
+                        held_strict = strict;
+                    } else if (!quiet) {
                         held = 0;
+                    } else if (!strict) {
+                        held_strict = 0;
+                    }
                     pending = 0;
                 }
             }
@@ -360,9 +368,12 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
                 int fresh = 0;
                 for (size_t y = PL->inlined_at; y != x; y = LOC(g, y)->inlined_at)
                     fresh |= g->logical_gen[y - 1] != g->gen;
-                if (same && fresh && g->dctx) {
+                uint64_t last = g->dctx; /* ... or the one that goes out whatever replaces it (findbins.cu) */
+                if (g->want_set && g->sticky && g->want_c)
+                    last = g->want_c;
+                if (same && fresh && last) {
                     size_t y = x;
-                    while (y && !(registered(g, y) && g->reg[y - 1] == g->dctx))
+                    while (y && !(registered(g, y) && g->reg[y - 1] == last))
                         y = LOC(g, y)->inlined_at;
                     leaving = !y;
                     same = !leaving;
