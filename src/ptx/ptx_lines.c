@@ -86,6 +86,7 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
     size_t lastL = 0, pending = 0, late = 0, held = 0;
     int revived = 0, revisit = 0;
     size_t keep = 0; /* the pending .loc a revisit leaves pending */
+    size_t chg_L = 0; /* the last deferred .loc that selected another context */
     int held_strict = 0; /* ... held through .locs whose contexts were all written */
     int after_entry = 0, entry_open = 0;
     uint64_t entry_a = 0, entry_line = 0;
@@ -339,12 +340,15 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
                 if ((cx != wctx(g) || (revived && cx && fx != wfn(g))) && (rc = ptxg_want(g, cx, fx, 0)))
                     break;
                 g->sticky = g->want_set;
-                /* its contexts were written already, and its 0x90 names
-                 * another function in the context written last: taken by
-                 * a .loc on its line, it writes a row of its own there
-                 * (horner.cu on sm_100 at -O1..-O3: the `.loc` of
-                 * horner<1> after the return from horner<0>) */
-                if (PL->line == g->line && n0 == g->nrows && cx && cx == g->dctx && fx != g->dfn && !revived) {
+                /* its contexts were written already, and where it was
+                 * deferred it chose another context than the one in
+                 * effect: taken by a .loc on its line inlined right at it,
+                 * it writes a row of its own there, if its 0x90 names
+                 * another function than the last written (horner.cu at
+                 * -O1..-O3: the `.loc` of horner<1> after the return from
+                 * horner<0>) */
+                if (PL->line == g->line && n0 == g->nrows && cx && chg_L == X && PL->inlined_at == X &&
+                    fx != g->dfn && !revived) {
                     if ((rc = ptxg_want(g, cx, fx, 0)))
                         break;
                     g->force = 1;
@@ -385,6 +389,7 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
                     size_t K = PL->inlined_at;
                     if (!K || registered(g, K)) {
                         uint64_t cc = K ? g->reg[K - 1] : 0;
+                        chg_L = cc != wctx(g) ? L : 0;
                         if (cc != wctx(g) && (rc = ptxg_want(g, cc, fn_of(g, L, cc), 1)))
                             break;
                     } else {
