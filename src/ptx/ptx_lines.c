@@ -488,6 +488,7 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
                 g->leaf_L = L;
             }
             size_t next = 0; /* rule 10: the first row still owed after this one */
+            int all_owed = 0; /* ... none: the row is of rows all owed before */
             /* rule 10: the owed rows just above it are this row now, the
              * others stay owed; a deferred .loc waiting for one of them
              * selects its context, and that 0x90 goes out even if replaced */
@@ -502,6 +503,7 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
                 for (size_t j = owed; j < k; j++)
                     set_reg(g, g->chain[j], g->n);
                 next = owed && owed < k ? g->chain[owed - 1] : 0;
+                all_owed = owed == 0;
             }
             if (late && registered(g, LOC(g, late)->inlined_at)) {
                 /* ... unless a row just written here carries that 0x90
@@ -536,6 +538,13 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
                     g->sticky = g->want_set;
                     g->want_file = g->want_set ? PL->file : 0;
                 }
+            } else if (run && all_owed && registered(g, PL->inlined_at)) {
+                /* ... but a row of rows all owed before is theirs: the
+                 * .loc's own 0x90 goes out, even if replaced (fiblist.cu) */
+                uint64_t cc = g->reg[PL->inlined_at - 1];
+                if (cc != wctx(g) && (rc = ptxg_want(g, cc, fn_of(g, L, cc), 0)))
+                    break;
+                g->sticky = g->want_set;
             } else if (run) {
                 pending = L; /* rule 10: its contexts wait for the next .loc, as a deferred one's */
             }
