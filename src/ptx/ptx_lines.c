@@ -409,7 +409,18 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
          * it are on that line too is written in the context above them,
          * named as the outermost of them, and they stay unwritten */
         size_t top = PL->inlined_at, run = 0;
-        if (g->defer && (!g->has_line || PL->line != g->line || leaving || xfile))
+        /* ... also on the state line, when contexts above that run are
+         * new and on another line: their rows move the line away first
+         * (twohdr.cu: lerp3() of one header's line 4 under poly() of
+         * another's line 4, called on line 11) */
+        int moved = 0;
+        if (g->defer && g->has_line && PL->line == g->line) {
+            size_t y = PL->inlined_at;
+            while (y && !registered(g, y) && LOC(g, y)->line == PL->line)
+                y = LOC(g, y)->inlined_at;
+            moved = y && y != PL->inlined_at && !registered(g, y);
+        }
+        if (g->defer && (!g->has_line || PL->line != g->line || leaving || xfile || moved))
             for (; top && !registered(g, top) && LOC(g, top)->line == PL->line;
                  top = LOC(g, top)->inlined_at)
                 run = top;
