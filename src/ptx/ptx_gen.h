@@ -49,6 +49,8 @@ typedef struct gen {
     uint32_t *reg_gen;
     uint32_t *logical_gen; /* per .loc: left unwritten, its row owed (rule 10) */
     uint64_t *cap_f;       /* ... and the name that row will carry */
+    size_t *owed_by;       /* ... and the .loc whose step left it owed */
+    size_t step;           /* the .loc being taken */
     uint32_t *nofile_gen; /* per .loc: a line-0 .loc of another file inlined at it came first (rule 8) */
     uint32_t gen;
     size_t claimed;      /* the owed start context a later row took (rule 12), while it stands */

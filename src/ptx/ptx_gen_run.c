@@ -21,9 +21,10 @@ int ptx_gen_run(cudw_file *f, const cudw_ptx *p, const cudw_line_table *sass, in
     g.logical_gen = calloc(p->nlocs ? p->nlocs : 1, sizeof *g.logical_gen);
     g.cap_f = calloc(p->nlocs ? p->nlocs : 1, sizeof *g.cap_f);
     g.taken_gen = calloc(p->nlocs ? p->nlocs : 1, sizeof *g.taken_gen);
+    g.owed_by = calloc(p->nlocs ? p->nlocs : 1, sizeof *g.owed_by);
     cudw_line_row *seq = NULL;
     size_t nseq = 0, capseq = 0;
-    int rc = g.reg && g.reg_gen && g.nofile_gen && g.logical_gen && g.cap_f && g.taken_gen ? CUDW_OK : CUDW_E_NOMEM;
+    int rc = g.reg && g.reg_gen && g.nofile_gen && g.logical_gen && g.cap_f && g.taken_gen && g.owed_by ? CUDW_OK : CUDW_E_NOMEM;
     entries E = {0};
     int shndx = -1;
     cudw_line_iter it;
@@ -88,6 +89,7 @@ int ptx_gen_run(cudw_file *f, const cudw_ptx *p, const cudw_line_table *sass, in
     free(g.logical_gen);
     free(g.cap_f);
     free(g.taken_gen);
+    free(g.owed_by);
     free(g.chain);
     if (rc) {
         free(g.rows);

@@ -132,6 +132,7 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
         if (!L)
             continue;
         const cudw_ptx_loc *PL = LOC(g, L);
+        g->step = L;
         /* rule 12: a callee placed in the section entered at an inlined
          * .loc writes the rows that .loc writes on a fresh line (its
          * context rows, then its own unless on the last one's line); at
@@ -500,6 +501,7 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
             }
             size_t next = 0; /* rule 10: the first row still owed after this one */
             int all_owed = 0; /* ... none: the row is of rows all owed before */
+            int grouped = 0;
             /* rule 10: the owed rows just above it are this row now, the
              * others stay owed; a deferred .loc waiting for one of them
              * selects its context, and that 0x90 goes out even if replaced */
@@ -513,9 +515,22 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
                     ptxg_leave(g, g->chain[j]);
                 for (size_t j = owed; j < k; j++)
                     set_reg(g, g->chain[j], g->n);
+                /* ... and so are the others the same step left owed under
+                 * them: one step's owed rows are one row (dotsum.cu) */
+                for (size_t j = owed; j < k; j++) {
+                    size_t leaf = g->owed_by[g->chain[j] - 1];
+                    for (size_t y = leaf ? LOC(g, leaf)->inlined_at : 0;
+                         y && !registered(g, y) && g->logical_gen[y - 1] == g->gen && g->owed_by[y - 1] == leaf;
+                         y = LOC(g, y)->inlined_at) {
+                        set_reg(g, y, g->n);
+                        grouped = 1;
+                    }
+                }
                 next = owed && owed < k ? g->chain[owed - 1] : 0;
                 all_owed = owed == 0;
             }
+            if (grouped) /* a deferred .loc among them selects nothing (dotsum.cu) */
+                late = 0;
             if (late && registered(g, LOC(g, late)->inlined_at)) {
                 /* ... unless a row just written here carries that 0x90
                  * already (deep.cu: rows of its context's line, then a

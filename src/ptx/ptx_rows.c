@@ -172,6 +172,7 @@ void ptxg_leave(gen *g, size_t x)
     uint64_t pc = up ? (registered(g, up) ? g->reg[up - 1] : UINT64_MAX) : 0;
     g->logical_gen[x - 1] = g->gen;
     g->cap_f[x - 1] = pc == wctx(g) ? wfn(g) : LOC(g, x)->function_offset;
+    g->owed_by[x - 1] = g->step;
 }
 
 /* The address and line registers after the last row or lone advance of
