@@ -54,6 +54,13 @@ typedef struct gen {
     uint32_t *nofile_gen; /* per .loc: a line-0 .loc of another file inlined at it came first (rule 8) */
     uint32_t gen;
     size_t claimed;      /* the owed start context a later row took (rule 12), while it stands */
+    /* rule 7's deferral (ptx_defer.c) */
+    size_t pending;      /* the deferred .loc the next .loc inlined in it takes */
+    size_t held;         /* ... kept through .locs that write nothing */
+    int held_strict;     /* ... all of them with their contexts written */
+    size_t keep;         /* the pending .loc a revisit leaves pending */
+    size_t chg;          /* the last deferred .loc that selected another context (rule 9) */
+    int revived;         /* the .loc taken was held: its own name wins */
     size_t *chain;       /* ensure's work list */
     size_t capchain;
 } gen;
@@ -128,5 +135,6 @@ int ptxg_chain(gen *g, size_t from, size_t stop, size_t *k);
 int ptxg_ensure(gen *g, size_t L, uint64_t a, uint64_t *out);
 int ptxg_special(const gen *g, uint64_t a0, uint64_t line0, uint64_t a, uint64_t line);
 int ptxg_entry_special(const gen *g, size_t row0, uint64_t a, uint64_t F, uint64_t ffile);
+int ptxg_take_deferred(gen *g, const cudw_ptx_loc *PL, uint64_t a, int revisit, int xfile);
 
 #endif

@@ -83,11 +83,10 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
     g->dfile = g->enc_file = 1;
     g->stale = 0;
     g->enc_line = 1;
-    size_t lastL = 0, pending = 0, late = 0, held = 0;
-    int revived = 0, revisit = 0;
-    size_t keep = 0; /* the pending .loc a revisit leaves pending */
-    size_t chg_L = 0; /* the last deferred .loc that selected another context */
-    int held_strict = 0; /* ... held through .locs whose contexts were all written */
+    size_t lastL = 0, late = 0;
+    int revisit = 0;
+    g->pending = g->held = g->keep = g->chg = 0;
+    g->revived = g->held_strict = 0;
     int after_entry = 0, entry_open = 0;
     uint64_t entry_a = 0, entry_line = 0;
     size_t entry_L = 0;
@@ -139,7 +138,7 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
          * a sequence's start its row goes alone, in no context */
         int placed_inl = is_entry && !stand_in && PL->inlined_at && E && a != E->start;
         if (is_entry) {
-            pending = late = held = 0;
+            g->pending = late = g->held = 0;
             entry_file = PL->file;
             entry_row0 = g->nrows;
             if (placed_inl) {
@@ -289,74 +288,8 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
         int xfile = g->defer && g->has_line && PL->line == g->line && PL->file != g->file &&
                     fresh_above(g, PL->inlined_at) && xfile_run(g, PL);
         if (g->defer) {
-            /* kept only if this .loc is inlined in it -- or, when it
-             * only selects a context (same line, contexts written), held
-             * for the next .loc inlined in it, also through .locs inlined
-             * in such a one: that one writes its rows, and after such a
-             * wait with the held .loc's own name -- not when one of them
-             * had contexts only owed (rule 7; offsetnd.cu, binsearch.cu,
-             * findbins.cu: templates recursing on one line) */
-            revived = 0;
-            keep = 0;
-            if (pending || held) {
-                size_t x = PL->inlined_at;
-                while (x && x != pending && x != held)
-                    x = LOC(g, x)->inlined_at;
-                int online = g->has_line && PL->line == g->line && !xfile;
-                int strict = online && (!PL->inlined_at || registered(g, PL->inlined_at));
-                /* ... or whose contexts are written or owed (findbins.cu at -O2) */
-                int quiet = strict || (online && !fresh_above(g, PL->inlined_at));
-                if (x && revisit) {
-                    /* a .loc in effect before does not take it: it stays
-                     * pending for the next new one (binsearch.cu -rdc,
-                     * offsetnd.cu on sm_120 at -O1) */
-                    keep = pending ? pending : held;
-                    pending = 0;
-                } else if (x) {
-                    revived = x == held && held_strict;
-                    pending = x;
-                    if (x == held)
-                        held = 0;
-                } else {
-                    if (quiet && pending && LOC(g, pending)->inlined_at &&
-                        !registered(g, LOC(g, pending)->inlined_at)) {
-                        held = pending;
-                        held_strict = strict;
-                    } else if (!quiet) {
-                        held = 0;
-                    } else if (!strict) {
-                        held_strict = 0;
-                    }
-                    pending = 0;
-                }
-            }
-            if (pending) {
-                size_t X = pending;
-                pending = 0;
-                uint64_t cx = 0;
-                if (LOC(g, X)->inlined_at && (rc = ptxg_ensure(g, LOC(g, X)->inlined_at, a, &cx)))
-                    break;
-                uint64_t fx = fn_of(g, X, cx);
-                size_t n0 = g->nrows;
-                if ((cx != wctx(g) || (revived && cx && fx != wfn(g))) && (rc = ptxg_want(g, cx, fx, 0)))
-                    break;
-                g->sticky = g->want_set;
-                /* its contexts were written already, and where it was
-                 * deferred it chose another context than the one in
-                 * effect: taken by a .loc on its line inlined right at it,
-                 * it writes a row of its own there, if its 0x90 names
-                 * another function than the last written (horner.cu at
-                 * -O1..-O3: the `.loc` of horner<1> after the return from
-                 * horner<0>) */
-                if (PL->line == g->line && n0 == g->nrows && cx && chg_L == X && PL->inlined_at == X &&
-                    fx != g->dfn && !revived) {
-                    if ((rc = ptxg_want(g, cx, fx, 0)))
-                        break;
-                    g->force = 1;
-                    if ((rc = ptxg_row(g, a, LOC(g, X)->file, LOC(g, X)->line, 0)))
-                        break;
-                }
-            }
+            if ((rc = ptxg_take_deferred(g, PL, a, revisit, xfile)))
+                break;
             if (g->has_line && PL->line == g->line && !xfile) {
                 /* rule 7: deferred when its unwritten contexts are all on
                  * this line, or owed (rule 10) */
@@ -384,13 +317,13 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
                     same = !leaving;
                 }
                 if (same) {
-                    pending = keep ? keep : L;
+                    g->pending = g->keep ? g->keep : L;
                     /* rule 9: it still selects its context, when that row
                      * is known, and the name that goes with it */
                     size_t K = PL->inlined_at;
                     if (!K || registered(g, K)) {
                         uint64_t cc = K ? g->reg[K - 1] : 0;
-                        chg_L = cc != wctx(g) ? L : 0;
+                        g->chg = cc != wctx(g) ? L : 0;
                         if (cc != wctx(g) && (rc = ptxg_want(g, cc, fn_of(g, L, cc), 1)))
                             break;
                     } else {
@@ -489,7 +422,7 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
             for (size_t j = 0; j < k; j++)
                 if (g->logical_gen[g->chain[j] - 1] != g->gen)
                     ptxg_leave(g, g->chain[j]);
-            pending = L;
+            g->pending = L;
         } else if (!g->has_line || PL->line != g->line || (leaving && run)) {
             if (run && LOC(g, run)->file != PL->file)
                 g->stale = 0; /* a row of its contexts' file: its set_file goes out (r1.cu) */
@@ -572,7 +505,7 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
                     break;
                 g->sticky = g->want_set;
             } else if (run) {
-                pending = L; /* rule 10: its contexts wait for the next .loc, as a deferred one's */
+                g->pending = L; /* rule 10: its contexts wait for the next .loc, as a deferred one's */
             }
         } else if (!g->defer && c == 0 && !after_now) {
             /* sm_75/80 and Mercury: back to the function itself on the
