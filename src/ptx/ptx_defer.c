@@ -21,7 +21,7 @@ int ptxg_take_deferred(gen *g, const cudw_ptx_loc *PL, uint64_t a, int revisit, 
      * wait with the held .loc's own name -- not when one of them
      * had contexts only owed (rule 7; offsetnd.cu, binsearch.cu,
      * findbins.cu: templates recursing on one line) */
-    g->revived = 0;
+    int revived = 0; /* it was held: its own name wins */
     g->keep = 0;
     if (g->pending || g->held) {
         size_t x = PL->inlined_at;
@@ -38,7 +38,7 @@ int ptxg_take_deferred(gen *g, const cudw_ptx_loc *PL, uint64_t a, int revisit, 
             g->keep = g->pending ? g->pending : g->held;
             g->pending = 0;
         } else if (x) {
-            g->revived = x == g->held && g->held_strict;
+            revived = x == g->held && g->held_strict;
             g->pending = x;
             if (x == g->held)
                 g->held = 0;
@@ -63,7 +63,7 @@ int ptxg_take_deferred(gen *g, const cudw_ptx_loc *PL, uint64_t a, int revisit, 
             return rc;
         uint64_t fx = fn_of(g, X, cx);
         size_t n0 = g->nrows;
-        if ((cx != wctx(g) || (g->revived && cx && fx != wfn(g))) && (rc = ptxg_want(g, cx, fx, 0)))
+        if ((cx != wctx(g) || (revived && cx && fx != wfn(g))) && (rc = ptxg_want(g, cx, fx, 0)))
             return rc;
         g->sticky = g->want_set;
         /* its contexts were written already, and where it was
@@ -74,7 +74,7 @@ int ptxg_take_deferred(gen *g, const cudw_ptx_loc *PL, uint64_t a, int revisit, 
          * -O1..-O3: the `.loc` of horner<1> after the return from
          * horner<0>) */
         if (PL->line == g->line && n0 == g->nrows && cx && g->chg == X && PL->inlined_at == X &&
-            fx != g->dfn && !g->revived) {
+            fx != g->dfn && !revived) {
             if ((rc = ptxg_want(g, cx, fx, 0)))
                 return rc;
             g->force = 1;

@@ -60,7 +60,6 @@ typedef struct gen {
     int held_strict;     /* ... all of them with their contexts written */
     size_t keep;         /* the pending .loc a revisit leaves pending */
     size_t chg;          /* the last deferred .loc that selected another context (rule 9) */
-    int revived;         /* the .loc taken was held: its own name wins */
     size_t *chain;       /* ensure's work list */
     size_t capchain;
 } gen;

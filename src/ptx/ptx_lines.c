@@ -86,7 +86,7 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
     size_t lastL = 0, late = 0;
     int revisit = 0;
     g->pending = g->held = g->keep = g->chg = 0;
-    g->revived = g->held_strict = 0;
+    g->held_strict = 0;
     int after_entry = 0, entry_open = 0;
     uint64_t entry_a = 0, entry_line = 0;
     size_t entry_L = 0;
@@ -343,21 +343,20 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
          * it are on that line too is written in the context above them,
          * named as the outermost of them, and they stay unwritten */
         size_t top = PL->inlined_at, run = 0;
-        /* ... also on the state line, when contexts above that run are
-         * new and on another line: their rows move the line away first
-         * (twohdr.cu: lerp3() of one header's line 4 under poly() of
-         * another's line 4, called on line 11) */
-        int moved = 0;
-        if (g->defer && g->has_line && PL->line == g->line) {
-            size_t y = PL->inlined_at;
-            while (y && !registered(g, y) && LOC(g, y)->line == PL->line)
-                y = LOC(g, y)->inlined_at;
-            moved = y && y != PL->inlined_at && !registered(g, y);
+        if (g->defer) {
+            size_t y = top, r1 = 0;
+            for (; y && !registered(g, y) && LOC(g, y)->line == PL->line; y = LOC(g, y)->inlined_at)
+                r1 = y;
+            /* ... also on the state line, when contexts above that run are
+             * new and on another line: their rows move the line away first
+             * (twohdr.cu: lerp3() of one header's line 4 under poly() of
+             * another's line 4, called on line 11) */
+            int moved = r1 && y && !registered(g, y);
+            if (!g->has_line || PL->line != g->line || leaving || xfile || moved) {
+                top = y;
+                run = r1;
+            }
         }
-        if (g->defer && (!g->has_line || PL->line != g->line || leaving || xfile || moved))
-            for (; top && !registered(g, top) && LOC(g, top)->line == PL->line;
-                 top = LOC(g, top)->inlined_at)
-                run = top;
         /* the lone advance of the last such .loc (below) becomes its
          * row when this one writes on a new line (r1.cu at -O0) -- not
          * when the first row it writes, a context's, is on its line

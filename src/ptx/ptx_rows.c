@@ -412,7 +412,9 @@ int ptxg_same_line(gen *g, const cudw_ptx_loc *PL, uint64_t a, uint64_t c, uint6
 /* A dead 0x90 (hidden row of kind 2) that the next row or the end carries
  * as it is -- same context, name and file -- is that row's own 0x90: ptxas
  * writes it once (rnd31.cu on sm_80, hlnsame.cu's p3() on sm_100), and a
- * decoder reads no lone 0x90 there.  Drop such rows of rows[from..). */
+ * decoder reads no lone 0x90 there.  Drop such rows of rows[from..) --
+ * but those ptxg_ensure marked with op_offset 1 (rule 7's 0x90 written
+ * twice, taylor.cu); the mark is cleared here. */
 void ptxg_merge_dead(gen *g, size_t from)
 {
     size_t o = from;
