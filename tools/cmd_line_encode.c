@@ -22,7 +22,7 @@ static const char help[] =
     ".debug_line) and --table (default 0) pick one.  A table object has:\n"
     "  rows         [{address, symbol?, offset?, file, line, is_stmt?, end_sequence?,\n"
     "                 context?, function_offset?, merc_flag?, hidden?, file_again?,\n"
-    "                 ctx_first?}]\n"
+    "                 ctx_first?, file_first?}]\n"
     "  directories  [\"dir\", ...] and files [{name, dir, mtime, size}], or\n"
     "  paths        [\"/full/path\", ...] (with optional mtimes, sizes): split and\n"
     "               de-duplicated the way ptxas does\n"
@@ -241,6 +241,7 @@ int cmd_line_encode(int argc, char **argv)
         r.merc_flag = (uint8_t)jv_u64(c, "merc_flag", 0);
         r.file_again = (uint8_t)jv_u64(c, "file_again", 0);
         r.ctx_first = (uint8_t)jv_u64(c, "ctx_first", 0);
+        r.file_first = (uint8_t)jv_u64(c, "file_first", 0);
         brc = cudw_line_builder_row(lb, &r);
         if (!(c = c->next) && seq)
             seq = seq->next;

@@ -41,7 +41,8 @@ const char *row_path(cudw_file *f, const cudw_line_table *t, int sass, uint64_t 
  * function's offset, "hidden" (true: an advance no row follows; 2: a 0x90
  * another replaces before any row), Mercury's flag,
  * "file_again" (a set_file that left the file as it was), "ctx_first" (its
- * 0x90 came before its set_file) (lines' two forms, ptx-lines --predict). */
+ * 0x90 came before its set_file), "file_first" (its set_file came before
+ * the 0x92 0 closing an entry row) (lines' two forms, ptx-lines --predict). */
 static inline void row_marks(json *j, const cudw_line_row *r)
 {
     if (r->context || r->function_offset)
@@ -56,6 +57,8 @@ static inline void row_marks(json *j, const cudw_line_row *r)
         json_bool(j, "file_again", 1);
     if (r->ctx_first)
         json_bool(j, "ctx_first", 1);
+    if (r->file_first)
+        json_bool(j, "file_first", 1);
 }
 
 /* JSON, the default: every row with everything it means.  0, or 1 when

@@ -117,6 +117,11 @@ typedef struct cudw_line_row {
                                  DW_LNS_set_file (ptxas, after a context row
                                  another context shares: docs/ptx-lines.md,
                                  rule 3); the encoder keeps that order */
+    uint8_t file_first;       /* its DW_LNS_set_file came before the 0x92 0
+                                 that closes the Mercury entry row before it
+                                 (ptxas, when the entry's next instruction is
+                                 at another address: docs/ptx-lines.md,
+                                 rule 14); the encoder keeps that order */
     uint64_t context;         /* 0, or the 1-based row of this sequence it was inlined at */
     uint64_t function_offset; /* 0x90/0x91 operand */
     const char *function;     /* inlined function's name when context != 0 (or after 0x91), else NULL */
@@ -143,7 +148,8 @@ typedef struct cudw_line_iter {
     uint64_t fn_off;          /* the last function-name offset looked up ... */
     const char *fn;           /* ... and its name (inlined rows come in runs) */
     int fn_known;
-    int ctx_seen;             /* a 0x90 since the last row (for ctx_first) */
+    int ctx_seen;             /* since the last row: 1, a 0x90 (for ctx_first);
+                                 2, a set_file (for file_first) */
     uint64_t prev_address, prev_line, prev_file, prev_context, prev_fn; /* the last row */
     int prev_valid;
     int seq_shndx;            /* section of the sequence's symbol, -1 unknown */

@@ -235,6 +235,7 @@ static inline void put_row(cudw_line_row *d, const cudw_line_row *st, const cudw
     d->merc_flag = st->merc_flag;
     d->file_again = st->file_again;
     d->ctx_first = st->ctx_first;
+    d->file_first = st->file_first;
     d->context = st->context;
     d->function_offset = st->function_offset;
     d->function = fn;
@@ -309,6 +310,7 @@ static int emit(cudw_line_iter *it, cudw_line_row *out, uint64_t op_offset)
     st->basic_block = 0;
     st->file_again = 0;
     st->ctx_first = 0;
+    st->file_first = 0;
     it->ctx_seen = 0;
     return CUDW_OK;
 }
@@ -321,9 +323,11 @@ static int put_hidden(cudw_line_iter *it, cudw_line_row *out, uint8_t kind, uint
     *out = *st;
     out->file_again = kind == 1 && st->file_again;
     out->ctx_first = kind == 1 && st->ctx_first;
+    out->file_first = kind == 1 && st->file_first;
     if (kind == 1) {
         st->file_again = 0;
         st->ctx_first = 0;
+        st->file_first = 0;
         it->ctx_seen = 0;
     }
     out->hidden = kind;
@@ -369,7 +373,8 @@ static int slow_op(cudw_line_iter *it, cudw_line_row *out)
         case 4:
             st->file_again = o.u == st->file && it->prev_valid;
             st->file = o.u;
-            st->ctx_first = (uint8_t)it->ctx_seen; /* a 0x90 came first */
+            st->ctx_first = (uint8_t)(it->ctx_seen & 1); /* a 0x90 came first */
+            it->ctx_seen |= 2;
             break;
         case 5: st->column = o.u; break;
         case 6: st->is_stmt = !st->is_stmt; break;
@@ -396,7 +401,7 @@ static int slow_op(cudw_line_iter *it, cudw_line_row *out)
             st->context = o.u;
             st->function_offset = o.u2;
             st->ctx_first = 0;
-            it->ctx_seen = 1;
+            it->ctx_seen |= 1;
             if ((it->flags & CUDW_LINE_HIDDEN) && replaced_context(t, it->pos))
                 return put_hidden(it, out, 2, o.offset);
             break;
@@ -405,6 +410,8 @@ static int slow_op(cudw_line_iter *it, cudw_line_row *out)
             break;
         case CUDW_LNE_MERC_ENTRY:
             st->merc_flag = (uint8_t)o.u;
+            if (!o.u && (it->ctx_seen & 2))
+                st->file_first = 1; /* its set_file came first (rule 14) */
             break;
         default:
             break;
@@ -476,7 +483,8 @@ int cudw_line_next(cudw_line_iter *it, cudw_line_row *out)
                 if (op == 4) { /* set_file, set_column */
                     st->file_again = p[1] == st->file && it->prev_valid; /* it changes nothing */
                     st->file = p[1];
-                    st->ctx_first = (uint8_t)it->ctx_seen;
+                    st->ctx_first = (uint8_t)(it->ctx_seen & 1);
+                    it->ctx_seen |= 2;
                 }
                 else
                     st->column = p[1];
@@ -495,7 +503,7 @@ int cudw_line_next(cudw_line_iter *it, cudw_line_row *out)
                 st->context = ctx;
                 st->function_offset = fn;
                 st->ctx_first = 0;
-                it->ctx_seen = 1;
+                it->ctx_seen |= 1;
                 p = qend;
                 continue;
             }

@@ -173,14 +173,12 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
                         "(a sequence ascends)", i, (unsigned long long)r->address, (unsigned long long)addr);
         }
         uint64_t daddr = (r->address - addr) / p->min_inst_length;
-        /* the 0x92 0 of an entry row goes before the next row's set_file
-         * when that row is written out long (advance_line, advance_pc,
-         * copy) or is a lone 0x90 (a3.cu), after it when the row is one
-         * special opcode; an end (never from ptxas, kept so
-         * decode(encode) holds) has its set_file first
-         * (docs/ptx-lines.md, rule 14) */
-        if (flag && !r->end_sequence &&
-            !(r->file != file && !r->hidden && line_special_op(p, (int64_t)(r->line - line), daddr) >= 0)) {
+        /* the 0x92 0 of an entry row goes out with the next row, before
+         * its set_file -- after it when the row says so (file_first:
+         * ptxas, when the entry's next instruction is at another
+         * address); an end (never from ptxas, kept so decode(encode)
+         * holds) has its set_file first (docs/ptx-lines.md, rule 14) */
+        if (flag && !r->end_sequence && !(r->file != file && r->file_first)) {
             merc_entry(&b, 0);
             flag = 0;
         }

@@ -37,6 +37,9 @@ typedef struct gen {
     int name_turned;     /* ... and replaced by the next context's: the .loc's own row keeps that */
     int want_set, force;
     int cfirst;          /* a context row another context shares was just taken: the next 0x90 goes before its set_file */
+    int flag_open;       /* Mercury: an entry row (0x92 1) at flag_addr was the last SASS row's */
+    uint64_t flag_addr;
+    int file_first;      /* ... and this SASS row is at another address: its row's set_file before the 0x92 0 (rule 14) */
     int soft;            /* the pending 0x90 was chosen by a .loc that wrote nothing (rule 9) */
     int sticky;          /* ... by a deferred .loc's contexts being written: it goes out even if replaced (rule 7) */
     uint64_t want_c, want_f;

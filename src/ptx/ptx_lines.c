@@ -87,6 +87,7 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
     int revisit = 0;
     g->pending = g->held = g->keep = g->chg = 0;
     g->held_strict = 0;
+    g->flag_open = g->file_first = 0;
     int after_entry = 0, entry_open = 0;
     uint64_t entry_a = 0, entry_line = 0;
     size_t entry_L = 0;
@@ -115,6 +116,11 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
             e->index = g->n + 1;
             break;
         }
+        /* rule 14: the 0x92 0 closing an entry row goes out at the next
+         * SASS row -- first thing at the entry's address, after the
+         * set_file of a row written at another */
+        g->file_first = g->flag_open && a != g->flag_addr;
+        g->flag_open = 0;
         int is_entry = E ? take_entry(E, a) : (g->merc && r->merc_flag == 1);
         cudw_ptx_where w;
         cudw_ptx_where_is(p, r->line, &w);

@@ -67,6 +67,12 @@ int ptxg_row(gen *g, uint64_t a, uint64_t file, uint64_t line, uint8_t merc_flag
     uint64_t logical = file;
     file = real_file(g, file, &r->file_again);
     r->ctx_first = g->cfirst && new_ctx && (file != g->enc_file || r->file_again);
+    r->file_first = g->file_first && file != g->enc_file;
+    g->file_first = 0;
+    if (merc_flag) {
+        g->flag_open = 1;
+        g->flag_addr = a;
+    }
     g->cfirst = 0;
     r->address = a;
     r->file = file;
@@ -92,6 +98,7 @@ int ptxg_hidden(gen *g, uint64_t a, uint64_t file)
         return CUDW_E_NOMEM;
     file = real_file(g, file, &r->file_again);
     g->enc_file = file;
+    g->file_first = 0;
     r->address = a;
     r->file = file;
     r->line = g->enc_line;

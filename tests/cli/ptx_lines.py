@@ -133,6 +133,21 @@ r = run("ptx-lines", "--predict", heavy, other)
 T.check("a PTX that is not the cubin's: one error naming the first differing line, exit 1",
         r.returncode == 1 and re.search(r"line \d+ is not the line this cubin was made from", r.stderr) and
         r.stderr.count("\n") == 1, r.stderr)
+# ptxas's text ends with the last line it keeps: the .file directives LLVM
+# writes last, comments and blank lines after it are not in the cubin (and
+# need not be), a statement there is (clangline.cu, docs/ptx-lines.md)
+cl_cubin = os.path.join(FIX, "stage1", "clangline_sm90_lineinfo.O0.cubin")
+cl_src = open(os.path.join(FIX, "stage1", "clangline_sm90_lineinfo.ptx")).read()
+assert cl_src.rstrip().split("\n")[-1].strip().startswith(".file")
+tail_ok = os.path.join(tmp, "tail_ok.ptx")
+open(tail_ok, "w").write(cl_src + "\n// a comment\n\n")
+tail_bad = os.path.join(tmp, "tail_bad.ptx")
+open(tail_bad, "w").write(cl_src + "\n.global .u32 extra;\n")
+r1, r2 = run("verify", "--ptx", tail_ok, cl_cubin), run("verify", "--ptx", tail_bad, cl_cubin)
+T.check("trailing .file directives (LLVM's), comments, blank lines: not in .nv_debug_ptx_txt, the PTX is still the cubin's",
+        r1.returncode == 0 and ".debug_line is what ptxas writes" in r1.stdout, r1.stdout + r1.stderr)
+T.check("a trailing statement the cubin's text lacks: one error, 'more lines', exit 1",
+        r2.returncode == 1 and "has more lines than the PTX this cubin was made from" in r2.stderr, r2.stderr)
 r = run("ptx-lines", "--predict", heavy, "--section", ".nv.merc.debug_line", os.path.join(FIX, "stage1",
                                                                                       "heavy_sm90_lineinfo.ptx"))
 T.check("--section of a Mercury table in an sm_90 cubin: an error, exit 1", r.returncode == 1 and "no .nv.merc" in r.stderr,

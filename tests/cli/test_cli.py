@@ -287,7 +287,8 @@ for fx, sec in (("inline_sm90_lineinfo.rdc.cubin", ".debug_line"), ("inline_sm10
                 ("stage1/line0ctx_sm100_lineinfo.O3.cubin", ".nv.merc.debug_line"),
                 ("stage1/templ_sm90_lineinfo.O0.cubin", ".debug_line"),
                 ("stage1/warpsum_sm75_lineinfo.O0.cubin", ".debug_line"),
-                ("stage1/warpsum_sm100_lineinfo.O2.cubin", ".nv.merc.debug_line")):
+                ("stage1/warpsum_sm100_lineinfo.O2.cubin", ".nv.merc.debug_line"),
+                ("stage1/clangline_sm100_lineinfo.O3.cubin", ".nv.merc.debug_line")):
     fpath = os.path.join(FIX, fx)
     rows = run("lines", "--json", "--hidden", "--section", sec, fpath).stdout
     if fx.startswith("stage1/line0ctx_sm90"):  # ptxas's set_file that changes nothing (docs/ptx-lines.md rule 8)
@@ -296,6 +297,9 @@ for fx, sec in (("inline_sm90_lineinfo.rdc.cubin", ".debug_line"), ("inline_sm10
     if fx.startswith("stage1/warpsum"):  # 0x90 before set_file (docs/ptx-lines.md rule 3)
         check(f"lines --json marks the rows whose 0x90 ptxas wrote before their set_file (ctx_first): {fx}",
               rows.count('"ctx_first":true') == 4, rows.count('"ctx_first":true'))
+    if fx.startswith("stage1/clangline"):  # set_file before the 0x92 0 (docs/ptx-lines.md rule 14)
+        check("lines --json marks the row whose set_file ptxas wrote before the 0x92 0 closing the entry (file_first)",
+              rows.count('"file_first":true') == 1, rows.count('"file_first":true'))
     if fx.startswith("stage1/templ"):  # two 0x90s with no row between (docs/ptx-lines.md rule 7)
         check("lines --json --hidden reports ptxas's 0x90 that the next replaces before any row (hidden 2)",
               rows.count('"hidden":2') == 1, rows[:200])
