@@ -294,7 +294,11 @@ int ptxg_ensure(gen *g, size_t L, uint64_t a, uint64_t *out)
             g->name_cmp = cmp;
             g->rows[g->nrows - 1].op_offset = 1; /* kept: ptxas writes both */
         }
-        if (pctx != wctx(g) || (g->name_cmp && pctx && fn_of(g, x, pctx) != wfn(g)) || turn || twice) {
+        /* names count (rule 4) only while the context in effect is the
+         * dead 0x90's: not against a 0x90 a deferred .loc chose in
+         * another (rule 9; matvec.cu at -O0) */
+        int names = g->name_cmp && wctx(g) == g->dctx && pctx && fn_of(g, x, pctx) != wfn(g);
+        if (pctx != wctx(g) || names || turn || twice) {
             int rc = turn ? ptxg_dead(g) : CUDW_OK;
             if (rc || (rc = ptxg_want(g, pctx, fn_of(g, x, pctx), 0)))
                 return rc;
