@@ -230,7 +230,19 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
                 line = r->line;
             }
             /* an address it moved to without a lone advance (which would
-             * read as a hidden row of its own): DW_LNS_fixed_advance_pc */
+             * read as a hidden row of its own): DW_LNS_fixed_advance_pc,
+             * 64 KiB at a time -- so not across more than 16 MiB, which
+             * would take thousands of them (a fuzzed table asked for 2^40
+             * bytes of opcodes) */
+            if (r->address - addr > (uint64_t)0xffff * 256) {
+                free(b.p);
+                free(out->sites);
+                out->sites = NULL;
+                out->nsites = 0;
+                return fail(out, CUDW_E_ARG, i, "row %zu: a replaced 0x90 (hidden 2) %llu bytes past the row "
+                            "before it: more than DW_LNS_fixed_advance_pc can carry in 256 opcodes", i,
+                            (unsigned long long)(r->address - addr));
+            }
             for (uint64_t d = r->address - addr; d; d -= d > 0xffff ? 0xffff : d) {
                 wb_byte(&b, 9);
                 wb_le(&b, d > 0xffff ? 0xffff : d, 2);

@@ -244,6 +244,22 @@ static void encoder_errors(void **state)
     assert_null(out.data);
     p.line_range = 0;
     assert_int_equal(cudw_line_encode(&p, &h, rows, 0, &out), CUDW_E_ARG);
+
+    /* a replaced 0x90 (hidden 2) 4 GiB past the row before it: not
+     * 65,537 DW_LNS_fixed_advance_pc opcodes (a fuzzed table asked for
+     * 2^40 bytes of them) but an error naming the row */
+    cudw_line_row far[3] = {{.address = 0, .line = 1, .file = 1},
+                            {.address = 1ull << 32, .line = 1, .file = 1, .hidden = 2, .context = 1},
+                            {.address = (1ull << 32) + 0x10, .end_sequence = 1}};
+    p = cudw_line_params_nvidia();
+    assert_int_equal(cudw_line_encode(&p, &h, far, 3, &out), CUDW_E_ARG);
+    assert_int_equal(out.err.offset, 1);
+    assert_non_null(strstr(out.err.detail, "DW_LNS_fixed_advance_pc"));
+    assert_null(out.data);
+    far[1].address = 0x30000; /* three of them are fine */
+    far[2].address = 0x30010;
+    assert_int_equal(cudw_line_encode(&p, &h, far, 3, &out), CUDW_OK);
+    cudw_line_out_free(&out);
 }
 
 /* The rows of a known ptxas table (tests/fixtures/tiny_sm90_G.cubin,
