@@ -53,6 +53,15 @@ static int fail(cudw_line_out *out, int code, uint64_t at, const char *fmt, ...)
     return code;
 }
 
+/* What an encoding that fails has built so far: gone, out as it was. */
+static void discard(wbuf *b, cudw_line_out *out)
+{
+    free(b->p);
+    free(out->sites);
+    out->sites = NULL;
+    out->nsites = 0;
+}
+
 static int add_site(cudw_line_out *out, size_t *cap, uint64_t off, const char *sym, int64_t addend, uint8_t w)
 {
     cudw_reloc_site *n = vec_room(out->sites, cap, out->nsites, sizeof *n, 16);
@@ -165,11 +174,8 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
             start = 0;
         }
         if (r->address < addr) {
-            free(b.p);
-            free(out->sites);
-            out->sites = NULL;
-            out->nsites = 0;
-            return fail(out, CUDW_E_ARG, i, "row %zu: address 0x%llx is below the previous row's 0x%llx "
+            discard(&b, out);
+                        return fail(out, CUDW_E_ARG, i, "row %zu: address 0x%llx is below the previous row's 0x%llx "
                         "(a sequence ascends)", i, (unsigned long long)r->address, (unsigned long long)addr);
         }
         uint64_t daddr = (r->address - addr) / p->min_inst_length;
@@ -235,11 +241,8 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
              * would take thousands of them (a fuzzed table asked for 2^40
              * bytes of opcodes) */
             if (r->address - addr > (uint64_t)0xffff * 256) {
-                free(b.p);
-                free(out->sites);
-                out->sites = NULL;
-                out->nsites = 0;
-                return fail(out, CUDW_E_ARG, i, "row %zu: a replaced 0x90 (hidden 2) %llu bytes past the row "
+                discard(&b, out);
+                                return fail(out, CUDW_E_ARG, i, "row %zu: a replaced 0x90 (hidden 2) %llu bytes past the row "
                             "before it: more than DW_LNS_fixed_advance_pc can carry in 256 opcodes", i,
                             (unsigned long long)(r->address - addr));
             }
@@ -302,17 +305,12 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
         line = r->line;
     }
     if (b.oom) {
-        free(b.p);
-        free(out->sites);
-        out->sites = NULL;
-        return fail(out, CUDW_E_NOMEM, 0, "out of memory");
+        discard(&b, out);
+                return fail(out, CUDW_E_NOMEM, 0, "out of memory");
     }
     if (b.n - 4 > UINT32_MAX) {
-        free(b.p);
-        free(out->sites);
-        out->sites = NULL;
-        out->nsites = 0;
-        return fail(out, CUDW_E_LIMIT, 0, "the unit would exceed 4 GiB");
+        discard(&b, out);
+                return fail(out, CUDW_E_LIMIT, 0, "the unit would exceed 4 GiB");
     }
     uint32_t unit = (uint32_t)(b.n - 4), hlen = (uint32_t)(program - 10);
     memcpy(b.p, &unit, 4);

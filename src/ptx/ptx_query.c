@@ -243,12 +243,13 @@ int cudw_ptx_matches(cudw_file *f, const cudw_ptx *p, const cudw_section *sec, u
         size_t an;
         stored_form(s, (size_t)(e - s), &a, &an);
         int have = s < end;
+        const char *here = s;
         s = e < end ? e + 1 : end;
         const char *t = NULL;
         if (ln > count || cudw_ptx_line(f, sec, ln, &t) != CUDW_OK || !have) {
             if (!have && t && !*t)
                 continue; /* a trailing empty line */
-            if (have && ln > count && an == 0 && only_emptied(s, end))
+            if (have && ln > count && only_emptied(here, end))
                 break; /* ptxas keeps no line after the last it does not empty */
             *line = ln;
             return file_fail(f, CUDW_E_NOT_FOUND, sec, 0, "PTX text",
