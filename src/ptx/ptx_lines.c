@@ -315,11 +315,13 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
                 uint64_t last = g->dctx; /* ... or the one that goes out whatever replaces it (findbins.cu) */
                 if (g->want_set && g->sticky && g->want_c)
                     last = g->want_c;
+                /* "the context written last" is the one its unwritten
+                 * contexts hang from, not any above it (v8.cu of round 54:
+                 * Dist<D,I> recursing over two lines; after the own row
+                 * of a .loc in context 11, one inlined under that .loc's
+                 * context row 14 leaves 11) */
                 if (same && fresh && last) {
-                    size_t y = x;
-                    while (y && !(registered(g, y) && g->reg[y - 1] == last))
-                        y = LOC(g, y)->inlined_at;
-                    leaving = !y;
+                    leaving = !(x && g->reg[x - 1] == last);
                     same = !leaving;
                 }
                 if (same) {
@@ -386,7 +388,10 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
         if (keep_name && !run && c)
             name = g->start_f;
         if (g->defer && c != g->own_ctx) {
-            if ((!g->want_set || g->want_c != c || (g->own_ctx == UINT64_MAX && g->want_f != name)) &&
+            /* a rule-10 row of owed rows carries their name over the one
+             * a deferred .loc selected quietly (rule 9) in that context */
+            int owed_name = run && g->logical_gen[run - 1] == g->gen && g->soft && g->want_f != name;
+            if ((!g->want_set || g->want_c != c || (g->own_ctx == UINT64_MAX && g->want_f != name) || owed_name) &&
                 (rc = ptxg_want(g, c, name, 0)))
                 break;
             g->force = 1;
