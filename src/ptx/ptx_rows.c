@@ -61,6 +61,11 @@ int ptxg_row(gen *g, uint64_t a, uint64_t file, uint64_t line, uint8_t merc_flag
     g->ctx_believed = 0; /* the first row after an entry decides (ptxg_ensure) */
     int new_ctx = g->want_set && (g->want_c != g->dctx || g->want_f != g->dfn || g->force);
     ptxg_flush(g);
+    /* rule 4: the names a dead 0x90 made count stop counting at the
+     * first row that goes out without a 0x90 of its own (y4.cu of round
+     * 57: Chain<N> bottoming out in a noinline base()) */
+    if (!new_ctx)
+        g->name_cmp = 0;
     cudw_line_row *r = ptxg_push(g);
     if (!r)
         return CUDW_E_NOMEM;
