@@ -485,6 +485,11 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
                 if (!met && cc != wctx(g) && (rc = ptxg_want(g, cc, nm, 0)))
                     break;
                 g->sticky = g->want_set;
+                /* a 0x90 that goes out even if replaced carries the file
+                 * of the .loc that chose it (z7.cu of round 58: a
+                 * recursion alternating between two headers' line 8) */
+                if (g->want_set && LOC(g, late)->file != (run ? LOC(g, run)->file : PL->file))
+                    g->want_file = LOC(g, late)->file;
                 late = 0;
             } else if (next) {
                 /* the 0x90 moves to the first row still owed (it goes out
@@ -494,6 +499,8 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
                     (rc = ptxg_want(g, cc, g->cap_f[next - 1], 0)))
                     break;
                 g->sticky = g->want_set;
+                if (g->want_set && LOC(g, next)->file != (run ? LOC(g, run)->file : PL->file))
+                    g->want_file = LOC(g, next)->file; /* (as above) */
             }
             if (run && LOC(g, run)->file != PL->file) {
                 /* the row was the contexts' (their file); the .loc's own
