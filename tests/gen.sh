@@ -193,6 +193,7 @@ bg stage1 90 dotsum; bg stage1 120 dotsum
 bg stage1 90 matvec; bg stage1 100 matvec
 bg stage1 100 kmdist; bg stage1 120 kmdist
 bg stage1 90 chainbase; bg stage1 120 chainbase
+bg stage1 90 walkloop; bg stage1 120 walkloop
 bg stage1dc 120 fibrec
 bg stage1 120 rnd56
 for n in fibrec foldrec; do bg stage1 90 $n; bg stage1 100 $n; done

@@ -290,7 +290,13 @@ int ptxg_ensure(gen *g, size_t L, uint64_t a, uint64_t *out)
         /* rule 7: the 0x90 a deferred .loc's contexts chose stands; the
          * next context sharing that row writes its own, even the same
          * (h8.cu of round 44, taylor_sin<K> on one line: two 0x90s) */
-        int twice = g->defer && shared && g->sticky && g->want_set && pctx == g->want_c &&
+        /* ... also the first one, sharing the row its parent's context
+         * got just before at this address, when a deferred .loc taken
+         * here chose that 0x90 (z6.cu of round 58: Walk<D> recursing
+         * from inside a loop, at -O0) */
+        int pre = !wrote && pctx && pctx == g->n && g->has_addr && g->addr == a && g->has_line &&
+                  g->line == X->line;
+        int twice = g->defer && (shared || pre) && g->sticky && g->want_set && pctx == g->want_c &&
                     fn_of(g, x, pctx) == g->want_f;
         if (twice) {
             int cmp = g->name_cmp; /* the same 0x90 again: names do not start to count */
