@@ -73,3 +73,19 @@ for name, a, b in (("tiny_pair", "tiny_sm90_G.rdc.cubin", "tiny_sm90_G.rdc.cubin
                     "link2/sm_90_lineinfo/l2_math.rdc.cubin")):
     x, y = (open(os.path.join(FIX, p), "rb").read() for p in (a, b))
     put("link", name, struct.pack("<I", len(x)) + x + y)
+
+# predict: [arch][u32 PTX length][PTX][.nv_debug_line_sass] of stage-1 fixtures
+ARCH = {75: 0, 80: 0, 90: 1, 100: 2, 120: 2}
+for stem, cub in (("heavy_sm90_lineinfo", "O3"), ("chainbase_sm90_lineinfo", "O0"),
+                  ("walkloop_sm90_lineinfo", "O0"), ("kmdist_sm100_lineinfo", "O1"),
+                  ("althdr_sm90_lineinfo", "O1"), ("warpsum_sm75_lineinfo", "O0"),
+                  ("xline_sm75_lineinfo", "O2"), ("stair_sm90_lineinfo", "O0"),
+                  ("backctx_sm100_lineinfo", "O0"), ("clangline_sm100_lineinfo", "O3")):
+    ptx = os.path.join(FIX, "stage1", stem + ".ptx")
+    c = os.path.join(FIX, "stage1", stem + ("." + cub if cub else "") + ".cubin")
+    if not (os.path.exists(ptx) and os.path.exists(c)):
+        continue
+    text = open(ptx, "rb").read()
+    _, s = sections(c)
+    sm = int(stem.split("_sm")[1].split("_")[0])
+    put("predict", stem, bytes([ARCH[sm]]) + struct.pack("<I", len(text)) + text + s[".nv_debug_line_sass"])
