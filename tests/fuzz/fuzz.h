@@ -23,4 +23,35 @@ static inline void fuzz_check_error(cudw_file *f, int rc)
         abort();
 }
 
+/* The rows (hidden ones too) of the first table of the .debug_line section
+ * of the ELF img: a malloc'd array in *out, its length returned. */
+static inline size_t fuzz_line_rows(const uint8_t *img, size_t len, cudw_line_row **out)
+{
+    cudw_file *f;
+    size_t n = 0, cap = 0;
+    *out = NULL;
+    if (cudw_open_mem(&f, img, len, "fuzz") == CUDW_OK) {
+        const cudw_line_table *t;
+        uint64_t cur = 0;
+        if (cudw_line_table_next(f, cudw_section_find(f, ".debug_line"), &cur, &t) == CUDW_OK) {
+            cudw_line_iter it;
+            cudw_line_row r;
+            cudw_line_iter_init(t, &it, CUDW_LINE_HIDDEN);
+            while (cudw_line_next(&it, &r) == CUDW_OK) {
+                if (n == cap) {
+                    cap = cap ? 2 * cap : 256;
+                    cudw_line_row *v = realloc(*out, cap * sizeof *v);
+                    if (!v)
+                        abort();
+                    *out = v;
+                }
+                (*out)[n++] = r;
+            }
+            cudw_line_iter_free(&it);
+        }
+    }
+    cudw_close(f);
+    return n;
+}
+
 #endif

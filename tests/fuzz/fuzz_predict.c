@@ -15,31 +15,9 @@ static const uint8_t sm_of[3] = {75, 90, 100};
 static size_t decode_unit(const uint8_t *data, size_t size, cudw_line_row **out)
 {
     tsec s[] = {{.name = ".debug_line", .data = data, .size = size}};
-    size_t len, n = 0, cap = 0;
+    size_t len;
     uint8_t *img = telf_build(s, 1, &len);
-    cudw_file *f;
-    *out = NULL;
-    if (cudw_open_mem(&f, img, len, "predicted") == CUDW_OK) {
-        const cudw_line_table *t;
-        uint64_t cur = 0;
-        if (cudw_line_table_next(f, cudw_section_find(f, ".debug_line"), &cur, &t) == CUDW_OK) {
-            cudw_line_iter it;
-            cudw_line_row r;
-            cudw_line_iter_init(t, &it, CUDW_LINE_HIDDEN);
-            while (cudw_line_next(&it, &r) == CUDW_OK) {
-                if (n == cap) {
-                    cap = cap ? 2 * cap : 256;
-                    cudw_line_row *v = realloc(*out, cap * sizeof *v);
-                    if (!v)
-                        abort();
-                    *out = v;
-                }
-                (*out)[n++] = r;
-            }
-            cudw_line_iter_free(&it);
-        }
-    }
-    cudw_close(f);
+    size_t n = fuzz_line_rows(img, len, out);
     free(img);
     return n;
 }
