@@ -316,7 +316,7 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
                 if (g->want_set && g->sticky && g->want_c)
                     last = g->want_c;
                 /* "the context written last" is the one its unwritten
-                 * contexts hang from, not any above it (v8.cu of round 54:
+                 * contexts hang from, not any above it (kmdist.cu:
                  * Dist<D,I> recursing over two lines; after the own row
                  * of a .loc in context 11, one inlined under that .loc's
                  * context row 14 leaves 11) */
@@ -486,7 +486,7 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
                     break;
                 g->sticky = g->want_set;
                 /* a 0x90 that goes out even if replaced carries the file
-                 * of the .loc that chose it (z7.cu of round 58: a
+                 * of the .loc that chose it (althdr.cu: a
                  * recursion alternating between two headers' line 8) */
                 if (g->want_set && LOC(g, late)->file != (run ? LOC(g, run)->file : PL->file))
                     g->want_file = LOC(g, late)->file;

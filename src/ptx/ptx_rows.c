@@ -62,8 +62,8 @@ int ptxg_row(gen *g, uint64_t a, uint64_t file, uint64_t line, uint8_t merc_flag
     int new_ctx = g->want_set && (g->want_c != g->dctx || g->want_f != g->dfn || g->force);
     ptxg_flush(g);
     /* rule 4: the names a dead 0x90 made count stop counting at the
-     * first row that goes out without a 0x90 of its own (y4.cu of round
-     * 57: Chain<N> bottoming out in a noinline base()) */
+     * first row that goes out without a 0x90 of its own (chainbase.cu:
+     * Chain<N> bottoming out in a noinline base()) */
     if (!new_ctx)
         g->name_cmp = 0;
     cudw_line_row *r = ptxg_push(g);
@@ -292,7 +292,7 @@ int ptxg_ensure(gen *g, size_t L, uint64_t a, uint64_t *out)
          * (h8.cu of round 44, taylor_sin<K> on one line: two 0x90s) */
         /* ... also the first one, sharing the row its parent's context
          * got just before at this address, when a deferred .loc taken
-         * here chose that 0x90 (z6.cu of round 58: Walk<D> recursing
+         * here chose that 0x90 (walkloop.cu: Walk<D> recursing
          * from inside a loop, at -O0) */
         int pre = !wrote && pctx && pctx == g->n && g->has_addr && g->addr == a && g->has_line &&
                   g->line == X->line;
