@@ -175,7 +175,7 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
         }
         if (r->address < addr) {
             discard(&b, out);
-                        return fail(out, CUDW_E_ARG, i, "row %zu: address 0x%llx is below the previous row's 0x%llx "
+            return fail(out, CUDW_E_ARG, i, "row %zu: address 0x%llx is below the previous row's 0x%llx "
                         "(a sequence ascends)", i, (unsigned long long)r->address, (unsigned long long)addr);
         }
         uint64_t daddr = (r->address - addr) / p->min_inst_length;
@@ -242,7 +242,7 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
              * bytes of opcodes) */
             if (r->address - addr > (uint64_t)0xffff * 256) {
                 discard(&b, out);
-                                return fail(out, CUDW_E_ARG, i, "row %zu: a replaced 0x90 (hidden 2) %llu bytes past the row "
+                return fail(out, CUDW_E_ARG, i, "row %zu: a replaced 0x90 (hidden 2) %llu bytes past the row "
                             "before it: more than DW_LNS_fixed_advance_pc can carry in 256 opcodes", i,
                             (unsigned long long)(r->address - addr));
             }
@@ -306,11 +306,11 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
     }
     if (b.oom) {
         discard(&b, out);
-                return fail(out, CUDW_E_NOMEM, 0, "out of memory");
+        return fail(out, CUDW_E_NOMEM, 0, "out of memory");
     }
     if (b.n - 4 > UINT32_MAX) {
         discard(&b, out);
-                return fail(out, CUDW_E_LIMIT, 0, "the unit would exceed 4 GiB");
+        return fail(out, CUDW_E_LIMIT, 0, "the unit would exceed 4 GiB");
     }
     uint32_t unit = (uint32_t)(b.n - 4), hlen = (uint32_t)(program - 10);
     memcpy(b.p, &unit, 4);

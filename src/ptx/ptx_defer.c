@@ -66,7 +66,7 @@ int ptxg_take_deferred(gen *g, const cudw_ptx_loc *PL, uint64_t a, int revisit, 
         if ((cx != wctx(g) || (revived && cx && fx != wfn(g))) && (rc = ptxg_want(g, cx, fx, 0)))
             return rc;
         g->sticky = g->want_set;
-        if (g->defer && g->want_set) /* in the deferred .loc's file (rule 15: althdr.cu) */
+        if (g->want_set) /* in the deferred .loc's file (rule 15: althdr.cu) */
             g->want_file = LOC(g, X)->file;
         /* its contexts were written already, and where it was
          * deferred it chose another context than the one in

@@ -44,6 +44,15 @@
 #include "ptx/ptx_gen.h"
 #include <stdlib.h>
 
+/* A 0x90 that goes out even if replaced, chosen by .loc L after a row in
+ * row_file, carries L's file (althdr.cu: a recursion alternating between
+ * two headers' line 8; rule 15) */
+static void chooser_file(gen *g, size_t L, uint64_t row_file)
+{
+    if (g->want_set && LOC(g, L)->file != row_file)
+        g->want_file = LOC(g, L)->file;
+}
+
 /* An entry of the sequence at a, each once (its start, a placed callee). */
 static int take_entry(entries *E, uint64_t a)
 {
@@ -436,7 +445,8 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
         } else if (!g->has_line || PL->line != g->line || (leaving && run)) {
             if (run && LOC(g, run)->file != PL->file)
                 g->stale = 0; /* a row of its contexts' file: its set_file goes out (r1.cu) */
-            rc = ptxg_row(g, a, run ? LOC(g, run)->file : PL->file, PL->line, 0);
+            uint64_t row_file = run ? LOC(g, run)->file : PL->file;
+            rc = ptxg_row(g, a, row_file, PL->line, 0);
             if (!run) {
                 ptxg_claim(g, start_top, L);
                 g->leaf_last = 1;
@@ -485,11 +495,7 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
                 if (!met && cc != wctx(g) && (rc = ptxg_want(g, cc, nm, 0)))
                     break;
                 g->sticky = g->want_set;
-                /* a 0x90 that goes out even if replaced carries the file
-                 * of the .loc that chose it (althdr.cu: a
-                 * recursion alternating between two headers' line 8) */
-                if (g->want_set && LOC(g, late)->file != (run ? LOC(g, run)->file : PL->file))
-                    g->want_file = LOC(g, late)->file;
+                chooser_file(g, late, row_file);
                 late = 0;
             } else if (next) {
                 /* the 0x90 moves to the first row still owed (it goes out
@@ -499,8 +505,7 @@ int ptxg_sequence(gen *g, const cudw_line_row *sass, size_t n, entries *E)
                     (rc = ptxg_want(g, cc, g->cap_f[next - 1], 0)))
                     break;
                 g->sticky = g->want_set;
-                if (g->want_set && LOC(g, next)->file != (run ? LOC(g, run)->file : PL->file))
-                    g->want_file = LOC(g, next)->file; /* (as above) */
+                chooser_file(g, next, row_file);
             }
             if (run && LOC(g, run)->file != PL->file) {
                 /* the row was the contexts' (their file); the .loc's own

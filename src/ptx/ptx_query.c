@@ -192,27 +192,6 @@ static int same_words(const char *a, size_t an, const char *b, size_t bn)
     return i == an && j == bn;
 }
 
-/* Every line from s on is one ptxas empties (blank, a comment, .file --
- * LLVM's PTX puts its .file directives last): ptxas ends the text with the
- * last line it keeps (docs/ptx-lines.md, "What the PTX says"). */
-static int only_emptied(const char *s, const char *end)
-{
-    while (s < end) {
-        const char *e = memchr(s, '\n', (size_t)(end - s));
-        if (!e)
-            e = end;
-        const char *a;
-        size_t an;
-        stored_form(s, (size_t)(e - s), &a, &an);
-        while (an && is_blank(a[an - 1]))
-            an--;
-        if (an)
-            return 0;
-        s = e < end ? e + 1 : end;
-    }
-    return 1;
-}
-
 int cudw_ptx_matches(cudw_file *f, const cudw_ptx *p, const cudw_section *sec, uint64_t *line)
 {
     *line = 0;
@@ -243,14 +222,19 @@ int cudw_ptx_matches(cudw_file *f, const cudw_ptx *p, const cudw_section *sec, u
         size_t an;
         stored_form(s, (size_t)(e - s), &a, &an);
         int have = s < end;
-        const char *here = s;
         s = e < end ? e + 1 : end;
         const char *t = NULL;
         if (ln > count || cudw_ptx_line(f, sec, ln, &t) != CUDW_OK || !have) {
             if (!have && t && !*t)
                 continue; /* a trailing empty line */
-            if (have && ln > count && only_emptied(here, end))
-                break; /* ptxas keeps no line after the last it does not empty */
+            /* ptxas ends the text with the last line it keeps: lines it
+             * empties after it (blank, comments, LLVM's trailing .file
+             * directives) are not there (docs/ptx-lines.md) */
+            size_t kept = an;
+            while (kept && is_blank(a[kept - 1]))
+                kept--;
+            if (have && ln > count && !kept)
+                continue;
             *line = ln;
             return file_fail(f, CUDW_E_NOT_FOUND, sec, 0, "PTX text",
                              "%s has %s lines than the PTX this cubin was made from (line %llu)", p->name,
