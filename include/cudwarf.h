@@ -70,7 +70,7 @@ extern "C" {
  * changes, and the size of a public structure by its name ("cudw_line_iter",
  * "cudw_corr_insn"; 0 for a name it does not know).  A binding checks both
  * when it loads instead of guessing. */
-#define CUDW_ABI_VERSION 4
+#define CUDW_ABI_VERSION 5
 unsigned cudw_abi_version(void);
 size_t cudw_struct_size(const char *name);
 
@@ -155,15 +155,39 @@ void cudw_close(cudw_file *f);
 const char *cudw_file_name(const cudw_file *f);
 const cudw_error *cudw_last_error(const cudw_file *f);
 
+/* The ELF header as the toolkit that wrote it meant it.  Two e_flags
+ * layouts exist (docs/formats.md 7):
+ *
+ *   layout 7  (EI_OSABI 0x33, EI_ABIVERSION 7: CUDA 6.5 to 12.x)
+ *     bits 0-7 SM | bits 8-15 flags | bits 16-23 virtual SM (the PTX target)
+ *     flags: 0x01 unified textures, 0x02 independent textures,
+ *            0x04 64-bit addresses, 0x08 sm_Na ("accelerators")
+ *   layout 8  (EI_OSABI 0x41, EI_ABIVERSION 8: CUDA 13)
+ *     bits 8-15 SM | bits 0-7 and 24-31: kept in flags, meaning not known
+ *
+ * cudw_header is the one place that decides: every label, --sm filter,
+ * link and JSON "sm" takes sm from here. */
 typedef struct cudw_elf_header {
     uint16_t type;        /* ET_REL 1, ET_EXEC 2 */
     uint16_t machine;     /* EM_CUDA 190 */
-    uint8_t osabi;        /* 0x41 for cubins */
-    uint8_t abiversion;
-    uint32_t flags;       /* e_flags; bits 8-15 = SM number */
-    unsigned sm;          /* (flags >> 8) & 0xff */
+    uint8_t osabi;        /* 0x41 (CUDA 13), 0x33 (CUDA 6.5-12) */
+    uint8_t abiversion;   /* 8 (CUDA 13), 7 (CUDA 6.5-12) */
+    uint32_t flags;       /* e_flags as stored */
+    unsigned sm;          /* the SM, from the layout's own bits */
     uint64_t size;        /* file size */
+    /* since ABI 5 */
+    unsigned virtual_sm;  /* layout 7: bits 16-23; 0 where the header does not say */
+    uint8_t layout;       /* 7 or 8, as above (an unknown EI_ABIVERSION: 8 from 8 on, else 7) */
+    uint8_t elf_class;    /* 1 ELFCLASS32 (CUDA 6.5-8, -m32), 2 ELFCLASS64 */
+    uint8_t address_size; /* 4 or 8: symbol values, relocated words, DWARF addresses */
+    char variant;         /* 'a' for an sm_Na image where the header says so (layout 7), else 0 */
+    uint32_t unknown_flags; /* bits of flags whose meaning is not known (shown by --verbose) */
 } cudw_elf_header;
+
+/* "sm_80, virtual sm_80, 64-bit addresses, unified textures": the decoded
+ * e_flags of h in words (readelf -h's "Flags:").  Returns the length it
+ * wanted, as snprintf. */
+size_t cudw_header_flags_describe(const cudw_elf_header *h, char *buf, size_t n);
 
 const cudw_elf_header *cudw_header(const cudw_file *f);
 
@@ -202,8 +226,20 @@ typedef struct cudw_symbol {
 } cudw_symbol;
 
 /* Symbol number sym of the symbol table in section symtab (.symtab, or
- * .nv.merc.symtab).  A section symbol gets its section's name. */
+ * .nv.merc.symtab).  A section symbol gets its section's name.  ELF32
+ * cubins' 16-byte entries are read as well as ELF64's 24-byte ones. */
 int cudw_symbol_get(cudw_file *f, unsigned symtab, uint32_t sym, cudw_symbol *out);
+
+/* How many entries the symbol table in section symtab has (0 when the
+ * section is no symbol table or has no bytes). */
+size_t cudw_symbol_count(const cudw_file *f, unsigned symtab);
+
+/* The symbol table a relocation or .nv.info section s means: its sh_link
+ * when that names a symbol table; otherwise, where the file has exactly one
+ * SHT_SYMTAB, that one (some CUDA 12.1 cubins link every relocation and
+ * .nv.info section to another section; llvm-dwarfdump and eu-readelf read
+ * them so; cudw_verify notes it).  0 when neither holds. */
+unsigned cudw_symtab_of(const cudw_file *f, const cudw_section *s);
 
 /* ------------------------------------------------------------------ */
 /* Relocations                                                         */

@@ -34,11 +34,16 @@ const char *cudw_status_name(int code)
 int err_vset(cudw_error *e, int code, const char *section, uint64_t off, const char *what, const char *fmt,
              va_list ap)
 {
+    /* The arguments may be the old error's own strings (a caller wrapping
+     * the detail it got): format apart, then copy. */
+    char sec[sizeof e->section], detail[sizeof e->detail];
+    snprintf(sec, sizeof sec, "%s", section ? section : "");
+    vsnprintf(detail, sizeof detail, fmt, ap);
     e->code = code;
     e->offset = off;
     e->what = what ? what : "";
-    snprintf(e->section, sizeof e->section, "%s", section ? section : "");
-    vsnprintf(e->detail, sizeof e->detail, fmt, ap);
+    memcpy(e->section, sec, sizeof sec);
+    memcpy(e->detail, detail, sizeof detail);
     return code;
 }
 

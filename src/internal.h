@@ -62,6 +62,14 @@ struct cudw_file {
 int file_open_any(cudw_file **out, const char *path);
 int file_open_mem_any(cudw_file **out, const void *data, size_t size, const char *name);
 
+/* Fill h's derived fields (sm, layout, address size, ...) from its stored
+ * osabi, abiversion and flags (elf/header.c). */
+void header_decode(cudw_elf_header *h, uint8_t elf_class);
+
+/* CUDW_OK for an ELF64 file; an ELF32 one (read, never written: strip,
+ * remap and link lay out ELF64) gets CUDW_E_UNSUPPORTED naming what. */
+int file_writable_class(cudw_file *f, const char *what);
+
 /* The one place a cudw_error is filled in: every handle's failure path
  * (file, fatbin, input, link, symbolizer, line encoder, verify findings)
  * calls this.  section may be NULL ("" then: the file or blob itself);

@@ -58,13 +58,23 @@ static int one(cudw_file *f, const char *path, void *vctx, json *j)
         json_u64(j, "machine", h->machine);
         json_u64(j, "sm", h->sm);
         json_u64(j, "flags", h->flags);
+        json_u64(j, "layout", h->layout);
+        json_u64(j, "virtual_sm", h->virtual_sm);
+        json_u64(j, "elf_class", h->elf_class == 1 ? 32 : 64);
+        json_u64(j, "address_size", h->address_size);
         json_end_obj(j);
         json_arr(j, "sections");
     } else {
         ob_printf(&out_stdout, "File: %s\n", path);
-        ob_printf(&out_stdout, "ELF type %s, machine %u%s, sm_%u, e_flags 0x%08x, %u sections\n\n",
+        ob_printf(&out_stdout, "ELF type %s, machine %u%s, sm_%u, e_flags 0x%08x, %u sections\n",
                h->type == 1 ? "REL" : h->type == 2 ? "EXEC" : "other", h->machine,
                h->machine == 190 ? " (EM_CUDA)" : "", h->sm, h->flags, n);
+        if (h->layout != 8 || h->elf_class == 1) { /* what CUDA 13 does not write: say how it was read */
+            char d[160];
+            cudw_header_flags_describe(h, d, sizeof d);
+            ob_printf(&out_stdout, "%s, e_flags: %s\n", h->elf_class == 1 ? "ELF32" : "ELF64", d);
+        }
+        ob_printf(&out_stdout, "\n");
         ob_printf(&out_stdout, "  [Nr] %-36s %-12s %-8s %-8s %-10s %-6s %-3s %-16s %-5s %s\n", "Name", "Type", "Offset",
                "Size", "Flags", "Family", "Id", "nvlink", "Rels", "Twin");
     }

@@ -173,7 +173,7 @@ class CorrOpts(Structure):
 # The library says which ABI it has and how big its structures are: a
 # library that does not match this package is refused at import, never
 # read with the wrong layout.
-ABI_VERSION = 4
+ABI_VERSION = 5
 try:
     lib.cudw_abi_version.restype = ctypes.c_uint
     lib.cudw_abi_version.argtypes = []

@@ -17,7 +17,7 @@ static const char *containing_function(cudw_file *f, unsigned symtab, const char
     const cudw_section *st = cudw_section_get(f, symtab);
     if (!st || !st->data || !seq_symbol)
         return seq_symbol;
-    uint64_t n = st->data_size / sizeof(Elf64_Sym);
+    uint64_t n = cudw_symbol_count(f, st->index);
     uint16_t shndx = 0;
     cudw_symbol sym;
     for (uint64_t i = 1; i < n && !shndx; i++)

@@ -375,6 +375,8 @@ static int remap_name_tables(cudw_remap *r, unsigned si, int kind)
 int cudw_remap_run(cudw_file *f, const char *const *from, const char *const *to, size_t nrules, cudw_remap **out)
 {
     *out = NULL;
+    if (file_writable_class(f, "remap"))
+        return f->err.code;
     cudw_remap *r = calloc(1, sizeof *r);
     unsigned n = f->nsecs;
     if (r) {

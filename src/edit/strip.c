@@ -79,6 +79,8 @@ int cudw_strip_run(cudw_file *f, cudw_strip **out)
     const uint8_t *m = f->map;
     if (f->map_size < 64)
         return file_fail(f, CUDW_E_BAD_ELF, NULL, 0, "ELF header", "file too small");
+    if (file_writable_class(f, "strip"))
+        return f->err.code;
     cudw_strip *s = calloc(1, sizeof *s);
     unsigned n = f->nsecs;
     if (s)

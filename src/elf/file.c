@@ -1,10 +1,12 @@
 /* Opening a device ELF: map it, let libelf check the container, and lay
  * out a section table whose entries point into the map.
  *
- *   ELF64 header (64 B) ... section bytes ... section header table
- *   cubin specifics: e_machine 190 (EM_CUDA), EI_OSABI 0x41,
- *   e_flags bits 8-15 = SM; all sh_addr 0; each function in its own
- *   .text.<name> section.
+ *   ELF header (64 B; 52 in ELF32) ... section bytes ... section header table
+ *   cubin specifics: e_machine 190 (EM_CUDA), EI_OSABI 0x41 (0x33 before
+ *   CUDA 13), the SM in e_flags (header.c); all sh_addr 0; each function in
+ *   its own .text.<name> section.  ELF32 cubins (CUDA 6.5-8, -m32) are read
+ *   through libelf's class-neutral GElf views: only the symbol and
+ *   relocation records (file.c, reloc.c) have a layout of their own.
  */
 #include "internal.h"
 #include "cursor.h"
@@ -41,54 +43,53 @@ static int load_sections(cudw_file *f)
     const char *id = elf_getident(elf, &idlen);
     if (!id || idlen < EI_NIDENT)
         return file_fail(f, CUDW_E_BAD_ELF, NULL, 0, "ELF header", "truncated e_ident");
-    if (id[EI_CLASS] != ELFCLASS64 || id[EI_DATA] != ELFDATA2LSB)
+    if ((id[EI_CLASS] != ELFCLASS64 && id[EI_CLASS] != ELFCLASS32) || id[EI_DATA] != ELFDATA2LSB)
         return file_fail(f, CUDW_E_ELF_CLASS, NULL, EI_CLASS, "ELF header",
-                         "class %d data %d; cubins are ELF64 little-endian", id[EI_CLASS], id[EI_DATA]);
-    Elf64_Ehdr *eh = elf64_getehdr(elf);
+                         "class %d data %d; cubins are ELF64 or ELF32, little-endian", id[EI_CLASS], id[EI_DATA]);
+    GElf_Ehdr ehv, *eh = gelf_getehdr(elf, &ehv);
     if (!eh)
         return file_fail(f, CUDW_E_BAD_ELF, NULL, 0, "ELF header", "%s", elf_errmsg(-1));
+    int is32 = id[EI_CLASS] == ELFCLASS32;
     f->hdr.type = eh->e_type;
     f->hdr.machine = eh->e_machine;
     f->hdr.osabi = (uint8_t)id[EI_OSABI];
     f->hdr.abiversion = (uint8_t)id[EI_ABIVERSION];
     f->hdr.flags = eh->e_flags;
-    f->hdr.sm = (eh->e_flags >> 8) & 0xff;
     f->hdr.size = f->map_size;
+    header_decode(&f->hdr, (uint8_t)id[EI_CLASS]);
 
     /* libelf quietly reports no sections when the table lies past the end
      * of the file (a truncated download, a cut fatbin entry): say so. */
     if (eh->e_shoff) {
-        if (eh->e_shentsize != sizeof(Elf64_Shdr))
-            return file_fail(f, CUDW_E_BAD_ELF, NULL, 0x3a, "section header table",
-                             "e_shentsize %u (expected 64)", eh->e_shentsize);
+        unsigned shent = is32 ? 40 : 64;
+        if (eh->e_shentsize != shent)
+            return file_fail(f, CUDW_E_BAD_ELF, NULL, is32 ? 0x2e : 0x3a, "section header table",
+                             "e_shentsize %u (expected %u)", eh->e_shentsize, shent);
         uint64_t n = eh->e_shnum ? eh->e_shnum : 1; /* 0: extended count in entry 0 */
-        if (eh->e_shoff > f->map_size || n * 64 > f->map_size - eh->e_shoff)
+        if (eh->e_shoff > f->map_size || n * shent > f->map_size - eh->e_shoff)
             return file_fail(f, CUDW_E_TRUNCATED, NULL, eh->e_shoff, "section header table",
                              "%u entries at 0x%llx run past the end of the file (%zu bytes)", eh->e_shnum,
                              (unsigned long long)eh->e_shoff, f->map_size);
     }
     size_t shnum, shstrndx;
     if (elf_getshdrnum(elf, &shnum) != 0)
-        return file_fail(f, CUDW_E_BAD_ELF, NULL, 0x3c, "section header table", "%s", elf_errmsg(-1));
+        return file_fail(f, CUDW_E_BAD_ELF, NULL, is32 ? 0x30 : 0x3c, "section header table", "%s", elf_errmsg(-1));
     if (shnum == 0)
         return CUDW_OK;
     if (elf_getshdrstrndx(elf, &shstrndx) != 0)
-        return file_fail(f, CUDW_E_BAD_ELF, NULL, 0x3e, "section header table", "%s", elf_errmsg(-1));
+        return file_fail(f, CUDW_E_BAD_ELF, NULL, is32 ? 0x32 : 0x3e, "section header table", "%s", elf_errmsg(-1));
     if (shnum > (1u << 24))
-        return file_fail(f, CUDW_E_LIMIT, NULL, 0x3c, "section header table", "%zu sections", shnum);
+        return file_fail(f, CUDW_E_LIMIT, NULL, is32 ? 0x30 : 0x3c, "section header table", "%zu sections", shnum);
     f->secs = arena_alloc(&f->arena, shnum * sizeof *f->secs);
     f->state = arena_alloc(&f->arena, shnum * sizeof *f->state);
     if (!f->secs || !f->state)
         return file_fail(f, CUDW_E_NOMEM, NULL, 0, "section table", "out of memory");
     for (size_t i = 0; i < shnum; i++) {
         Elf_Scn *scn = elf_getscn(elf, i);
-        Elf64_Shdr *shp = scn ? elf64_getshdr(scn) : NULL;
-        if (!shp)
-            return file_fail(f, CUDW_E_BAD_ELF, NULL, eh->e_shoff + i * sizeof(Elf64_Shdr),
-                             "section header", "section %zu: %s", i, elf_errmsg(-1));
-        /* libelf points into the file, where e_shoff may be unaligned */
-        Elf64_Shdr shv, *sh = &shv;
-        memcpy(&shv, shp, sizeof shv);
+        GElf_Shdr shv, *sh = scn ? gelf_getshdr(scn, &shv) : NULL;
+        if (!sh)
+            return file_fail(f, CUDW_E_BAD_ELF, NULL, eh->e_shoff + i * (is32 ? 40u : 64u), "section header",
+                             "section %zu: %s", i, elf_errmsg(-1));
         cudw_section *s = &f->secs[i];
         s->index = (unsigned)i;
         s->type = sh->sh_type;
@@ -130,9 +131,10 @@ static int open_common(cudw_file *f)
         return file_fail(f, CUDW_E_BAD_ELF, NULL, 0, "libelf", "libelf version mismatch");
     if (f->map_size < 4 || memcmp(f->map, ELFMAG, 4) != 0)
         return file_fail(f, CUDW_E_NOT_ELF, NULL, 0, "ELF header", "no ELF magic (\\x7fELF)");
-    if (f->map_size < sizeof(Elf64_Ehdr))
+    size_t need = f->map_size > EI_CLASS && f->map[EI_CLASS] == ELFCLASS32 ? 52 : 64;
+    if (f->map_size < need)
         return file_fail(f, CUDW_E_TRUNCATED, NULL, 0, "ELF header",
-                         "file has %zu bytes, the ELF64 header needs 64", f->map_size);
+                         "file has %zu bytes, the ELF header needs %zu", f->map_size, need);
     /* libelf reads the map in place; it does not write to it in this mode. */
     f->elf = elf_memory((char *)(uintptr_t)f->map, f->map_size);
     if (!f->elf)
@@ -295,32 +297,70 @@ const cudw_section *section_companion(const cudw_file *f, const cudw_section *fr
     return cudw_section_find(f, bare_name);
 }
 
+static int is_symtab(const cudw_section *s)
+{
+    return s && (s->type == SHT_SYMTAB || s->type == SHT_DYNSYM || s->type == CUDW_SHT_MERC_SYMTAB);
+}
+
+/* Elf64_Sym and Elf32_Sym: one order of fields each. */
+static unsigned sym_entry_size(const cudw_file *f) { return f->hdr.elf_class == ELFCLASS32 ? 16 : 24; }
+
+size_t cudw_symbol_count(const cudw_file *f, unsigned symtab)
+{
+    const cudw_section *st = cudw_section_get(f, symtab);
+    return is_symtab(st) && st->data ? (size_t)(st->data_size / sym_entry_size(f)) : 0;
+}
+
+unsigned cudw_symtab_of(const cudw_file *f, const cudw_section *s)
+{
+    if (!s)
+        return 0;
+    if (is_symtab(cudw_section_get(f, s->link)))
+        return s->link;
+    unsigned found = 0;
+    for (unsigned i = 1; i < f->nsecs; i++) {
+        if (f->secs[i].type != SHT_SYMTAB)
+            continue;
+        if (found)
+            return 0;
+        found = i;
+    }
+    return found;
+}
+
+/*   Elf64_Sym (24 B): st_name u32 | st_info u8 (bind << 4 | type) |
+ *                     st_other u8 | st_shndx u16 | st_value u64 | st_size u64
+ *   Elf32_Sym (16 B): st_name u32 | st_value u32 | st_size u32 |
+ *                     st_info u8 | st_other u8 | st_shndx u16 */
+static void sym_decode(const uint8_t *p, int is32, cudw_symbol *out)
+{
+    const uint8_t *info = is32 ? p + 12 : p + 4;
+    out->type = info[0] & 0xf;
+    out->bind = info[0] >> 4;
+    out->other = info[1];
+    out->shndx = ld16(info + 2);
+    out->value = is32 ? ld32(p + 4) : ld64(p + 8);
+    out->size = is32 ? ld32(p + 8) : ld64(p + 16);
+}
+
 int cudw_symbol_get(cudw_file *f, unsigned symtab, uint32_t sym, cudw_symbol *out)
 {
     const cudw_section *st = cudw_section_get(f, symtab);
-    if (!st || (st->type != SHT_SYMTAB && st->type != SHT_DYNSYM && st->type != CUDW_SHT_MERC_SYMTAB))
-        return file_fail(f, CUDW_E_BAD_RELOC, st, 0, "symbol table",
-                         "section %u is not a symbol table", symtab);
+    if (!is_symtab(st))
+        return file_fail(f, CUDW_E_BAD_RELOC, st, 0, "symbol table", "section %u is not a symbol table", symtab);
     if (!st->data)
         return file_fail(f, CUDW_E_BAD_ELF, st, 0, "symbol table", "no bytes in the file");
-    if ((uint64_t)sym >= st->data_size / sizeof(Elf64_Sym))
-        return file_fail(f, CUDW_E_BAD_OFFSET, st, (uint64_t)sym * sizeof(Elf64_Sym), "symbol",
-                         "symbol %u out of range (table has %llu)", sym,
-                         (unsigned long long)(st->data_size / sizeof(Elf64_Sym)));
-    /*   Elf64_Sym (24 B): st_name u32 | st_info u8 (bind << 4 | type) |
-     *   st_other u8 | st_shndx u16 | st_value u64 | st_size u64 */
-    uint64_t at = (uint64_t)sym * sizeof(Elf64_Sym);
+    unsigned esz = sym_entry_size(f);
+    uint64_t at = (uint64_t)sym * esz;
+    if ((uint64_t)sym >= st->data_size / esz)
+        return file_fail(f, CUDW_E_BAD_OFFSET, st, at, "symbol", "symbol %u out of range (table has %llu)", sym,
+                         (unsigned long long)(st->data_size / esz));
     const uint8_t *p;
-    int rc = cur_record_at(f, st, at, sizeof(Elf64_Sym), "symbol", "Elf64_Sym", &p);
+    int rc = cur_record_at(f, st, at, esz, "symbol", esz == 16 ? "Elf32_Sym" : "Elf64_Sym", &p);
     if (rc)
         return rc;
     uint32_t name = ld32(p);
-    out->type = p[4] & 0xf;
-    out->bind = p[4] >> 4;
-    out->other = p[5];
-    out->shndx = ld16(p + 6);
-    out->value = ld64(p + 8);
-    out->size = ld64(p + 16);
+    sym_decode(p, esz == 16, out);
     out->name = "";
     if (out->type == STT_SECTION && out->shndx < f->nsecs) {
         out->name = f->secs[out->shndx].name;
@@ -329,8 +369,8 @@ int cudw_symbol_get(cudw_file *f, unsigned symtab, uint32_t sym, cudw_symbol *ou
         /* a table ending in NUL terminates every string in it: no scan */
         if (!str || !str->data || name >= str->data_size ||
             (str->data[str->data_size - 1] && !memchr(str->data + name, 0, str->data_size - name)))
-            return file_fail(f, CUDW_E_BAD_OFFSET, st, (uint64_t)sym * sizeof(Elf64_Sym), "symbol",
-                             "name offset 0x%x outside the string table", name);
+            return file_fail(f, CUDW_E_BAD_OFFSET, st, at, "symbol", "name offset 0x%x outside the string table",
+                             name);
         out->name = (const char *)str->data + name;
     }
     return CUDW_OK;

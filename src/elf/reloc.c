@@ -3,6 +3,8 @@
  *
  *   Elf64_Rel  (16 B): r_offset u64 | r_info u64 (sym << 32 | type)
  *   Elf64_Rela (24 B): r_offset u64 | r_info u64 | r_addend i64
+ *   Elf32_Rel   (8 B): r_offset u32 | r_info u32 (sym << 8 | type)
+ *   Elf32_Rela (12 B): r_offset u32 | r_info u32 | r_addend i32
  *
  * sm_75/sm_80 mix REL and RELA for one target (.rel.debug_line next to
  * .rela.debug_line); Mercury twins use sh_type 0x70000082 (RELA layout)
@@ -18,6 +20,13 @@ static int is_reloc_section(const cudw_section *s)
     return s->type == SHT_REL || s->type == SHT_RELA || s->type == CUDW_SHT_MERC_RELA;
 }
 
+/* The entry size of relocation section r in f's class. */
+static size_t entry_size(const cudw_file *f, const cudw_section *r)
+{
+    size_t rel = f->hdr.elf_class == ELFCLASS32 ? 8 : 16;
+    return r->type == SHT_REL ? rel : rel + rel / 2;
+}
+
 static int cmp_reloc(const void *a, const void *b)
 {
     const cudw_reloc *x = a, *y = b;
@@ -29,7 +38,7 @@ static int cmp_reloc(const void *a, const void *b)
 /* Check relocation section r as a whole: bytes present, whole entries. */
 static int check_section(cudw_file *f, const cudw_section *r)
 {
-    size_t esz = r->type == SHT_REL ? 16 : 24;
+    size_t esz = entry_size(f, r);
     if (!r->data)
         return file_fail(f, CUDW_E_BAD_RELOC, r, 0, "relocation section",
                          "sh_offset 0x%llx + sh_size 0x%llx lies outside the file",
@@ -45,13 +54,14 @@ static int decode(cudw_file *f, unsigned ri, uint64_t off, const cudw_section *t
 {
     const cudw_section *r = &f->secs[ri];
     const uint8_t *p;
-    int rc = cur_record_at(f, r, off, r->type == SHT_REL ? 16 : 24, "relocation", "relocation entry", &p);
+    int is32 = f->hdr.elf_class == ELFCLASS32;
+    int rc = cur_record_at(f, r, off, entry_size(f, r), "relocation", "relocation entry", &p);
     if (rc)
         return rc;
-    x->offset = ld64(p);
-    uint64_t info = ld64(p + 8);
-    x->type = (uint32_t)info;
-    x->sym_index = (uint32_t)(info >> 32);
+    x->offset = is32 ? ld32(p) : ld64(p);
+    uint64_t info = is32 ? ld32(p + 4) : ld64(p + 8);
+    x->type = is32 ? (uint32_t)(info & 0xff) : (uint32_t)info;
+    x->sym_index = (uint32_t)(info >> (is32 ? 8 : 32));
     x->rela = r->type != SHT_REL;
     x->reloc_section = ri;
     x->width = (uint8_t)cudw_reloc_type_width(x->type);
@@ -60,7 +70,7 @@ static int decode(cudw_file *f, unsigned ri, uint64_t off, const cudw_section *t
         return file_fail(f, CUDW_E_BAD_RELOC, r, off, "relocation", "r_offset 0x%llx (%u bytes) outside %s (size 0x%llx)",
                          (unsigned long long)x->offset, x->width, tgt->name, (unsigned long long)tgt->size);
     if (x->rela) {
-        x->addend = (int64_t)ld64(p + 16);
+        x->addend = is32 ? (int64_t)(int32_t)ld32(p + 8) : (int64_t)ld64(p + 16);
     } else if (x->width && tgt->data) { /* REL: the addend is the field's bytes */
         const uint8_t *q;
         if ((rc = cur_record_at(f, tgt, x->offset, x->width, "relocated field", "addend", &q)))
@@ -68,7 +78,7 @@ static int decode(cudw_file *f, unsigned ri, uint64_t off, const cudw_section *t
         x->addend = x->width == 4 ? (int64_t)(int32_t)ld32(q) : (int64_t)ld64(q);
     }
     cudw_symbol sym;
-    if (cudw_symbol_get(f, r->link, x->sym_index, &sym))
+    if (cudw_symbol_get(f, cudw_symtab_of(f, r), x->sym_index, &sym))
         return file_fail(f, CUDW_E_BAD_RELOC, r, off, "relocation", "symbol %u: %s", x->sym_index, f->err.detail);
     x->sym_name = sym.name;
     x->sym_value = sym.value;
@@ -117,7 +127,7 @@ int reloc_iter_next(reloc_iter *it, cudw_reloc *out)
         if (it->pos >= r->data_size)
             continue;
         int rc = decode(f, it->sec, it->pos, &f->secs[it->target], out);
-        it->pos += r->type == SHT_REL ? 16 : 24;
+        it->pos += entry_size(f, r);
         return rc;
     }
     return CUDW_DONE;
@@ -134,7 +144,7 @@ static int build(cudw_file *f, unsigned target)
         int rc = check_section(f, r);
         if (rc)
             return rc;
-        total += r->data_size / (r->type == SHT_REL ? 16 : 24);
+        total += r->data_size / entry_size(f, r);
     }
     cudw_reloc *v = total ? arena_alloc(&f->arena, total * sizeof *v) : NULL;
     if (total && !v)
@@ -144,7 +154,7 @@ static int build(cudw_file *f, unsigned target)
         const cudw_section *r = &f->secs[i];
         if (!is_reloc_section(r) || r->info != target)
             continue;
-        size_t esz = r->type == SHT_REL ? 16 : 24;
+        size_t esz = entry_size(f, r);
         for (uint64_t off = 0; off < r->data_size; off += esz) {
             int rc = decode(f, i, off, tgt, &v[n]);
             if (rc)

@@ -157,6 +157,7 @@ int input_cubin_image(cudw_input *in, cudw_file *f, const char *label, const cha
     im->label = label;
     im->kind = CUDW_FATBIN_ELF;
     im->sm = cudw_header(f)->sm;
+    im->variant = cudw_header(f)->variant;
     im->member = member;
     w->shared = f;
     w->bytes = f->map;

@@ -34,6 +34,9 @@ static int check_inputs(cudw_link *L)
         if (h->machine != 190)
             return link_fail(L, (int)k, CUDW_E_UNSUPPORTED, NULL, 0, "ELF header",
                              "e_machine %u is not EM_CUDA (190)", h->machine);
+        if (h->elf_class == 1)
+            return link_fail(L, (int)k, CUDW_E_UNSUPPORTED, NULL, 4, "ELF header",
+                             "an ELF32 cubin (CUDA 6.5-8): link writes ELF64 only");
         if (L->opts.keep_debug && L->nin != 1)
             return link_fail(L, -1, CUDW_E_ARG, NULL, 0, "link", "keep_debug takes one input");
         if (h->type != 1 && !L->opts.keep_debug)

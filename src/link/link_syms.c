@@ -124,7 +124,7 @@ static int intern_reloc_sym(cudw_link *L, int table, size_t k, const cudw_reloc 
 static uint32_t *cache_slot(cudw_link *L, int table, size_t k, const cudw_reloc *r)
 {
     cudw_file *f = L->in[k];
-    unsigned st = f->secs[r->reloc_section].link, n = f->nsecs;
+    unsigned st = cudw_symtab_of(f, &f->secs[r->reloc_section]), n = f->nsecs;
     if (st >= n)
         return NULL;
     if (!L->symcache[table] && !(L->symcache[table] = calloc(L->nin, sizeof *L->symcache[table])))

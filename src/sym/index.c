@@ -106,7 +106,7 @@ int sym_funcs_load(sym_image *img, unsigned flags)
     const cudw_section *st = cudw_section_find(f, ".symtab");
     if (!st || !st->data)
         return CUDW_OK;
-    size_t n = (size_t)(st->data_size / 24), k = 0;
+    size_t n = cudw_symbol_count(f, st->index), k = 0;
     img->funcs = n ? arena_alloc(&img->mem, n * sizeof *img->funcs) : NULL;
     if (n && !img->funcs)
         return sym_fail(img, CUDW_E_NOMEM, st, 0, "symbol table", "out of memory");

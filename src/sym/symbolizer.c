@@ -134,7 +134,7 @@ int cudw_companion_matches(cudw_file *dbg, cudw_file *f, char *why, size_t n)
     }
     int ok = 1;
     cudw_symbol a;
-    for (uint32_t i = 1; ok && i < ds->data_size / 24; i++) {
+    for (uint32_t i = 1; ok && i < cudw_symbol_count(dbg, ds->index); i++) {
         if (cudw_symbol_get(dbg, ds->index, i, &a) != CUDW_OK || a.type != 2 || !a.name[0])
             continue;
         const sym_func *fn = sym_func_named(&tmp, a.name, strlen(a.name));
