@@ -6,10 +6,18 @@
 
 #include <string.h>
 
+/* The address size of the file's frames: 4 in ELF32 cubins (8 where the
+ * caller has no file at hand). */
+static uint8_t frame_asz(const cudw_file *f)
+{
+    uint8_t a = f ? cudw_header(f)->address_size : 8;
+    return a ? a : 8;
+}
+
 /* The CIE of an FDE, for its alignment factors. */
 static int cie_of(cudw_file *f, const cudw_section *s, const cudw_cfa_entry *fde, cudw_cfa_entry *cie, int *guessed)
 {
-    return cudw_frame_cie(f, s, 8, fde, cie, guessed) == CUDW_OK ? 0 : -1;
+    return cudw_frame_cie(f, s, frame_asz(f), fde, cie, guessed) == CUDW_OK ? 0 : -1;
 }
 
 /* %+lld */
@@ -88,7 +96,7 @@ static void rule_text(const cudw_cfa_rule *r, void *p)
     case CUDW_RULE_REGISTER: reg_text(r->reg2, x->o); break;
     case CUDW_RULE_EXPRESSION: case CUDW_RULE_VAL_EXPRESSION:
         ob_puts(x->o, r->kind == CUDW_RULE_EXPRESSION ? "[" : "(");
-        expr_text(x->f, NULL, 0, r->expr, r->expr_len, 8, x->o);
+        expr_text(x->f, NULL, 0, r->expr, r->expr_len, frame_asz(x->f), x->o);
         ob_puts(x->o, r->kind == CUDW_RULE_EXPRESSION ? "]" : ")");
         break;
     default: ob_puts(x->o, rule_names[r->kind]); break;
@@ -100,7 +108,7 @@ static void cfa_text(cudw_file *f, const cudw_cfa_row *row, obuf *o)
     ob_puts(o, "CFA=");
     if (row->cfa_is_expr) {
         ob_putc(o, '[');
-        expr_text(f, NULL, 0, row->cfa_expr, row->cfa_expr_len, 8, o);
+        expr_text(f, NULL, 0, row->cfa_expr, row->cfa_expr_len, frame_asz(f), o);
         ob_putc(o, ']');
         return;
     }
@@ -110,7 +118,7 @@ static void cfa_text(cudw_file *f, const cudw_cfa_row *row, obuf *o)
 }
 
 /* The CIE's initial rules, registers of one rule in runs: "same: RZ, R1..R2, R16..R27" */
-static void initial_text(const cudw_cfa_rule *init, size_t n, obuf *o)
+static void initial_text(cudw_file *f, const cudw_cfa_rule *init, size_t n, obuf *o)
 {
     for (int kind = CUDW_RULE_UNDEFINED; kind <= CUDW_RULE_VAL_EXPRESSION; kind++) {
         int any = 0;
@@ -118,7 +126,7 @@ static void initial_text(const cudw_cfa_rule *init, size_t n, obuf *o)
             if (init[i].kind != kind)
                 continue;
             if (kind >= CUDW_RULE_OFFSET) { /* rare: one at a time with its operand */
-                rule_out x = {NULL, NULL, o, 0};
+                rule_out x = {f, NULL, o, 0};
                 ob_puts(o, "  initial rule");
                 rule_text(&init[i], &x);
                 ob_putc(o, '\n');
@@ -176,7 +184,7 @@ static void rows_print(cudw_file *f, const cudw_section *s, const cudw_cfa_entry
 {
     cudw_cfa_rows *rows;
     char b[300];
-    if (cudw_cfa_rows_open(f, s, 8, cie, e, &rows) != CUDW_OK) {
+    if (cudw_cfa_rows_open(f, s, frame_asz(f), cie, e, &rows) != CUDW_OK) {
         em_str(m, "rows_error", "  (no rows: ", 0, err_text(f, b, sizeof b));
         em_text(m, ")\n");
         return;
@@ -186,7 +194,7 @@ static void rows_print(cudw_file *f, const cudw_section *s, const cudw_cfa_entry
     rule_js x = {m->j};
     if (!e) {
         if (!m->j) {
-            initial_text(init, ninit, m->o);
+            initial_text(f, init, ninit, m->o);
         } else {
             json_arr(m->j, "initial_rules");
             for (size_t i = 0; i < ninit; i++)
@@ -240,7 +248,7 @@ void frame_text(cudw_file *f, const cudw_section *s, obuf *o)
     ob_printf(o, "Contents of the %s section:\n\n", s->name);
     uint64_t cur = 0;
     cudw_cfa_entry e, cie;
-    while (cudw_frame_next(f, s, 8, &cur, &e) == CUDW_OK) {
+    while (cudw_frame_next(f, s, frame_asz(f), &cur, &e) == CUDW_OK) {
         if (e.length == 0) {
             ob_printf(o, "%08llx ZERO terminator\n\n", (unsigned long long)e.offset);
             continue;
@@ -287,7 +295,7 @@ void frame_text(cudw_file *f, const cudw_section *s, obuf *o)
         }
         uint64_t pos = 0, loc = e.is_cie ? 0 : e.initial_location;
         cudw_cfa_op op;
-        while (cudw_cfa_op_next(e.instructions, e.instructions_length, 8, &pos, &op) == CUDW_OK) {
+        while (cudw_cfa_op_next(e.instructions, e.instructions_length, frame_asz(f), &pos, &op) == CUDW_OK) {
             const char *cn = cudw_cfa_name(op.op); /* known: unknown ones fail to decode */
             ob_puts(o, "  ");
             ob_puts(o, cn ? cn : "DW_CFA_unknown");
@@ -353,7 +361,7 @@ void frame_text(cudw_file *f, const cudw_section *s, obuf *o)
                     sp_reg(o, op.reg);
                 }
                 ob_puts(o, " (");
-                expr_text(f, s, 0, op.block, op.block_len, 8, o);
+                expr_text(f, s, 0, op.block, op.block_len, frame_asz(f), o);
                 ob_putc(o, ')');
                 break;
             default:
@@ -374,7 +382,7 @@ void frame_json(cudw_file *f, const cudw_section *s, json *j)
     section_json_open(j, s, "entries");
     uint64_t cur = 0;
     cudw_cfa_entry e, cie;
-    while (cudw_frame_next(f, s, 8, &cur, &e) == CUDW_OK) {
+    while (cudw_frame_next(f, s, frame_asz(f), &cur, &e) == CUDW_OK) {
         json_obj(j, NULL);
         json_u64(j, "offset", e.offset);
         json_u64(j, "length", e.length);
@@ -418,7 +426,7 @@ void frame_json(cudw_file *f, const cudw_section *s, json *j)
         json_arr(j, "instructions");
         uint64_t pos = 0;
         cudw_cfa_op op;
-        while (cudw_cfa_op_next(e.instructions, e.instructions_length, 8, &pos, &op) == CUDW_OK) {
+        while (cudw_cfa_op_next(e.instructions, e.instructions_length, frame_asz(f), &pos, &op) == CUDW_OK) {
             char rn[48];
             json_obj(j, NULL);
             json_u64(j, "offset", op.offset);
@@ -462,7 +470,7 @@ void frame_json(cudw_file *f, const cudw_section *s, json *j)
                 break;
             case CUDW_DW_CFA_def_cfa_expression: case CUDW_DW_CFA_expression: case CUDW_DW_CFA_val_expression:
                 json_hex(j, "block", op.block, op.block_len);
-                expr_json(f, NULL, 0, op.block, op.block_len, 8, j);
+                expr_json(f, NULL, 0, op.block, op.block_len, frame_asz(f), j);
                 break;
             default:
                 break;

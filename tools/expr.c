@@ -104,7 +104,16 @@ void expr_text(cudw_file *f, const cudw_section *sec, uint64_t base, const uint8
             }
         }
     }
-    if (rc < 0) {
+    if (rc < 0 && pos < len && !cudw_op_name(e[pos])) {
+        /* no DWARF operation (CUDA 9-10 register rules): its bytes, up to
+         * the expression's end, which its length frames */
+        ob_puts(out, k ? "; <unknown operation:" : "<unknown operation:");
+        for (uint64_t i = pos; i < len; i++) {
+            ob_puts(out, " ");
+            ob_hex_pad(out, e[i], 2);
+        }
+        ob_putc(out, '>');
+    } else if (rc < 0) {
         ob_puts(out, k ? "; <malformed at byte " : "<malformed at byte ");
         ob_dec(out, pos);
         ob_putc(out, '>');

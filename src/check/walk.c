@@ -4,9 +4,23 @@
  * every check, the fuzz targets and the mutation suite deeply. */
 #include "check.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-/* A DW_OP expression of len bytes at section offset at, decoded. */
+/* The address size of the file's frames and location lists: the header's
+ * (4 in ELF32 cubins), 8 where there is none (cudw_open_sections). */
+static uint8_t w_addr_size(const walker *w)
+{
+    uint8_t a = cudw_header(w->f)->address_size;
+    return a ? a : 8;
+}
+
+/* A DW_OP expression of len bytes at section offset at, decoded.  Every
+ * expression is framed by its length, so an operation no DWARF version
+ * defines (CUDA 9-10 register rules start with 0x05) loses nothing after
+ * it: a note with the bytes, not an error.  An operand running past the
+ * frame is malformed. */
 static void walk_expr(walker *w, const cudw_section *s, uint64_t at, const uint8_t *e, uint64_t len, uint8_t asz,
                       const char *of, uint32_t attr)
 {
@@ -15,9 +29,20 @@ static void walk_expr(walker *w, const cudw_section *s, uint64_t at, const uint8
     int rc;
     while ((rc = cudw_op_next(e, len, asz, &pos, &op)) == CUDW_OK)
         ;
-    if (rc < 0)
-        w_error(w, rc, s, at + pos, "expression", "malformed DW_OP at byte %llu of %s", (unsigned long long)pos,
-                attr && cudw_at_name(attr) ? cudw_at_name(attr) : of);
+    if (rc >= 0)
+        return;
+    const char *where = attr && cudw_at_name(attr) ? cudw_at_name(attr) : of;
+    if (pos < len && !cudw_op_name(e[pos])) {
+        char hex[3 * 16 + 4] = "";
+        for (uint64_t i = pos; i < len && i < pos + 16; i++)
+            snprintf(hex + strlen(hex), sizeof hex - strlen(hex), "%s%02x", i > pos ? " " : "", e[i]);
+        w_finding(w, CUDW_FINDING_NOTE, CUDW_E_BAD_EXPR, s, at + pos, "expression",
+                  "operation 0x%02x at byte %llu of %s is no DWARF operation (bytes %s%s); the expression "
+                  "is framed by its length, nothing after it is lost",
+                  e[pos], (unsigned long long)pos, where, hex, len - pos > 16 ? " ..." : "");
+        return;
+    }
+    w_error(w, rc, s, at + pos, "expression", "malformed DW_OP at byte %llu of %s", (unsigned long long)pos, where);
 }
 
 static void walk_abbrev(walker *w, const cudw_section *s)
@@ -297,7 +322,7 @@ static void walk_frames(walker *w, const cudw_section *s)
     uint64_t cur = 0, last = 0;
     cudw_cfa_entry e, cie;
     int rc, guessed;
-    while (!w->stop && (rc = cudw_frame_next(w->f, s, 8, &cur, &e)) != CUDW_DONE) {
+    while (!w->stop && (rc = cudw_frame_next(w->f, s, w_addr_size(w), &cur, &e)) != CUDW_DONE) {
         if (rc < 0) {
             w_parse_error(w);
             if (cur <= last || cur >= s->data_size)
@@ -308,7 +333,7 @@ static void walk_frames(walker *w, const cudw_section *s)
         last = cur;
         if (e.is_cie || !e.length)
             continue;
-        if (cudw_frame_cie(w->f, s, 8, &e, &cie, &guessed) < 0) {
+        if (cudw_frame_cie(w->f, s, w_addr_size(w), &e, &cie, &guessed) < 0) {
             w_parse_error(w);
             continue;
         }
@@ -325,17 +350,17 @@ static void walk_frames(walker *w, const cudw_section *s)
         cudw_cfa_rows *rows;
         cudw_cfa_row row;
         size_t n;
-        if (cudw_cfa_rows_open(w->f, s, 8, &cie, &e, &rows) < 0) {
+        if (cudw_cfa_rows_open(w->f, s, w_addr_size(w), &cie, &e, &rows) < 0) {
             w_parse_error(w);
             continue;
         }
         cudw_cfa_rows_initial(rows, &n);
         while (!w->stop && (rc = cudw_cfa_rows_next(rows, &row)) == CUDW_OK) {
             if (row.cfa_is_expr && row.cfa_expr)
-                walk_expr(w, s, e.instructions_offset, row.cfa_expr, row.cfa_expr_len, 8, "a CFA rule", 0);
+                walk_expr(w, s, e.instructions_offset, row.cfa_expr, row.cfa_expr_len, w_addr_size(w), "a CFA rule", 0);
             for (size_t k = 0; k < row.nrules && !w->stop; k++)
                 if (row.rules[k].expr)
-                    walk_expr(w, s, e.instructions_offset, row.rules[k].expr, row.rules[k].expr_len, 8,
+                    walk_expr(w, s, e.instructions_offset, row.rules[k].expr, row.rules[k].expr_len, w_addr_size(w),
                               "a register rule", 0);
         }
         cudw_cfa_rows_close(rows);
@@ -355,7 +380,7 @@ static void walk_records(walker *w, const cudw_section *s, int kind)
         cudw_list_entry e;
         while (!w->stop && (rc = cudw_list_next(f, s, kind == CUDW_SEC_LOC, 8, &cur, &e)) == CUDW_OK)
             if ((w->flags & WALK_DEEP) && e.expr)
-                walk_expr(w, s, e.expr_offset, e.expr, e.expr_len, 8, "a location list entry", 0);
+                walk_expr(w, s, e.expr_offset, e.expr, e.expr_len, w_addr_size(w), "a location list entry", 0);
     } else if (kind == CUDW_SEC_PUBNAMES || kind == CUDW_SEC_PUBTYPES) {
         cudw_pub_set set;
         while ((rc = cudw_pub_next_set(f, s, &cur, &set)) == CUDW_OK) {
