@@ -130,7 +130,7 @@ static void print_json(actx *c, const char *loc, int parsed, const char *sym, si
         json_bool(j, "names_recovered", 1);
     if (r->names_dropped)
         json_bool(j, "names_dropped", 1);
-    size_t n = r->found ? (r->nframes < CUDW_MAX_INLINE_DEPTH ? r->nframes : CUDW_MAX_INLINE_DEPTH) : 0;
+    size_t n = r->nframes < CUDW_MAX_INLINE_DEPTH ? r->nframes : CUDW_MAX_INLINE_DEPTH;
     frames_json(j, "frames", c->frames, n, o->demangle);
     if (o->ptx) {
         if (r->has_ptx) {
@@ -160,7 +160,7 @@ static void print_text(actx *c, const char *loc, const cudw_sym_result *r)
         }
         ob_puts(out, o->pretty ? ": " : "\n");
     }
-    size_t n = r && r->found ? (o->inl ? r->nframes : 1) : 0;
+    size_t n = !r || !r->nframes ? 0 : r->found && o->inl ? r->nframes : 1;
     if (n > CUDW_MAX_INLINE_DEPTH)
         n = CUDW_MAX_INLINE_DEPTH;
     if (!n) {

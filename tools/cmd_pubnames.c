@@ -85,33 +85,29 @@ static void print_sets(const cudw_pub_out *g, const char *name, const char *from
 }
 
 /* Compare g (built with unit offsets in place) with the section as a
- * reader sees it after relocation.  0 identical, 1 different. */
+ * reader sees it after relocation.  0 identical, 1 different (why: the
+ * first difference), -1 the relocations cannot be read or no memory. */
 static int compare(cudw_file *f, const cudw_section *have, const cudw_section *info, const cudw_pub_out *g,
-                   const char *label)
+                   char *why, size_t n)
 {
     const cudw_reloc *rels;
     size_t nrel;
-    if (cudw_relocs(f, have->index, &rels, &nrel) != CUDW_OK) {
-        report(f, label);
-        return 1;
-    }
+    if (cudw_relocs(f, have->index, &rels, &nrel) != CUDW_OK)
+        return -1;
     if (have->data_size != g->size || !have->data) {
-        ob_printf(&out_stdout, "%s: %s: %llu bytes, the index built from %s has %zu\n", label, have->name,
-                  (unsigned long long)have->data_size, info->name, g->size);
+        snprintf(why, n, "%s: %llu bytes, the index built from %s has %zu", have->name,
+                 (unsigned long long)have->data_size, info->name, g->size);
         return 1;
     }
     uint8_t *v = malloc(g->size ? g->size : 1);
-    if (!v) {
-        eprintf("%s: out of memory\n", progname);
-        return 1;
-    }
+    if (!v)
+        return -1;
     memcpy(v, have->data, g->size);
     for (size_t k = 0; k < nrel; k++) {
         const cudw_reloc *r = &rels[k];
         if (r->width != 4 || r->offset + 4 > g->size || strcmp(r->sym_name, info->name)) {
-            ob_printf(&out_stdout, "%s: %s+0x%llx: relocation against %s (%u bytes), expected a 32-bit one "
-                                   "against %s\n", label, have->name, (unsigned long long)r->offset,
-                      r->sym_name, r->width, info->name);
+            snprintf(why, n, "%s+0x%llx: relocation against %s (%u bytes), expected a 32-bit one against %s",
+                     have->name, (unsigned long long)r->offset, r->sym_name, r->width, info->name);
             free(v);
             return 1;
         }
@@ -119,15 +115,50 @@ static int compare(cudw_file *f, const cudw_section *have, const cudw_section *i
             v[r->offset + i] = (uint8_t)(r->value >> (8 * i));
     }
     int diff = 0;
-    for (size_t i = 0; i < g->size; i++)
+    for (size_t i = 0; i < g->size && !diff; i++)
         if (v[i] != g->data[i]) {
-            ob_printf(&out_stdout, "%s: %s+0x%zx: byte 0x%02x, the index built from %s has 0x%02x\n", label,
-                      have->name, i, v[i], info->name, g->data[i]);
+            snprintf(why, n, "%s+0x%zx: byte 0x%02x, the index built from %s has 0x%02x", have->name, i, v[i],
+                     info->name, g->data[i]);
             diff = 1;
-            break;
         }
     free(v);
     return diff;
+}
+
+/* One section's check, as a line or (--json) an object of the image's
+ * array: {"image", "section", "built_from", "identical": bool or null
+ * when the file has no such section, "bytes", "difference"}.  Returns the
+ * exit status. */
+static int check_one(cudw_file *f, const cudw_section *have, const char *want, const cudw_section *info,
+                     const cudw_pub_out *g, const char *label, popts *o)
+{
+    char why[512] = "";
+    int d = have ? compare(f, have, info, g, why, sizeof why) : 2;
+    if (d < 0) {
+        report(f, label);
+        return EXIT_BAD_INPUT;
+    }
+    if (o->json) {
+        json_obj(o->j, NULL);
+        json_str(o->j, "image", label);
+        json_str(o->j, "section", want);
+        json_str(o->j, "built_from", info->name);
+        if (d == 2)
+            json_null(o->j, "identical");
+        else
+            json_bool(o->j, "identical", !d);
+        json_u64(o->j, "bytes", g->size);
+        json_str(o->j, "difference", d == 1 ? why : d == 2 ? "the file has no such section" : NULL);
+        json_end_obj(o->j);
+    } else if (d == 2) {
+        ob_printf(&out_stdout, "%s: no %s to compare\n", label, want);
+    } else if (d) {
+        ob_printf(&out_stdout, "%s: %s\n", label, why);
+    } else {
+        ob_printf(&out_stdout, "%s: %s identical to the index built from %s (%zu bytes)\n", label, want,
+                  info->name, g->size);
+    }
+    return d == 1 ? EXIT_BAD_INPUT : EXIT_OK;
 }
 
 static int one(cudw_file *f, const char *label, void *p, json *j)
@@ -155,15 +186,8 @@ static int one(cudw_file *f, const char *label, void *p, json *j)
         }
         built++;
         if (o->check) {
-            if (!have) {
-                if (!o->json)
-                    ob_printf(&out_stdout, "%s: no %s to compare\n", label, want);
-            } else if (compare(f, have, info, &g, label)) {
-                rc = EXIT_BAD_INPUT;
-            } else if (!o->json) {
-                ob_printf(&out_stdout, "%s: %s identical to the index built from %s (%zu bytes)\n", label, want,
-                          info->name, g.size);
-            }
+            int r = check_one(f, have, want, info, &g, label, o);
+            rc = r ? r : rc;
         } else if (o->out) {
             if (t == 0) {
                 char err[256];

@@ -95,7 +95,9 @@ typedef struct cudw_sym_result {
     uint64_t offset;            /* from the symbol's start */
     unsigned section;           /* the code section ... */
     uint64_t address;           /* ... and the address in it */
-    size_t nframes;             /* frames of the stack (may exceed the caller's room) */
+    size_t nframes;             /* frames of the stack (may exceed the caller's room); when
+                                   found is 0, 1 where a function symbol covers the location
+                                   (its frame has the function and no file) */
     int inline_source;          /* CUDW_FROM_LINE_TABLE or _DIE when inlined; 0 otherwise */
     int sources_disagree;       /* both sources have a chain here and they differ (the line table's is used) */
     int names_recovered;        /* an inlined name was read through a recovered .debug_str base */

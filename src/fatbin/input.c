@@ -110,6 +110,22 @@ static int map_file(cudw_input *in, int fd, const struct stat *st)
     return CUDW_OK;
 }
 
+/* What a file that is neither ELF nor fatbin is, in words a user can act
+ * on: LTO IR (nvcc -dlto's .ltoir: NVVM's magic 0x7f4e43ed), PTX text, or
+ * neither. */
+static void not_elf_detail(cudw_input *in, const uint8_t *head, size_t got)
+{
+    char *d = in->err.detail;
+    size_t n = sizeof in->err.detail;
+    if (got >= 4 && ld32(head) == 0x7f4e43edu)
+        snprintf(d, n, "LTO IR (NVVM IR, magic 0x7f4e43ed, as nvcc -dlto writes it): not decoded; cudwarf reads "
+                       "cubins, fatbins, host ELFs and archives");
+    else if (got >= 2 && (!memcmp(head, "//", 2) || !memcmp(head, ".version", got < 8 ? got : 8)))
+        snprintf(d, n, "PTX text, not an ELF file: its line table is read by `cudwarf ptx-lines FILE.ptx`");
+    else
+        snprintf(d, n, "neither an ELF file nor a fatbin (no \\x7fELF, no 0xba55ed50)");
+}
+
 int cudw_input_open(cudw_input **out, const char *path)
 {
     cudw_input *in = calloc(1, sizeof *in);
@@ -150,7 +166,7 @@ int cudw_input_open(cudw_input **out, const char *path)
         else
             input_fail(in, CUDW_E_NOMEM, NULL, 0, "input", "out of memory");
         if (rc == CUDW_E_NOT_ELF && st.st_size > 0)
-            snprintf(in->err.detail, sizeof in->err.detail, "neither an ELF file nor a fatbin (no \\x7fELF, no 0xba55ed50)");
+            not_elf_detail(in, head, (size_t)got);
         return rc;
     }
     if (cudw_header(in->host)->machine == 190) {

@@ -139,8 +139,12 @@ static void row_frame(const sym_lines *L, const sym_row *r, cudw_sym_frame *fr)
     fr->column = r->column;
 }
 
-/* Frames from the line table's inlined-call contexts. */
-static size_t line_frames(const sym_image *x, const sym_row *r, uint32_t shndx, cudw_sym_frame *fr, size_t cap)
+/* Frames from the line table's inlined-call contexts.  The outermost
+ * function is the one whose symbol covers addr itself: the row may start
+ * before a function symbol nested in the kernel's range
+ * ("$kernel$__cuda_sm20_sqrt_rn_f32_slowpath") that holds addr. */
+static size_t line_frames(const sym_image *x, const sym_row *r, uint32_t shndx, uint64_t addr, cudw_sym_frame *fr,
+                          size_t cap)
 {
     const sym_lines *L = &x->lines[0];
     size_t n = 0;
@@ -154,7 +158,7 @@ static size_t line_frames(const sym_image *x, const sym_row *r, uint32_t shndx, 
                 f->function_demangled = nm && nm->demangled ? nm->demangled : f->function;
                 f->source = CUDW_FROM_LINE_TABLE;
             } else {
-                outer_function(x, shndx, cur->addr, f);
+                outer_function(x, shndx, addr, f);
             }
         }
         if (++n == CUDW_MAX_INLINE_DEPTH)
@@ -241,8 +245,16 @@ static int answer(cudw_symbolizer *s, size_t xi, uint32_t shndx, uint64_t addr, 
     res->ptx_section = res->ptx_text = NULL;
     if (s->flags & CUDW_SYM_PTX) /* code without source lines (libdevice's) still has its PTX line */
         ptx_of(x, shndx, addr, res);
-    if (!r)
+    if (!r) {
+        /* no line row (a cubin without line tables): the innermost
+         * function symbol still names the frame, as addr2line -f does */
+        cudw_sym_frame f = {0};
+        outer_function(x, shndx, addr, &f);
+        if (f.function && cap)
+            fr[0] = f;
+        res->nframes = f.function ? 1 : 0;
         return 0;
+    }
     res->found = 1;
     res->image = xi;
     res->image_label = x->info->label;
@@ -250,14 +262,14 @@ static int answer(cudw_symbolizer *s, size_t xi, uint32_t shndx, uint64_t addr, 
     res->address = addr;
     const sym_seg *g = x->nsegs ? seg_at(x, shndx, addr) : NULL;
     if (r->site) {
-        res->nframes = line_frames(x, r, shndx, fr, cap);
+        res->nframes = line_frames(x, r, shndx, addr, fr, cap);
         res->inline_source = CUDW_FROM_LINE_TABLE;
         res->sources_disagree = g && !chains_agree(x, r, g);
     } else if (g) {
         res->nframes = die_frames(x, r, g, shndx, addr, fr, cap);
         res->inline_source = CUDW_FROM_DIE;
     } else {
-        res->nframes = line_frames(x, r, shndx, fr, cap);
+        res->nframes = line_frames(x, r, shndx, addr, fr, cap);
     }
     res->names_recovered = x->lines[0].recovered;
     res->names_dropped = x->lines[0].dropped && r->site && !r->fn;
