@@ -165,7 +165,15 @@ void expr_json(cudw_file *f, const cudw_section *sec, uint64_t base, const uint8
             json_str(j, "address_space", cudw_address_class_name(as));
         json_end_obj(j);
     }
-    if (rc < 0) {
+    if (rc < 0 && pos < len && !cudw_op_name(e[pos])) {
+        /* no DWARF operation: the bytes up to the expression's end */
+        json_obj(j, NULL);
+        json_u64(j, "offset", pos);
+        json_null(j, "op");
+        json_u64(j, "opcode", e[pos]);
+        json_hex(j, "bytes", e + pos, len - pos);
+        json_end_obj(j);
+    } else if (rc < 0) {
         json_obj(j, NULL);
         json_u64(j, "offset", pos);
         json_str(j, "error", cudw_status_name(rc));
