@@ -89,3 +89,18 @@ for stem, cub in (("heavy_sm90_lineinfo", "O3"), ("chainbase_sm90_lineinfo", "O0
     _, s = sections(c)
     sm = int(stem.split("_sm")[1].split("_")[0])
     put("predict", stem, bytes([ARCH[sm]]) + struct.pack("<I", len(text)) + text + s[".nv_debug_line_sass"])
+
+# what older toolkits wrote (tests/fixtures/external): ABI v7 headers, ELF32,
+# sh_link elsewhere, a 0x05 register rule; whole, and as inputs and link pairs
+EXT = os.path.join(FIX, "external")
+for f in ("synth_sm75_lineinfo.elf32.cubin", "synth_sm75_lineinfo.abi7.cubin", "synth_sm75_lineinfo.shlink.cubin",
+          "synth_sm75_lineinfo.cfa05.cubin", "maxas_microbench.cubin", "elfutils_nvidia_linemap.cubin"):
+    put("cubin", "ext_" + f.replace(".cubin", ""), open(os.path.join(EXT, f), "rb").read())
+for f in ("synth_sm75_lineinfo.elf32.cubin", "numba_test_device_functions_multi.fatbin",
+          "numba_test_device_functions.a", "numba_test_device_functions.o"):
+    put("input", "ext_" + f.replace(".", "_"), open(os.path.join(EXT, f), "rb").read())
+for name, a, b in (("ext_numba_pair", "numba_test_device_functions.cubin", "numba_undefined_extern.cubin"),
+                   ("ext_shlink_pair", "synth_sm75_lineinfo.shlink.cubin", "synth_sm75_lineinfo.shlink.cubin"),
+                   ("ext_elf32_pair", "synth_sm75_lineinfo.elf32.cubin", "synth_sm75_lineinfo.elf32.cubin")):
+    x, y = (open(os.path.join(EXT, p), "rb").read() for p in (a, b))
+    put("link", name, struct.pack("<I", len(x)) + x + y)
