@@ -257,3 +257,16 @@ def test_profile_example(tmp_path):
     a2l = json.loads(cli("addr2line", "-C", "--json", "-e", path, input="\n".join(locs) + "\n").stdout)
     inner = sum(k + 1 for k, x in enumerate(a2l) if x["frames"] and x["frames"][0]["function"] == "v3(float, float, float)")
     assert inner and prof["by_function"].get("v3(float, float, float)") == inner
+
+
+@pytest.mark.parametrize("name,sm", [("elfutils_nvidia_linemap.cubin", 80), ("cuasm_cudatest.6.sm_61.cubin", 61),
+                                     ("maxas_sgemm.cubin", 50), ("synth_sm90_lineinfo.abi7.cubin", 90),
+                                     ("synth_sm75_lineinfo.elf32.cubin", 75)])
+def test_older_toolkits_sm_is_the_headers(name, sm):
+    """Images of CUDA 6.5-12 (ABI v7 headers, ELF32): the SM from the header's own layout, as the CLI says."""
+    path = os.path.join(FIX, "external", name)
+    with cudwarf.open(path) as f:
+        assert [im.sm for im in f.images()] == [sm]
+        if name.startswith("synth_sm75"):
+            r = f.symbolize("_Z4kernPfi+0x40")
+            assert r and r[0].file.endswith("old.cu")
