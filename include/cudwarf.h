@@ -370,6 +370,7 @@ int cudw_register_is_packed(uint64_t reg);
 #include "cudwarf/frames.h"     /* .debug_frame and the rows an FDE describes */
 #include "cudwarf/records.h"    /* loc/ranges/aranges/pubnames/macinfo, PTX text, register maps */
 #include "cudwarf/inputs.h"     /* fatbins, inputs (libraries, executables, archives), sizes */
+#include "cudwarf/resources.h"  /* registers, barriers, shared, stack per function */
 #include "cudwarf/symbolizer.h" /* SASS location -> source lines and inline call stack */
 #include "cudwarf/verify.h"     /* verification */
 #include "cudwarf/edit.h"       /* writing: link as nvlink -g does, strip, remap */

@@ -115,7 +115,7 @@ if suite cli; then
     tail -1 "$log/cli.txt"
 fi
 
-if suite ptx-info || suite dies || suite frames || suite misc || suite external || suite lines || suite gen; then
+if suite ptx-info || suite dies || suite frames || suite misc || suite external || suite resources || suite lines || suite gen; then
     if ! command -v llvm-dwarfdump >/dev/null; then
         echo "FAIL llvm-dwarfdump is not installed (scripts/install-deps.sh installs it)"
         fail=$((fail + 1))
@@ -160,6 +160,15 @@ if suite ptx-info || suite dies || suite frames || suite misc || suite external 
                 echo "FAIL check_external.py: exit $?" >>"$log/ext.txt"
             count_lines "$log/ext.txt"
             tail -1 "$log/ext.txt"
+        fi
+
+        if suite resources; then
+            echo "== resources per function vs ptxas -v (tests/src/resources, nbody; sm_75-120, -lineinfo/-G/-rdc)"
+            python3 tests/ref/check_resources.py "$build/cudwarf" >"$log/res.txt" 2>&1 ||
+                echo "FAIL check_resources.py: exit $?" >>"$log/res.txt"
+            count_lines "$log/res.txt"
+            grep -q '^skipped' "$log/res.txt" && skip=$((skip + 1))
+            tail -1 "$log/res.txt"
         fi
 
         if suite lines; then

@@ -129,6 +129,7 @@ int cmd_pubnames(int argc, char **argv);
 int cmd_link(int argc, char **argv);
 int cmd_strip(int argc, char **argv);
 int cmd_size(int argc, char **argv);
+int cmd_resources(int argc, char **argv);
 int cmd_remap(int argc, char **argv);
 int cmd_correlate(int argc, char **argv);
 

@@ -40,8 +40,16 @@ static const char help[] =
     "                   other images define the symbol too\n"
     "  --json           a JSON array, one object per location (docs/json.md)\n"
     "\n"
-    "Exit status: 0 when every location could be parsed (found or not), 1 when\n"
-    "one could not or the input is unreadable or malformed, 2 usage.\n"
+    "SYMBOL and NAME may be the mangled name, the demangled signature (with or\n"
+    "without the return type), the name without parameters (scale<double>) or\n"
+    "the short name (forces): a name of several functions is an error that\n"
+    "lists them, an unknown one names the nearest.  A location that is not\n"
+    "found says why on standard error (JSON: \"error\").\n"
+    "\n"
+    "Exit status: 0 when every location was answered (a location no line row\n"
+    "covers is answered ?\?:0), 1 when one could not be parsed, names no\n"
+    "function or several, lies past its function's end, or the input is\n"
+    "unreadable or malformed, 2 usage.\n"
     "GNU addr2line's long names work too: --exe, --addresses, --functions,\n"
     "--inlines, --pretty-print, --demangle.\n";
 
@@ -117,6 +125,8 @@ static void print_json(actx *c, const char *loc, int parsed, const char *sym, si
         return;
     }
     json_strn(j, "symbol", sym, len);
+    /* the function symbol a demangled or short name resolved to */
+    json_str(j, "resolved", r->image != (size_t)-1 ? r->symbol : NULL);
     json_u64(j, "offset", off);
     json_bool(j, "found", r->found);
     if (error)
@@ -228,11 +238,15 @@ static int answer(actx *c, const char *loc)
         eprintf("%s: %s: note: inlined-function names left out (shown as ?\?): a line table's .debug_str base word is 0 "
                 "(nvlink -arch=sm_90) and cannot be recovered\n",
                 progname, o->exe);
+    /* a miss says why, on stderr and in the JSON; the answer line stays */
+    int miss = rc < 0 ? CUDW_MISS_NONE : cudw_symbolize_why(c->s, sym, len, &r, err, sizeof err);
+    if (miss)
+        eprintf("%s: %s: %s: %s\n", progname, o->exe, loc, err);
     if (o->json)
-        print_json(c, loc, 1, sym, len, off, &r, rc < 0 ? err : NULL);
+        print_json(c, loc, 1, sym, len, off, &r, rc < 0 || miss ? err : NULL);
     else
         print_text(c, loc, &r);
-    return rc < 0;
+    return rc < 0 || (miss && miss != CUDW_MISS_NO_ROW);
 }
 
 int cmd_addr2line(int argc, char **argv)

@@ -483,8 +483,14 @@ static int correlate_all(const corr_opts *o, const char *path, cudw_symbolizer *
         }
         (*n)++;
     }
-    if (!*n) {
-        eprintf("%s: %s: no image defines function %s\n", progname, path, o->function);
+    if (!*n) { /* why, in the resolver's words: the nearest names */
+        const char *m;
+        char msg[600];
+        if (cudw_symbolizer_resolve(s, o->function, strlen(o->function), &m) == CUDW_OK)
+            snprintf(msg, sizeof msg, "no image defines function %s", o->function);
+        else
+            snprintf(msg, sizeof msg, "%s", cudw_symbolizer_error(s)->detail);
+        eprintf("%s: %s: %s\n", progname, path, msg);
         return EXIT_BAD_INPUT;
     }
     if (o->html && *n > 1) {

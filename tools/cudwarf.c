@@ -29,6 +29,7 @@ static const struct command {
     {"remap", cmd_remap, "rewrite source path prefixes (-fdebug-prefix-map for cubins)"},
     {"list", cmd_list, "fatbin containers and entries of fatbins, executables, .so, .a"},
     {"extract", cmd_extract, "write the embedded cubins, PTX and LTO IR out, decompressed"},
+    {"resources", cmd_resources, "registers, barriers, shared memory, stack per kernel (ptxas -v's)"},
     {"size", cmd_size, "where the device bytes go: code, data, debug, headers; duplicates"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -109,6 +109,25 @@ typedef struct cudw_sym_result {
     const char *ptx_text;       /* the PTX line, or NULL */
 } cudw_sym_result;
 
+/* A function as people type it: its mangled name, the demangled signature
+ * ("forces(float4*, int)", with or without the return type; spaces do not
+ * matter), the name without parameters ("scale<double>", "ns::forces") or
+ * the short name ("forces").  CUDW_OK: *mangled is the one function of the
+ * selected images it names.  CUDW_E_ARG: it names several (the error lists
+ * them); CUDW_E_NOT_FOUND: none (the error names the nearest).  The forms
+ * are tried in that order; the first that matches decides.  cudw_symbolize
+ * resolves a name no image defines this way. */
+int cudw_symbolizer_resolve(cudw_symbolizer *s, const char *name, size_t len, const char **mangled);
+
+/* Why r, what cudw_symbolize answered for symbol (len bytes; -1: NUL-
+ * terminated), is not found, in words, into buf: no such function (with
+ * the nearest names), several functions of that name, an offset past the
+ * function's end, or no line row covering the location.  Returns the
+ * CUDW_MISS_* it is (CUDW_MISS_NONE when r is found; buf is then ""). */
+enum { CUDW_MISS_NONE = 0, CUDW_MISS_NO_FUNCTION, CUDW_MISS_AMBIGUOUS, CUDW_MISS_PAST_END, CUDW_MISS_NO_ROW };
+int cudw_symbolize_why(cudw_symbolizer *s, const char *symbol, size_t len, const cudw_sym_result *r, char *buf,
+                       size_t n);
+
 /* "SYMBOL+0xOFF", "SYMBOL+OFF" (decimal), "SYMBOL": *symbol points into
  * text (*len bytes).  CUDW_E_ARG when text is not one of these. */
 int cudw_location_parse(const char *text, const char **symbol, size_t *len, uint64_t *offset);

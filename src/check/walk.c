@@ -16,13 +16,21 @@ static uint8_t w_addr_size(const walker *w)
     return a ? a : 8;
 }
 
-/* A DW_OP expression of len bytes at section offset at, decoded.  Every
- * expression is framed by its length, so an operation no DWARF version
- * defines (CUDA 9-10 register rules start with 0x05) loses nothing after
- * it: a note with the bytes, not an error.  An operand running past the
- * frame is malformed. */
+/* Where expression bytes e lie in s (a rule's expression points into the
+ * CIE's or FDE's program); otherwise: at. */
+static uint64_t expr_at(const cudw_section *s, const uint8_t *e, uint64_t at)
+{
+    return s->data && e >= s->data && e < s->data + s->data_size ? (uint64_t)(e - s->data) : at;
+}
+
+/* A DW_OP expression of len bytes at section offset at, decoded.  In a
+ * call-frame rule (vendor != 0) an operation no DWARF version defines is
+ * a note with its bytes, not an error: CUDA 9-10 wrote register rules
+ * starting with 0x05, and the rule is framed by its length, so nothing
+ * after it is lost.  Anywhere else, and an operand running past the frame,
+ * it is malformed. */
 static void walk_expr(walker *w, const cudw_section *s, uint64_t at, const uint8_t *e, uint64_t len, uint8_t asz,
-                      const char *of, uint32_t attr)
+                      const char *of, uint32_t attr, int vendor)
 {
     uint64_t pos = 0;
     cudw_op op;
@@ -32,7 +40,7 @@ static void walk_expr(walker *w, const cudw_section *s, uint64_t at, const uint8
     if (rc >= 0)
         return;
     const char *where = attr && cudw_at_name(attr) ? cudw_at_name(attr) : of;
-    if (pos < len && !cudw_op_name(e[pos])) {
+    if (vendor && pos < len && !cudw_op_name(e[pos])) {
         char hex[3 * 16 + 4] = "";
         for (uint64_t i = pos; i < len && i < pos + 16; i++)
             snprintf(hex + strlen(hex), sizeof hex - strlen(hex), "%s%02x", i > pos ? " " : "", e[i]);
@@ -170,7 +178,7 @@ static void walk_info(walker *w, const cudw_section *s)
                     check_attr(w, s, &u, &d, &a, dies, n, want_sibling, loc, locs, nloc);
                 if ((w->flags & WALK_DEEP) && a.vclass == CUDW_V_BLOCK && cudw_attr_is_expr(a.name))
                     walk_expr(w, s, a.offset + (a.size - a.block_len), a.block, a.block_len, u.addr_size,
-                              "the attribute", a.name);
+                              "the attribute", a.name, 0);
             }
             if (rc < 0) {
                 w_parse_error(w);
@@ -357,11 +365,12 @@ static void walk_frames(walker *w, const cudw_section *s)
         cudw_cfa_rows_initial(rows, &n);
         while (!w->stop && (rc = cudw_cfa_rows_next(rows, &row)) == CUDW_OK) {
             if (row.cfa_is_expr && row.cfa_expr)
-                walk_expr(w, s, e.instructions_offset, row.cfa_expr, row.cfa_expr_len, w_addr_size(w), "a CFA rule", 0);
+                walk_expr(w, s, expr_at(s, row.cfa_expr, e.instructions_offset), row.cfa_expr, row.cfa_expr_len,
+                          w_addr_size(w), "a CFA rule", 0, 1);
             for (size_t k = 0; k < row.nrules && !w->stop; k++)
                 if (row.rules[k].expr)
-                    walk_expr(w, s, e.instructions_offset, row.rules[k].expr, row.rules[k].expr_len, w_addr_size(w),
-                              "a register rule", 0);
+                    walk_expr(w, s, expr_at(s, row.rules[k].expr, e.instructions_offset), row.rules[k].expr,
+                              row.rules[k].expr_len, w_addr_size(w), "a register rule", 0, 1);
         }
         cudw_cfa_rows_close(rows);
         if (rc < 0 && !w->stop)
@@ -380,7 +389,7 @@ static void walk_records(walker *w, const cudw_section *s, int kind)
         cudw_list_entry e;
         while (!w->stop && (rc = cudw_list_next(f, s, kind == CUDW_SEC_LOC, 8, &cur, &e)) == CUDW_OK)
             if ((w->flags & WALK_DEEP) && e.expr)
-                walk_expr(w, s, e.expr_offset, e.expr, e.expr_len, w_addr_size(w), "a location list entry", 0);
+                walk_expr(w, s, e.expr_offset, e.expr, e.expr_len, w_addr_size(w), "a location list entry", 0, 0);
     } else if (kind == CUDW_SEC_PUBNAMES || kind == CUDW_SEC_PUBTYPES) {
         cudw_pub_set set;
         while ((rc = cudw_pub_next_set(f, s, &cur, &set)) == CUDW_OK) {

@@ -60,6 +60,10 @@ static int load_sections(cudw_file *f)
 
     /* libelf quietly reports no sections when the table lies past the end
      * of the file (a truncated download, a cut fatbin entry): say so. */
+    if (!eh->e_shoff && eh->e_shnum)
+        return file_fail(f, CUDW_E_BAD_ELF, NULL, is32 ? 0x20 : 0x28, "section header table",
+                         "e_shnum %u but e_shoff 0 (no table): an ELF%d header that is not one?", eh->e_shnum,
+                         is32 ? 32 : 64);
     if (eh->e_shoff) {
         unsigned shent = is32 ? 40 : 64;
         if (eh->e_shentsize != shent)

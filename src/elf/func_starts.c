@@ -17,8 +17,7 @@ const func_starts *func_starts_of(cudw_file *f, unsigned symtab)
     func_starts *fs = cache_get(f, CACHE_FUNCS, symtab, 0);
     if (fs)
         return fs;
-    const cudw_section *st = cudw_section_get(f, symtab);
-    size_t nsym = st && st->data ? (size_t)(st->data_size / 24) : 0, n = 0;
+    size_t nsym = cudw_symbol_count(f, symtab), n = 0;
     if (!(fs = arena_alloc(&f->arena, sizeof *fs)) || (nsym && !(fs->v = arena_alloc(&f->arena, nsym * sizeof *fs->v))))
         return NULL;
     cudw_error saved = f->err; /* a bad symbol is the symbol table's error, not the caller's */

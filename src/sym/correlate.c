@@ -275,30 +275,36 @@ static int add_insn(cudw_correlation *c, size_t image, const cudw_code_section *
     return corr_charge(c, i);
 }
 
-/* The function symbol opts name: linkage name or demangled. */
-static const sym_func *named(const cudw_correlation *c, const char *name)
+/* The function symbol opts name, as people type it (names.c): in this
+ * image, or an error (several functions of that name: CUDW_E_ARG; none
+ * here: CUDW_E_NOT_FOUND). */
+static int named(cudw_correlation *c, const char *name, const sym_func **out)
 {
-    const sym_func *fn = sym_func_named(c->x, name, strlen(name));
-    for (size_t i = 0; !fn && i < c->x->nfuncs; i++) {
-        char buf[4096];
-        const sym_func *g = &c->x->funcs[i];
-        size_t need = cudw_demangle(g->name, buf, sizeof buf);
-        if (need && need < sizeof buf && !strcmp(buf, name))
-            fn = g;
-    }
-    return fn;
+    *out = sym_func_named(c->x, name, strlen(name));
+    if (*out)
+        return CUDW_OK;
+    const char *m;
+    int rc = cudw_symbolizer_resolve(c->s, name, strlen(name), &m);
+    if (rc == CUDW_E_ARG || rc == CUDW_E_NOMEM)
+        return corr_fail(c, rc, "function", "%s", c->s->err.detail);
+    if (rc == CUDW_OK)
+        *out = sym_func_named(c->x, m, strlen(m));
+    if (!*out)
+        return corr_fail(c, CUDW_E_NOT_FOUND, "function", "no function %s in %s", name, c->x->info->label);
+    return CUDW_OK;
 }
 
 static int walk(cudw_correlation *c, size_t image, const cudw_correlate_opts *o)
 {
     cudw_file *f = c->s->given ? c->s->given : c->x->img->elf;
     const sym_func *only = NULL;
-    if (o->function && !(only = named(c, o->function)))
-        return corr_fail(c, CUDW_E_NOT_FOUND, "function", "no function %s in %s", o->function, c->x->info->label);
+    int rc = o->function ? named(c, o->function, &only) : CUDW_OK;
+    if (rc)
+        return rc;
     c->only = only;
     uint32_t size = cudw_header(f)->sm >= 70 || !cudw_header(f)->sm ? 16 : 8;
     uint64_t classes[CUDW_SIZE_NCLASSES];
-    int rc = cudw_image_sizes(f, classes);
+    rc = cudw_image_sizes(f, classes);
     if (rc)
         return rc;
     c->sum.code_bytes = classes[CUDW_SIZE_CODE];

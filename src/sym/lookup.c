@@ -282,6 +282,26 @@ static void clear(cudw_sym_result *r)
     r->image = (size_t)-1;
 }
 
+/* symbol as a name some image defines: itself, or what it resolves to
+ * (names.c); NULL when it names none or several.  A failed resolution
+ * leaves no error behind: cudw_symbolize_why says it. */
+static const char *defined_name(cudw_symbolizer *s, const char *symbol, size_t *len)
+{
+    if (s->nimages > 1 ? sym_gfind(s, symbol, *len) != NULL
+                       : sym_func_named(&s->images[0], symbol, *len) != NULL)
+        return symbol;
+    cudw_error saved = s->err;
+    const char *m;
+    int rc = cudw_symbolizer_resolve(s, symbol, *len, &m);
+    if (rc == CUDW_E_NOMEM)
+        return NULL;
+    s->err = saved;
+    if (rc)
+        return NULL;
+    *len = strlen(m);
+    return m;
+}
+
 int cudw_symbolize(cudw_symbolizer *s, const char *symbol, size_t len, uint64_t offset, cudw_sym_result *res,
                    cudw_sym_frame *fr, size_t cap)
 {
@@ -290,21 +310,22 @@ int cudw_symbolize(cudw_symbolizer *s, const char *symbol, size_t len, uint64_t 
     clear(res);
     res->symbol = symbol;
     res->offset = offset;
+    if (!s->nimages)
+        return CUDW_OK;
+    int rc = s->nimages > 1 ? sym_ensure_names(s) : sym_ensure_image(s, &s->images[0]);
+    if (rc)
+        return rc;
+    if (!(symbol = defined_name(s, symbol, &len)))
+        return s->err.code == CUDW_E_NOMEM ? CUDW_E_NOMEM : CUDW_OK;
+    res->symbol = symbol;
     /* the candidate images: all (one), or those defining the name */
-    const gname *g = NULL;
+    const gname *g = s->nimages > 1 ? sym_gfind(s, symbol, len) : NULL;
     size_t one = 0;
-    if (s->nimages > 1) {
-        int rc = sym_ensure_names(s);
-        if (rc)
-            return rc;
-        if (!(g = sym_gfind(s, symbol, len)))
-            return CUDW_OK;
-    }
     for (const gname *h = g; h && h->next; h = &s->gnames[h->next - 1])
         res->other_images++; /* every image defining it but the one answering */
     for (;;) {
         size_t xi = g ? g->image : one;
-        int rc = sym_ensure_image(s, &s->images[xi]);
+        rc = sym_ensure_image(s, &s->images[xi]);
         if (rc)
             return rc;
         const sym_image *x = &s->images[xi];
@@ -313,13 +334,50 @@ int cudw_symbolize(cudw_symbolizer *s, const char *symbol, size_t len, uint64_t 
             res->image = xi;
             res->image_label = x->info->label;
         }
-        if (fn && answer(s, xi, fn->shndx, fn->value + offset, res, fr, cap))
+        /* past the function's end is no place in it (nor the next one's) */
+        if (fn && (offset < fn->size || !fn->size) && answer(s, xi, fn->shndx, fn->value + offset, res, fr, cap))
             break;
         if (!g || !g->next)
             break;
         g = &s->gnames[g->next - 1];
     }
     return CUDW_OK;
+}
+
+int cudw_symbolize_why(cudw_symbolizer *s, const char *symbol, size_t len, const cudw_sym_result *r, char *buf,
+                       size_t n)
+{
+    if (len == (size_t)-1)
+        len = strlen(symbol);
+    if (n)
+        buf[0] = 0;
+    if (r->found)
+        return CUDW_MISS_NONE;
+    if (r->image == (size_t)-1) {
+        const char *m;
+        cudw_error saved = s->err;
+        int rc = cudw_symbolizer_resolve(s, symbol, len, &m);
+        snprintf(buf, n, "%s", rc ? s->err.detail : "no image answers for it");
+        s->err = saved;
+        return rc == CUDW_E_ARG ? CUDW_MISS_AMBIGUOUS : CUDW_MISS_NO_FUNCTION;
+    }
+    const sym_image *x = &s->images[r->image];
+    /* r->symbol: the caller's text (len bytes), or the name it resolved to */
+    const char *name = r->symbol ? r->symbol : symbol;
+    int nlen = (int)(name == symbol ? len : strlen(name));
+    const sym_func *fn = sym_func_named(x, name, (size_t)nlen);
+    if (fn && fn->size && r->offset >= fn->size) {
+        snprintf(buf, n, "offset 0x%llx is past the end of %.*s (0x%llx bytes)", (unsigned long long)r->offset, nlen,
+                 name, (unsigned long long)fn->size);
+        return CUDW_MISS_PAST_END;
+    }
+    if (!x->lines[0].nseqs && s->nimages > 1)
+        snprintf(buf, n, "no line table in %s (built without -lineinfo or -G)", x->info->label);
+    else if (!x->lines[0].nseqs)
+        snprintf(buf, n, "no line table (built without -lineinfo or -G)");
+    else
+        snprintf(buf, n, "no line row covers %.*s+0x%llx", nlen, name, (unsigned long long)r->offset);
+    return CUDW_MISS_NO_ROW;
 }
 
 int cudw_symbolize_address(cudw_symbolizer *s, size_t image, unsigned section, uint64_t address,

@@ -174,6 +174,12 @@ struct cudw_symbolizer {
     gname *gnames;
     size_t ngnames;
     hmap gtab;                 /* name -> gnames index of its first entry */
+    atomic_int aliases_ready;  /* names as people type them (names.c) */
+    const char **anames;       /* each function name once */
+    size_t nanames;
+    struct alias *aliases;     /* demangled keys of anames */
+    size_t naliases;
+    hmap atab;                 /* key hash + tier -> aliases index */
     arena mem;
     cudw_error err;
 };

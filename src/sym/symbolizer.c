@@ -110,6 +110,9 @@ void cudw_symbolizer_close(cudw_symbolizer *s)
     }
     free(s->images);
     free(s->gnames);
+    free(s->anames);
+    free(s->aliases);
+    hmap_free(&s->atab);
     hmap_free(&s->gtab);
     arena_free_all(&s->mem);
     cudw_close(s->companion);
@@ -244,7 +247,7 @@ static int build_names(cudw_symbolizer *s)
             continue;
         }
         const cudw_section *st = cudw_section_find(im->elf, ".symtab");
-        for (uint32_t k = 1; st && st->data && k < st->data_size / 24; k++) {
+        for (uint32_t k = 1; st && k < cudw_symbol_count(im->elf, st->index); k++) {
             cudw_symbol sy;
             if (cudw_symbol_get(im->elf, st->index, k, &sy) != CUDW_OK || sy.type != 2 || !sy.name[0] || !sy.shndx)
                 continue;

@@ -92,7 +92,11 @@ expect_error("not ELF", write("text.cubin", b"hello, world\n" * 10), ["dump"], "
              r"offset 0x0: ELF header: neither an ELF file nor a fatbin")
 elf32 = bytearray(base)
 elf32[4] = 1
-expect_error("ELF32", write("elf32.cubin", bytes(elf32)), ["sections"], "", r"offset 0x4: ELF header: class 1")
+expect_error("an ELF64 file marked ELF32", write("elf32.cubin", bytes(elf32)), ["sections"], "",
+             r"offset 0x20: section header table: e_shnum \d+ but e_shoff 0")
+elfbig = bytearray(base)
+elfbig[5] = 2
+expect_error("big-endian", write("msb.cubin", bytes(elfbig)), ["sections"], "", r"offset 0x4: ELF header: class 2 data 2")
 expect_error("truncated in the ELF header", write("t40.cubin", base[:40]), ["dump"], "", r"offset 0x0: ELF header: file has 40 bytes")
 expect_error("truncated before the section headers", write("t100.cubin", base[:100]), ["sections"], "",
              r"offset 0x[0-9a-f]+: section header")
@@ -223,7 +227,9 @@ check("addr2line -fi: binutils' two-line frames", r.stdout.splitlines()[::2] == 
 r = run("addr2line", "-e", peer, "kernel+0x100")
 check("addr2line: the last row at an address wins (main.cu:8 in foo)", r.stdout.endswith("main.cu:8\n"), r.stdout)
 r = run("addr2line", "-e", peer, "-f", "kernel+0x5000", "nosuch+0x0")
-check("addr2line: unknown locations print ?? and ??:0", r.returncode == 0 and r.stdout == "??\n??:0\n??\n??:0\n", r.stdout)
+check("addr2line: unknown locations print ?? and ??:0, say why, exit 1",
+      r.returncode == 1 and r.stdout == "??\n??:0\n??\n??:0\n" and "past the end of kernel" in r.stderr
+      and "no function named nosuch" in r.stderr and r.stderr.count("\n") == 2, r.stdout + r.stderr)
 r = run("addr2line", "-e", peer, "junk+")
 check("addr2line: unparsable location: exit 1", r.returncode == 1 and "cannot parse" in r.stderr)
 r = subprocess.run([CUDWARF, "addr2line", "-e", peer, "--json", "--ptx"], input="kernel+0x1e0\n",

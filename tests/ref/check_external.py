@@ -29,20 +29,14 @@ usage: check_external.py CUDWARF
 """
 import glob, json, os, re, struct, subprocess, sys, tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "common"))
+import tally  # noqa: E402
+
 CUDWARF = sys.argv[1]
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXT = os.path.join(ROOT, "tests", "fixtures", "external")
-passed = failed = 0
-
-
-def check(name, cond, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-        print(f"ok   {name}")
-    else:
-        failed += 1
-        print(f"FAIL {name} {detail}")
+T = tally.Tally("external")
+check = T.check
 
 
 def run(*a):
@@ -250,5 +244,4 @@ r, j = jsonof("pubnames", "--check", "--json", bad)
 check("pubnames --check --json on a failing check: JSON, identical false, exit 1",
       isinstance(j, list) and r.returncode == 1 and any(x.get("identical") is False for x in j), r.stdout[:300])
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+T.done()

@@ -21,6 +21,8 @@
 #include "exercise.h"
 
 static const char *current = "";
+static const uint8_t *cur_img; /* the mutant, for MUTATE_DUMP=PATH (a failing one is written there) */
+static size_t cur_n;
 static int bad;
 static unsigned long errors;
 
@@ -53,6 +55,11 @@ static void check(cudw_file *f, int rc)
             fprintf(stderr, "FAIL %s: error at %s+0x%llx, past the section's size 0x%llx\n", current, e->section,
                     (unsigned long long)e->offset, (unsigned long long)s->size);
             bad++;
+            FILE *d = getenv("MUTATE_DUMP") ? fopen(getenv("MUTATE_DUMP"), "wb") : NULL;
+            if (d) {
+                fwrite(cur_img, 1, cur_n, d);
+                fclose(d);
+            }
         }
     }
 }
@@ -60,6 +67,8 @@ static void check(cudw_file *f, int rc)
 static void run(const uint8_t *img, size_t n, const char *what)
 {
     current = what;
+    cur_img = img;
+    cur_n = n;
     cudw_file *f;
     alarm(10);
     if (cudw_open_mem(&f, img, n, "mutant") == CUDW_OK)
