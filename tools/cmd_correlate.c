@@ -118,16 +118,23 @@ static void callers_text(const corr_opts *o, const cudw_correlation *c, size_t L
     free(v);
 }
 
-/* The function a line is in: its instructions' innermost frame's. */
-static const cudw_sym_frame *line_function(const cudw_correlation *c, size_t L)
+/* The functions with code on line L: one name, or each with its bytes
+ * (a template line two instantiations share). */
+static void line_functions_text(const corr_opts *o, const cudw_correlation *c, size_t L, obuf *out)
 {
-    for (size_t i = 0, n = cudw_corr_insn_count(c); i < n; i++) {
-        size_t nf;
-        const cudw_sym_frame *f = cudw_corr_frames(c, i, &nf);
-        if (cudw_corr_insn_get(c, i)->line == L && nf)
-            return f;
+    const cudw_corr_line_fn *v;
+    size_t n = cudw_corr_line_functions(c, L, &v);
+    for (size_t k = 0; k < n && k < 4; k++) {
+        char buf[4096];
+        const char *name = v[k].function ? v[k].function : "??";
+        size_t need = o->demangle && v[k].function ? cudw_demangle(name, buf, sizeof buf) : 0;
+        ob_puts(out, k ? ", " : "  ");
+        ob_puts(out, need && need < sizeof buf ? buf : name);
+        if (n > 1)
+            ob_printf(out, " %llu B", (unsigned long long)v[k].sass_bytes);
     }
-    return NULL;
+    if (n > 4)
+        ob_printf(out, ", %zu more", n - 4);
 }
 
 static const cudw_correlation *sort_ctx;
@@ -174,7 +181,10 @@ static void totals_text(const corr_opts *o, const cudw_correlation *c, const cha
         ob_commas(out, x->sass_bytes_inclusive, 11);
         ob_commas(out, x->sass_bytes, 9);
         ob_commas(out, x->sass_instructions, 7);
-        ob_commas(out, x->ptx_instructions, 7);
+        if (cudw_corr_summary_get(c)->ptx_by_loc) /* else known per line only */
+            ob_commas(out, x->ptx_instructions, 7);
+        else
+            ob_puts(out, "      -");
         ob_puts(out, "  ");
         const char *name = x->name ? x->name : "(no line)";
         char buf[4096];
@@ -212,7 +222,8 @@ static int report_text(const corr_opts *o, cudw_correlation *c, obuf *out)
     ob_printf(out, "  %llu with a source line, %llu with a PTX line", (unsigned long long)s->with_line,
               (unsigned long long)s->with_ptx);
     if (s->disagree)
-        ob_printf(out, "; %llu where the PTX's .loc says otherwise", (unsigned long long)s->disagree);
+        ob_printf(out, "; %llu whose line-table frames differ from what the PTX's .loc says",
+                  (unsigned long long)s->disagree);
     ob_putc(out, '\n');
     if (s->disagree) {
         uint64_t why[CUDW_CORR_OTHER + 1] = {0};
@@ -220,7 +231,8 @@ static int report_text(const corr_opts *o, cudw_correlation *c, obuf *out)
             why[cudw_corr_insn_get(c, i)->reason]++;
         for (int r = 1; r <= CUDW_CORR_OTHER; r++)
             if (why[r])
-                ob_printf(out, "    %llu %s\n", (unsigned long long)why[r], cudw_corr_reason_name(r));
+                ob_printf(out, "    %llu %s: %s\n", (unsigned long long)why[r], cudw_corr_reason_name(r),
+                          cudw_corr_reason_text(r));
     }
     size_t nl = cudw_corr_line_count(c);
     size_t *order = malloc((nl ? nl : 1) * sizeof *order);
@@ -259,9 +271,7 @@ static int report_text(const corr_opts *o, cudw_correlation *c, obuf *out)
         }
         ob_putc(out, ':');
         ob_dec(out, l->line);
-        const cudw_sym_frame *f = line_function(c, order[k]);
-        if (f)
-            ob_printf(out, "  %s", fn_name(o, f));
+        line_functions_text(o, c, order[k], out);
         ob_putc(out, '\n');
         callers_text(o, c, order[k], out);
     }
@@ -273,17 +283,37 @@ static int report_text(const corr_opts *o, cudw_correlation *c, obuf *out)
 
 /* ---- JSON ---- */
 
-static void cost_json(json *j, const cudw_corr_cost *k, const char *name_key, int with_line)
+/* A line's, function's or file's costs; ptx: whether its PTX count is
+ * known (null otherwise); line >= 0: a source line's index, whose
+ * functions follow */
+static void cost_json(json *j, const cudw_correlation *c, const cudw_corr_cost *k, const char *name_key, long line,
+                      int ptx)
 {
     json_obj(j, NULL);
     json_str(j, name_key, k->name);
-    if (with_line)
+    if (line >= 0)
         json_u64(j, "line", k->line);
     json_u64(j, "sass_bytes", k->sass_bytes);
     json_u64(j, "sass_bytes_inclusive", k->sass_bytes_inclusive);
     json_u64(j, "sass_instructions", k->sass_instructions);
     json_u64(j, "sass_instructions_inclusive", k->sass_instructions_inclusive);
-    json_u64(j, "ptx_instructions", k->ptx_instructions);
+    if (ptx)
+        json_u64(j, "ptx_instructions", k->ptx_instructions);
+    else
+        json_null(j, "ptx_instructions");
+    if (line >= 0) {
+        const cudw_corr_line_fn *v;
+        size_t n = cudw_corr_line_functions(c, (size_t)line, &v);
+        json_arr(j, "functions");
+        for (size_t i = 0; i < n; i++) {
+            json_obj(j, NULL);
+            json_str(j, "function", v[i].function);
+            json_u64(j, "sass_bytes", v[i].sass_bytes);
+            json_u64(j, "sass_instructions", v[i].sass_instructions);
+            json_end_obj(j);
+        }
+        json_end_arr(j);
+    }
     json_end_obj(j);
 }
 
@@ -373,15 +403,15 @@ static void report_json(const corr_opts *o, cudw_correlation *c, json *j)
     json_end_arr(j);
     json_arr(j, "source_lines");
     for (size_t i = 0, n = cudw_corr_line_count(c); i < n; i++)
-        cost_json(j, cudw_corr_line_get(c, i), "path", 1);
+        cost_json(j, c, cudw_corr_line_get(c, i), "path", (long)i, 1);
     json_end_arr(j);
     json_arr(j, "functions");
     for (size_t i = 0, n = cudw_corr_function_count(c); i < n; i++)
-        cost_json(j, cudw_corr_function_get(c, i), "function", 0);
+        cost_json(j, c, cudw_corr_function_get(c, i), "function", -1, s->ptx_by_loc);
     json_end_arr(j);
     json_arr(j, "files");
     for (size_t i = 0, n = cudw_corr_file_count(c); i < n; i++)
-        cost_json(j, cudw_corr_file_get(c, i), "path", 0);
+        cost_json(j, c, cudw_corr_file_get(c, i), "path", -1, s->ptx_by_loc);
     json_end_arr(j);
     json_end_obj(j);
 }
@@ -470,6 +500,7 @@ static int correlate_all(const corr_opts *o, const char *path, cudw_symbolizer *
     *out = v;
     *n = 0;
     cudw_correlate_opts co = {ptx, o->function, 0};
+    size_t skipped = 0;
     for (size_t i = 0; i < ni; i++) {
         int rc = cudw_correlate(s, i, &co, &v[*n]);
         const cudw_error *e = cudw_symbolizer_error(s);
@@ -481,7 +512,17 @@ static int correlate_all(const corr_opts *o, const char *path, cudw_symbolizer *
             eprintf("%s: %s: %s\n", progname, path, msg);
             return EXIT_BAD_INPUT;
         }
+        if (!cudw_corr_summary_get(v[*n])->code_bytes) { /* no code: notes and call graphs only */
+            cudw_correlation_close(v[*n]);
+            v[*n] = NULL;
+            skipped++;
+            continue;
+        }
         (*n)++;
+    }
+    if (!*n && skipped) {
+        eprintf("%s: %s: no code in its %zu image%s\n", progname, path, skipped, skipped == 1 ? "" : "s");
+        return EXIT_BAD_INPUT;
     }
     if (!*n) { /* why, in the resolver's words: the nearest names */
         const char *m;

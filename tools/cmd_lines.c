@@ -249,11 +249,22 @@ static int check_tables(cudw_file *f, const lopts *o)
 
 /* Images that have the --section asked for: none in an input is an error. */
 static atomic_int matched;
+static atomic_int images, bare; /* images seen, and those without a line table (not shown in text) */
 
 static int one(cudw_file *f, const char *path, void *vctx, json *j)
 {
     const lopts *o = vctx;
     unsigned n = cudw_section_count(f);
+    atomic_fetch_add(&images, 1);
+    if (!o->json && !o->section) { /* nothing to show: counted, said once at the end */
+        int has = 0;
+        for (unsigned i = 1; i < n && !has; i++)
+            has = is_line_section(cudw_section_get(f, i), NULL);
+        if (!has) {
+            atomic_fetch_add(&bare, 1);
+            return EXIT_OK;
+        }
+    }
     if (o->section) {
         int has = 0;
         for (unsigned i = 1; i < n && !has; i++)
@@ -344,5 +355,13 @@ int cmd_lines(int argc, char **argv)
     }
     json j;
     json_init(&j, &out_stdout);
-    return run_images(argv, nfiles, &(image_run){one, &o, &j, o.json, o.section, "line", &matched});
+    int rc = run_images(argv, nfiles, &(image_run){one, &o, &j, o.json, o.section, "line", &matched});
+    int nb = atomic_load(&bare), ni = atomic_load(&images);
+    const char *what = nfiles == 1 ? argv[0] : "the inputs";
+    if (nb && nb == ni) /* the one line a file without line tables gets */
+        ob_printf(&out_stdout, "%s: no line tables in %s%d image%s (built without -lineinfo or -G)\n", what,
+                  ni > 1 ? "its " : "", ni, ni == 1 ? "" : "s");
+    else if (nb)
+        eprintf("%s: %s: note: %d of %d images have no line tables (not shown)\n", progname, what, nb, ni);
+    return rc;
 }

@@ -8,7 +8,7 @@
 #include <string.h>
 
 static const char list_help[] =
-    "usage: cudwarf list [--json] [--headers | --decode] [--sm=N] [-j N] FILE...\n"
+    "usage: cudwarf list [--json] [--headers | --decode] [-v] [--sm=N] [-j N] FILE...\n"
     "\n"
     "List the fatbin containers of a fatbin file, a host ELF (object, executable,\n"
     "shared library) or an archive, and their entries: kind, SM, version, flags,\n"
@@ -17,8 +17,9 @@ static const char list_help[] =
     "__nv_relfatbin, by their magic in any other section (NVIDIA's libraries\n"
     "keep thousands in .ldata, .rodata, .cask_resource), and through the\n"
     ".nvFatBinSegment wrapper records; each container says how it was found.\n"
-    "Fields whose meaning is unknown are shown raw.  A host ELF without device\n"
-    "code is listed with a note (exit 0).\n"
+    "An ELF image with no code (only notes, call graph and relocation actions:\n"
+    "an executable's first container has one per SM) says \"no code\".  A host\n"
+    "ELF without device code is listed with a note (exit 0).\n"
     "\n"
     "Compressed images are decoded while they unpack to at most 256 MiB in all;\n"
     "past that (NVIDIA's libraries: 0.4 to 2.2 GB of zstd) they are listed as\n"
@@ -32,6 +33,8 @@ static const char list_help[] =
     "  --headers   what the container and entry headers say, decoding no image:\n"
     "              no image size check and no debug sections\n"
     "  --sm=N      only the images for sm_N (90, 90a, sm_100f)\n"
+    "  -v, --verbose  also flag bits, options and header fields whose meaning\n"
+    "              is not known (raw; --json always has them)\n"
     "  -j N        decode N images at once (default: every core); the output\n"
     "              is the same\n";
 
@@ -40,7 +43,8 @@ static const char *compression(const cudw_fatbin_entry *e)
     return e->flags & CUDW_FATBIN_ZSTD ? "zstd" : e->flags & CUDW_FATBIN_LZ4 ? "lz4" : "none";
 }
 
-static void flags_text(uint64_t f, char *buf, size_t n)
+/* The flags by name; the bits whose meaning is not known with unknown. */
+static void flags_text(uint64_t f, char *buf, size_t n, int unknown)
 {
     static const struct { uint64_t bit; const char *name; } names[] = {
         {CUDW_FATBIN_64BIT, "64-bit"}, {CUDW_FATBIN_DEBUG, "debug"}, {CUDW_FATBIN_LINUX, "Linux"},
@@ -54,7 +58,7 @@ static void flags_text(uint64_t f, char *buf, size_t n)
             len += (size_t)snprintf(buf + len, len < n ? n - len : 0, "%s%s", len ? ", " : "", names[i].name);
             f &= ~names[i].bit;
         }
-    if (f && len < n)
+    if (f && unknown && len < n)
         snprintf(buf + len, n - len, "%sunknown 0x%llx", len ? ", " : "", (unsigned long long)f);
 }
 
@@ -85,11 +89,14 @@ static int printable(const uint8_t *p, uint32_t n)
 enum { DECODE_BUDGET, DECODE_ALL, DECODE_NONE };
 #define LIST_BUDGET (256ull << 20)
 
+static int list_verbose; /* --verbose, for every file's context */
+
 typedef struct lctx {
     image_set set;         /* the images listed (--sm) */
     int json;
     int headers;           /* --headers: no image decoded */
     int skip_packed;       /* over the budget: compressed entries not decoded */
+    int verbose;           /* --verbose: flag bits and fields whose meaning is not known */
     const json *tmpl;
 } lctx;
 
@@ -132,8 +139,9 @@ static void container_text(const cudw_input_container *c, obuf *o)
                   c->nimages == 1 ? "y" : "ies");
 }
 
+/* code: 1 or 0 for a decoded ELF image, -1 when not known */
 static void image_json(json *j, const cudw_input_image *im, int ok, int opaque, size_t size, char *dbg,
-                       int headers)
+                       int headers, int code)
 {
     const cudw_fatbin_entry *e = im->entry;
     char fl[160];
@@ -157,7 +165,7 @@ static void image_json(json *j, const cudw_input_image *im, int ok, int opaque, 
         json_u64(j, "minor", e->minor);
         json_u64(j, "flags", e->flags);
         json_arr(j, "flag_names");
-        flags_text(e->flags, fl, sizeof fl);
+        flags_text(e->flags, fl, sizeof fl, 1);
         char *save; /* jobs run on several threads: strtok_r */
         for (char *t = strtok_r(fl, ",", &save); t; t = strtok_r(NULL, ",", &save))
             json_str(j, NULL, t[0] == ' ' ? t + 1 : t);
@@ -188,6 +196,8 @@ static void image_json(json *j, const cudw_input_image *im, int ok, int opaque, 
         json_null(j, "image_size");
     else
         json_u64(j, "image_size", ok ? size : 0);
+    if (code >= 0)
+        json_bool(j, "has_code", code);
     if (im->kind == CUDW_FATBIN_ELF && !(headers && e)) {
         json_arr(j, "debug_sections");
         char *save;
@@ -199,16 +209,17 @@ static void image_json(json *j, const cudw_input_image *im, int ok, int opaque, 
 }
 
 static void image_text(obuf *o, const cudw_input_image *im, int ok, int opaque, size_t size, const char *dbg,
-                       int headers)
+                       int headers, int code, int verbose)
 {
     const cudw_fatbin_entry *e = im->entry;
     char fl[160], kind[16];
+    const char *nocode = code == 0 ? ", no code" : "";
     if (!e) {
-        ob_printf(o, "  %s: ELF sm_%u, %zu bytes, debug sections: %s\n", im->label, im->sm, size,
+        ob_printf(o, "  %s: ELF sm_%u, %zu bytes%s, debug sections: %s\n", im->label, im->sm, size, nocode,
                   dbg[0] ? dbg : "none");
         return;
     }
-    flags_text(e->flags, fl, sizeof fl);
+    flags_text(e->flags, fl, sizeof fl, verbose);
     if (cudw_fatbin_kind_name(e->kind))
         snprintf(kind, sizeof kind, "%s", cudw_fatbin_kind_name(e->kind));
     else
@@ -227,20 +238,20 @@ static void image_text(obuf *o, const cudw_input_image *im, int ok, int opaque, 
     else if (headers)
         ob_putc(o, '\n');
     else
-        ob_printf(o, ", image %zu bytes\n", ok ? size : 0);
+        ob_printf(o, ", image %zu bytes%s\n", ok ? size : 0, nocode);
     if (e->name)
         ob_printf(o, "        name '%.*s'\n", (int)e->name_length, e->name);
     if (e->options) {
         if (printable(e->options, e->options_length))
             ob_printf(o, "        options \"%.*s\"\n", (int)e->options_length, (const char *)e->options);
-        else {
+        else if (verbose) {
             ob_printf(o, "        options (%u bytes, meaning unknown):", e->options_length);
             for (uint32_t k = 0; k < e->options_length; k++)
                 ob_printf(o, " %02x", e->options[k]);
             ob_putc(o, '\n');
         }
     }
-    if (e->field2 != 0x0101 || e->field48)
+    if (verbose && (e->field2 != 0x0101 || e->field48))
         ob_printf(o, "        unknown fields: +2 0x%x, +48 0x%llx\n", e->field2, (unsigned long long)e->field48);
     if (im->kind == CUDW_FATBIN_ELF && !headers)
         ob_printf(o, "        debug sections: %s\n", dbg[0] ? dbg : "none");
@@ -272,6 +283,7 @@ static int list_job(void *p, size_t k)
     if (!ok && !skip)
         rc = EXIT_BAD_INPUT;
     char dbg[512] = "";
+    int code = ok && img->elf ? cudw_has_code(img->elf) : -1;
     if (ok && img->elf)
         debug_names(img->elf, dbg, sizeof dbg);
     size_t size = ok ? img->size : 0;
@@ -280,9 +292,9 @@ static int list_job(void *p, size_t k)
         json j = *c->tmpl;
         j.out = o;
         j.first[j.depth] = 1;
-        image_json(&j, im, ok, opaque, size, dbg, headers);
+        image_json(&j, im, ok, opaque, size, dbg, headers, code);
     } else {
-        image_text(o, im, ok, opaque, size, dbg, headers);
+        image_text(o, im, ok, opaque, size, dbg, headers, code, c->verbose);
     }
     return rc;
 }
@@ -381,7 +393,7 @@ static int list_one(const char *path, int as_json, int mode, json *j)
     if (skip_packed)
         eprintf("%s: %s: note: %zu compressed images (%.1f GB unpacked) not decoded, over list's 256 MiB;"
                 " --decode decodes them\n", progname, path, npacked, (double)unpacked / 1e9);
-    lctx c = {{in, idx}, as_json, mode == DECODE_NONE, skip_packed, j};
+    lctx c = {{in, idx}, as_json, mode == DECODE_NONE, skip_packed, list_verbose, j};
     int saved_jobs = jobs_n;
     if (mode == DECODE_NONE || (skip_packed && npacked == k))
         jobs_n = 1; /* nothing to decode: threads would only wait on each other */
@@ -402,7 +414,8 @@ static int list_one(const char *path, int as_json, int mode, json *j)
     return rc;
 }
 
-static const cli_opt list_table[] = {{"--json", 0, 0, 1}, {"--headers", 0, 0, 2}, {"--decode", 0, 0, 3}, {0}};
+static const cli_opt list_table[] = {{"--json", 0, 0, 1}, {"--headers", 0, 0, 2}, {"--decode", 0, 0, 3},
+                                     {"--verbose", 'v', 0, 4}, {0}};
 
 int cmd_list(int argc, char **argv)
 {
@@ -414,6 +427,7 @@ int cmd_list(int argc, char **argv)
         case OPT_ERR: return EXIT_USAGE;
         case OPT_POS: argv[nfiles++] = (char *)a.value; break; /* the operands, in order, over argv */
         case 1: as_json = 1; break;
+        case 4: list_verbose = 1; break;
         case 2:
         case 3:
             if (mode != DECODE_BUDGET && mode != (id == 2 ? DECODE_NONE : DECODE_ALL)) {

@@ -60,6 +60,9 @@ enum {
  * without a line change", "file change on the same line", "no row",
  * "other"; NULL for CUDW_CORR_AGREE and beyond. */
 const char *cudw_corr_reason_name(int reason);
+/* The same in a plain sentence, for people ("the PTX's .loc gives line 0
+ * (no source line); ptxas writes no row for it, ..."). */
+const char *cudw_corr_reason_text(int reason);
 
 typedef struct cudw_corr_insn {
     unsigned section;          /* code section ... */
@@ -143,5 +146,15 @@ size_t cudw_corr_function_count(const cudw_correlation *c);
 const cudw_corr_cost *cudw_corr_function_get(const cudw_correlation *c, size_t i);
 size_t cudw_corr_file_count(const cudw_correlation *c);
 const cudw_corr_cost *cudw_corr_file_get(const cudw_correlation *c, size_t i);
+
+/* The functions with code on source line i (cudw_corr_line_get's index):
+ * each with the exclusive SASS of that line in it, most bytes first.  A
+ * line of a template two instantiations share lists both.  *out points
+ * into the correlation; returns how many. */
+typedef struct cudw_corr_line_fn {
+    const char *function;      /* the innermost frame's function (linkage name) */
+    uint64_t sass_bytes, sass_instructions;
+} cudw_corr_line_fn;
+size_t cudw_corr_line_functions(const cudw_correlation *c, size_t i, const cudw_corr_line_fn **out);
 
 #endif /* CUDWARF_CORRELATE_H */

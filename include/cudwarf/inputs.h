@@ -225,6 +225,12 @@ typedef struct cudw_code_section {
 } cudw_code_section;
 int cudw_code_next(const cudw_file *f, unsigned *cursor, cudw_code_section *out);
 
+/* 1 when f has code (a code section with bytes), 0 for an image that
+ * holds only notes, call graphs and relocation actions (an executable's
+ * first container has one per SM): commands that work on code skip those
+ * unless asked for them by --sm. */
+int cudw_has_code(const cudw_file *f);
+
 /* Identical copies: which of many byte strings (images, kernels) are the
  * same bytes, and what the extra copies cost.  The caller hashes each
  * copy's bytes (cudw_dup_hash: 128 bits), numbers it (item) and says what

@@ -124,3 +124,13 @@ int cudw_code_next(const cudw_file *f, unsigned *cursor, cudw_code_section *out)
     *cursor = n;
     return CUDW_DONE;
 }
+
+int cudw_has_code(const cudw_file *f)
+{
+    unsigned cur = 0;
+    cudw_code_section cs;
+    while (cudw_code_next(f, &cur, &cs) == CUDW_OK)
+        if (cs.size)
+            return 1;
+    return 0;
+}

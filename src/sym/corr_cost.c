@@ -199,6 +199,88 @@ static int sort_costs(corr_costs *k, size_t **renumber)
     return CUDW_OK;
 }
 
+/* ---- the functions of each line ---- */
+
+typedef struct lf_key { size_t line; const char *fn; size_t at; } lf_key;
+
+static int lf_cmp(const void *a, const void *b)
+{
+    const cudw_corr_line_fn *x = a, *y = b;
+    if (x->sass_bytes != y->sass_bytes)
+        return x->sass_bytes > y->sass_bytes ? -1 : 1;
+    return x->function && y->function ? strcmp(x->function, y->function) : !x->function - !y->function;
+}
+
+/* One pass over the instructions (line indexes final): the (line,
+ * function) pairs with their exclusive bytes, grouped by line. */
+static int line_functions(cudw_correlation *c)
+{
+    size_t nl = c->lines.n, cap = 0, cap2 = 0, n = 0;
+    hmap idx = {0};
+    size_t *count = calloc(nl + 1, sizeof *count), *line_of = NULL;
+    cudw_corr_line_fn *v = NULL;
+    int rc = count ? CUDW_OK : CUDW_E_NOMEM;
+    for (size_t i = 0; !rc && i < c->ninsns; i++) {
+        const cudw_corr_insn *in = &c->insns[i];
+        const char *fn = c->span[i].n ? function_of(&c->frames[c->span[i].first], in) : in->func;
+        uint64_t h = (fn ? sym_hash(fn, strlen(fn)) : 7) ^ (in->line * 0x9e3779b97f4a7c15ull);
+        hmap_probe p = hmap_probe_at(&idx, h);
+        uint32_t r;
+        while ((r = hmap_next(&p)) != HMAP_NONE &&
+               !(line_of[r] == in->line && (v[r].function == fn || (fn && v[r].function && !strcmp(v[r].function, fn)))))
+            ;
+        if (r == HMAP_NONE) {
+            if (sym_grow((void **)&v, &cap, n, sizeof *v) || sym_grow((void **)&line_of, &cap2, n, sizeof *line_of) ||
+                hmap_add(&idx, h, (uint32_t)n)) {
+                rc = CUDW_E_NOMEM;
+                break;
+            }
+            v[n] = (cudw_corr_line_fn){fn, 0, 0};
+            line_of[n] = in->line;
+            count[in->line]++;
+            r = (uint32_t)n++;
+        }
+        v[r].sass_bytes += in->size;
+        v[r].sass_instructions++;
+    }
+    hmap_free(&idx);
+    /* counting sort by line, then each line's by bytes */
+    cudw_corr_line_fn *out = rc ? NULL : malloc((n ? n : 1) * sizeof *out);
+    size_t *first = rc ? NULL : malloc((nl + 2) * sizeof *first);
+    if (!rc && (!out || !first))
+        rc = CUDW_E_NOMEM;
+    if (!rc) {
+        first[0] = 0;
+        for (size_t l = 0; l <= nl; l++)
+            first[l + 1] = first[l] + count[l];
+        for (size_t l = 0; l <= nl; l++)
+            count[l] = first[l];
+        for (size_t k = 0; k < n; k++)
+            out[count[line_of[k]]++] = v[k];
+        for (size_t l = 0; l < nl; l++)
+            qsort(out + first[l], first[l + 1] - first[l], sizeof *out, lf_cmp);
+        c->linefns = out;
+        c->nlinefns = n;
+        c->linefn_first = first;
+    } else {
+        free(out);
+        free(first);
+    }
+    free(v);
+    free(line_of);
+    free(count);
+    return rc;
+}
+
+size_t cudw_corr_line_functions(const cudw_correlation *c, size_t i, const cudw_corr_line_fn **out)
+{
+    *out = NULL;
+    if (!c->linefn_first || i >= c->lines.n)
+        return 0;
+    *out = c->linefns + c->linefn_first[i];
+    return c->linefn_first[i + 1] - c->linefn_first[i];
+}
+
 int corr_finish(cudw_correlation *c)
 {
     int loc = 0, sass = 0;
@@ -222,5 +304,7 @@ int corr_finish(cudw_correlation *c)
     for (size_t i = 0; i < c->ninsns; i++)
         c->insns[i].line = map[c->insns[i].line];
     free(map);
-    return sort_costs(&c->funcs, NULL) || sort_costs(&c->files, NULL) ? CUDW_E_NOMEM : CUDW_OK;
+    if (sort_costs(&c->funcs, NULL) || sort_costs(&c->files, NULL))
+        return CUDW_E_NOMEM;
+    return line_functions(c);
 }

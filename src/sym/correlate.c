@@ -29,6 +29,21 @@ const char *cudw_corr_reason_name(int reason)
     return reason > 0 && reason <= CUDW_CORR_OTHER ? names[reason] : NULL;
 }
 
+const char *cudw_corr_reason_text(int reason)
+{
+    static const char *const text[] = {
+        NULL,
+        "the PTX's .loc gives line 0 (no source line); ptxas writes no row for it, so the line before stays",
+        "the PTX line is the function's opening brace; the line table puts the entry on the first statement",
+        "the same source lines, but ptxas kept naming an earlier inlined function (a sticky 0x90 name)",
+        "the same line in another inline context; ptxas writes a row only when the line changes",
+        "the same line number in another file; ptxas writes no row for that either",
+        "the .loc names a line, but no .debug_line row covers the instruction's address",
+        "the .loc chain and the line table's frames differ in another way",
+    };
+    return reason > 0 && reason <= CUDW_CORR_OTHER ? text[reason] : NULL;
+}
+
 /* ---- PTX texts ---- */
 
 static int add_text(cudw_correlation *c, const cudw_section *sec)
@@ -390,6 +405,8 @@ void cudw_correlation_close(cudw_correlation *c)
     corr_costs_free(&c->lines);
     corr_costs_free(&c->funcs);
     corr_costs_free(&c->files);
+    free(c->linefns);
+    free(c->linefn_first);
     free(c);
 }
 

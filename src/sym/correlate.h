@@ -33,6 +33,9 @@ struct cudw_correlation {
     cudw_sym_frame *frames;
     size_t nframes, frame_cap;
     corr_costs lines, funcs, files;
+    cudw_corr_line_fn *linefns;  /* (line, function) pairs, by line then bytes */
+    size_t nlinefns;
+    size_t *linefn_first;        /* line i's pairs: [first[i], first[i + 1]) */
 };
 
 int corr_fail(cudw_correlation *c, int code, const char *what, const char *fmt, ...) CUDW_PRINTF(4, 5);
