@@ -2,6 +2,8 @@
  * with --predict, the line section ptxas writes from them into a cubin;
  * and verify --ptx, the rows where the cubin differs from that. */
 #include "cli.h"
+
+#include <stdio.h>
 #include "lines_out.h"
 #include "opts.h"
 
@@ -91,7 +93,13 @@ static cudw_ptx *entry_or_report(const char *path)
             pick = i;
     }
     if (!count) {
-        eprintf("%s: %s: no PTX entry%s\n", progname, path, sel_sm ? " for that SM" : "");
+        char sms[256];
+        if (sel_sm && cudw_input_sms(entry_in, CUDW_FATBIN_PTX, sms, sizeof sms)[0])
+            eprintf("%s: %s: no compute_%u%s PTX entry (it has %s)\n", progname, path, sel_sm,
+                    sel_variant == 'a' ? "a" : sel_variant == 'f' ? "f" : "", sms);
+        else
+            eprintf("%s: %s: no PTX in it (a cubin holds none): give the .ptx file nvcc -ptx or -keep wrote, "
+                    "or a fatbin or executable built with PTX\n", progname, path);
         ptx_done(NULL);
         return NULL;
     }
@@ -114,10 +122,31 @@ static cudw_ptx *entry_or_report(const char *path)
     return p;
 }
 
+/* PTX opens with its .version directive, after comments at most (nvcc,
+ * NVRTC and LLVM all write it first): without one in its first 64 KiB a
+ * file is no PTX -- a .cu source, say -- and is refused, not read as PTX
+ * without directives. */
+static int looks_like_ptx(const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return 1; /* cudw_ptx_open says why */
+    static char head[65537];
+    size_t n = fread(head, 1, sizeof head - 1, fp);
+    fclose(fp);
+    head[n] = 0;
+    return strstr(head, ".version") != NULL;
+}
+
 /* open FILE.ptx (or a binary's PTX entry); errors and warnings on stderr */
 static cudw_ptx *ptx_or_report(const char *path)
 {
     cudw_ptx *p = NULL;
+    if (!is_container(path) && !looks_like_ptx(path)) {
+        eprintf("%s: %s: not PTX (no .version directive): a CUDA source? `nvcc -ptx FILE.cu` writes its PTX\n",
+                progname, path);
+        return NULL;
+    }
     if (is_container(path)) {
         if (!(p = entry_or_report(path)))
             return NULL;

@@ -45,27 +45,6 @@ int image_selected(const cudw_input_image *im)
     return !sel_sm || cudw_input_image_is(im, sel_sm, sel_variant);
 }
 
-/* "sm_75, sm_90a" for a message: the SMs of the input's ELF images. */
-static void sm_list(const cudw_input *in, char *buf, size_t n)
-{
-    size_t len = 0;
-    buf[0] = 0;
-    for (size_t i = 0; i < cudw_input_count(in) && len < n; i++) {
-        const cudw_input_image *im = cudw_input_peek(in, i);
-        if (im->kind != CUDW_FATBIN_ELF)
-            continue;
-        char one[24];
-        snprintf(one, sizeof one, "sm_%u%s", im->sm, im->variant == 'a' ? "a" : im->variant == 'f' ? "f" : "");
-        int seen = 0;
-        for (size_t j = 0; j < i && !seen; j++) {
-            const cudw_input_image *o = cudw_input_peek(in, j);
-            seen = o->kind == CUDW_FATBIN_ELF && o->sm == im->sm && o->variant == im->variant;
-        }
-        if (!seen)
-            len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? ", " : "", one);
-    }
-}
-
 cudw_input *open_input(const char *path)
 {
     cudw_input *in;
@@ -115,9 +94,9 @@ int select_images(cudw_input *in, const char *path, int quiet_none, size_t **out
     }
     if (!k) {
         char sms[256];
-        sm_list(in, sms, sizeof sms);
         eprintf("%s: %s: no sm_%u%s image (it has %s)\n", progname, path, sel_sm,
-                sel_variant == 'a' ? "a" : sel_variant == 'f' ? "f" : "", sms);
+                sel_variant == 'a' ? "a" : sel_variant == 'f' ? "f" : "",
+                cudw_input_sms(in, CUDW_FATBIN_ELF, sms, sizeof sms));
         free(idx);
         *out = NULL;
         return EXIT_BAD_INPUT;

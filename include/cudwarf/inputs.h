@@ -179,6 +179,11 @@ int cudw_sm_parse(const char *text, unsigned *sm, char *variant);
  * sm_90 ones); a cubin, whose header cannot tell, matches either. */
 int cudw_input_image_is(const cudw_input_image *im, unsigned sm, char variant);
 
+/* "sm_75, sm_90a" into buf: the distinct SMs of the input's images of
+ * kind (CUDW_FATBIN_ELF, _PTX: "compute_90"), in order; for the one
+ * message every command gives an --sm the input lacks.  Returns buf. */
+char *cudw_input_sms(const cudw_input *in, int kind, char *buf, size_t n);
+
 void cudw_input_close(cudw_input *in);
 
 /* ------------------------------------------------------------------ */

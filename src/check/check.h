@@ -29,7 +29,20 @@ typedef struct walker {
     void *ctx;
     size_t errors;
     int stop;            /* without WALK_ON: an error ended the walk (it is on f) */
+    struct row_index *rows; /* rows.c's function index, built on first use */
 } walker;
+
+/* (rows.c) The checks of decoded line rows: a sequence names a function,
+ * its addresses lie on instruction boundaries inside that function's
+ * section and never go back.  st starts zeroed for each table. */
+typedef struct row_state {
+    int started;
+    uint64_t sequence, address;
+    const struct fn_at *fn;
+    int reported;
+} row_state;
+void rows_check(walker *w, const cudw_section *s, row_state *st, const cudw_line_row *r);
+void rows_index_free(struct row_index *x);
 
 /* A parser failed and its error is on f: a finding (f's error cleared)
  * going on, else the end of the walk. */

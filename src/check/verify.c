@@ -67,5 +67,6 @@ size_t cudw_verify(cudw_file *f, cudw_finding_fn fn, void *ctx)
             verify_relocs(&w, i);
         walk_one(&w, &f->secs[i]);
     }
+    rows_index_free(w.rows);
     return w.errors;
 }

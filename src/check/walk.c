@@ -234,12 +234,15 @@ static void walk_rows(walker *w, const cudw_section *s, const cudw_line_table *t
     const cudw_section *ptx = NULL;
     uint64_t ptx_file = ~0ull; /* the file ptx is for: rows come in runs of one file */
     int deep = !(w->flags & WALK_CHECKS);
+    row_state rs = {0};
     cudw_line_iter_init(t, &it, deep ? CUDW_LINE_KEEP_SEQUENCE | CUDW_LINE_HIDDEN : 0);
     while ((rc = cudw_line_next(&it, &r)) == CUDW_OK) {
         const cudw_line_row *site;
         const char *text;
         if (r.hidden)
             continue;
+        if (!deep)
+            rows_check(w, s, &rs, &r);
         if (deep && sass && r.file != ptx_file) { /* only SASS tables' lines are PTX lines */
             ptx = cudw_ptx_section_for(w->f, t, r.file);
             ptx_file = r.file;

@@ -240,3 +240,23 @@ int input_split_blob(cudw_input *in, cudw_fatbin *fb, const cudw_section *s)
     }
     return CUDW_OK;
 }
+
+char *cudw_input_sms(const cudw_input *in, int kind, char *buf, size_t n)
+{
+    size_t len = 0;
+    if (n)
+        buf[0] = 0;
+    for (size_t i = 0; i < in->nimages && len < n; i++) {
+        const cudw_input_image *im = &in->images[i];
+        if (im->kind != kind)
+            continue;
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = in->images[j].kind == kind && in->images[j].sm == im->sm && in->images[j].variant == im->variant;
+        if (!seen)
+            len += (size_t)snprintf(buf + len, n - len, "%s%s_%u%s", len ? ", " : "",
+                                    kind == CUDW_FATBIN_PTX ? "compute" : "sm", im->sm,
+                                    im->variant == 'a' ? "a" : im->variant == 'f' ? "f" : "");
+    }
+    return buf;
+}

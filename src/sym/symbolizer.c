@@ -71,9 +71,12 @@ int cudw_symbolizer_open(cudw_symbolizer **out, const char *path, const cudw_sym
     }
     if (!elves)
         return symbolizer_fail(s, CUDW_E_NOT_FOUND, "input", "no device ELF image in %s", path);
-    if (!s->nimages)
-        return symbolizer_fail(s, CUDW_E_NOT_FOUND, "input", "no sm_%u%s image in %s", opts->sm,
-                      opts->variant == 'a' ? "a" : opts->variant == 'f' ? "f" : "", path);
+    if (!s->nimages) { /* the message every command gives */
+        char sms[256];
+        return symbolizer_fail(s, CUDW_E_NOT_FOUND, "", "no sm_%u%s image (it has %s)", opts->sm,
+                               opts->variant == 'a' ? "a" : opts->variant == 'f' ? "f" : "",
+                               cudw_input_sms(s->in, CUDW_FATBIN_ELF, sms, sizeof sms));
+    }
     return CUDW_OK;
 }
 
