@@ -121,23 +121,25 @@ fuzz:
 tests: all $(BUILD)/tests/reencode $(BUILD)/tests/mutate $(REPLAY_BIN) $(UNIT_BIN) $(BUILD)/tests/cubin_prep $(BUILD)/tests/libdw_lines $(BUILD)/examples/list_functions \
     $(BUILD)/bench/leb128
 
-# Every test, normal build then sanitizers.
-# SUITES="dies lines": only those suites (tests/run.sh --list names them).
+# Every test, normal build then sanitizers; the last line is the total of
+# both (scripts/check.sh).  SUITES="dies lines": only those suites
+# (tests/run.sh --list names them).
 check: deps
-	$(MAKE) tests
-	tests/run.sh $(BUILD) $(SUITES)
-	$(MAKE) BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
-	    SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" tests
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/run.sh build-asan $(SUITES)
+	scripts/check.sh "$(MAKE)" $(BUILD) $(SUITES)
 
 deps:
 	scripts/install-deps.sh
 
-# Build and run the main job on the bundled example.
+# Build and run the README's quick start on the bundled example.
 demo: deps
 	$(MAKE) all
-	$(BUILD)/cudwarf sections --debug examples/tiny_sm90_G.cubin
-	$(BUILD)/cudwarf dump --info examples/tiny_sm90_G.cubin
+	$(BUILD)/cudwarf addr2line -e examples/tiny_sm90_G.cubin -f -i -p -C tiny_kernel+0x40
+	$(BUILD)/cudwarf correlate -C --top 2 examples/tiny_sm90_G.cubin
+	$(BUILD)/cudwarf size examples/tiny_sm90_G.cubin
+	$(BUILD)/cudwarf resources -C examples/tiny_sm90_G.cubin
+	$(BUILD)/cudwarf correlate --html -o $(BUILD)/tiny.html examples/tiny_sm90_G.cubin
+	@echo "the page: $(BUILD)/tiny.html"
+	PYTHONPATH=python python3 -c 'import cudwarf; print(cudwarf.open("examples/tiny_sm90_G.cubin").symbolize("tiny_kernel+0x40")[0].line)'
 
 # The Python package goes where Debian's Python looks for PREFIX
 # (/usr/local/lib/python3.N/dist-packages); PYDIR=... puts it elsewhere.

@@ -14,6 +14,8 @@ size_t cudw_struct_size(const char *name)
         {"cudw_corr_ptx", sizeof(cudw_corr_ptx)},
         {"cudw_corr_insn", sizeof(cudw_corr_insn)},
         {"cudw_corr_cost", sizeof(cudw_corr_cost)},
+        {"cudw_corr_line_fn", sizeof(cudw_corr_line_fn)},
+        {"cudw_func_resources", sizeof(cudw_func_resources)},
         {"cudw_corr_summary", sizeof(cudw_corr_summary)},
         {"cudw_correlate_opts", sizeof(cudw_correlate_opts)},
         {"cudw_unit", sizeof(cudw_unit)},

@@ -437,6 +437,30 @@ if suite constants; then
     fi
 fi
 
+if suite install; then
+    echo "== make install into a scratch prefix; the README's dynamic and static link recipes"
+    if [ "$build" != build ]; then
+        echo "skipped: the normal build's run installs and links"; skip=$((skip + 1))
+    else
+        pfx="$log/prefix"
+        make -s BUILD="$build" install PREFIX="$pfx" >"$log/inst.txt" 2>&1 || echo "FAIL make install: exit $?" >>"$log/inst.txt"
+        export PKG_CONFIG_PATH="$pfx/lib/pkgconfig"
+        want="0x4a _Z11tiny_kernelPii"
+        # shellcheck disable=SC2046
+        cc -o "$log/dyn" examples/list_functions.c $(pkg-config --cflags --libs cudwarf) 2>>"$log/inst.txt" &&
+            [ "$(LD_LIBRARY_PATH="$pfx/lib" "$log/dyn" tests/fixtures/tiny_sm90_G.rdc.cubin)" = "$want" ] &&
+            LD_LIBRARY_PATH="$pfx/lib" ldd "$log/dyn" | grep -q "$pfx/lib/libcudwarf.so" && echo "ok   dynamic: pkg-config --cflags --libs, runs from the prefix" >>"$log/inst.txt" ||
+            echo "FAIL dynamic link recipe" >>"$log/inst.txt"
+        # shellcheck disable=SC2046
+        cc -o "$log/sta" examples/list_functions.c $(pkg-config --cflags cudwarf) $(pkg-config --variable=static_libs cudwarf) 2>>"$log/inst.txt" &&
+            [ "$("$log/sta" tests/fixtures/tiny_sm90_G.rdc.cubin)" = "$want" ] && ! ldd "$log/sta" | grep -q libcudwarf &&
+            echo "ok   static: --variable=static_libs, no libcudwarf.so needed" >>"$log/inst.txt" ||
+            echo "FAIL static link recipe (ldd: $(ldd "$log/sta" 2>&1 | grep cudwarf))" >>"$log/inst.txt"
+        unset PKG_CONFIG_PATH
+        count_lines "$log/inst.txt"
+    fi
+fi
+
 if suite python; then
     echo "== the Python package (python/cudwarf) against the command line"
     if [ "$build" != build ]; then
@@ -464,4 +488,6 @@ if [ $skip -gt 0 ]; then
 else
     echo "$pass passed, $fail failed"
 fi
+# for make check's total of both builds (scripts/check.sh)
+echo "$pass $fail $skip" >"$build/test-counts"
 [ $fail -eq 0 ]

@@ -25,7 +25,7 @@ beside this package, in a source tree's build/, or where the system's
 loader finds libcudwarf.so.0.
 """
 import ctypes
-from ctypes import byref, c_char_p, c_size_t, c_uint64, c_void_p
+from ctypes import POINTER, byref, c_char_p, c_size_t, c_uint64, c_void_p
 
 from . import _lib
 from ._lib import lib
@@ -561,13 +561,21 @@ def _frame_dict(fr, dem):
     return d
 
 
-def _cost_dict(k, key, with_line):
+def _cost_dict(c, i, k, key, with_line, ptx_known):
+    """A line's (with_line: its index i), function's or file's costs; the
+    PTX count is None where it is not known (functions and files of PTX
+    without .loc directives), as in the CLI's JSON."""
     d = {key: _s(k.name)}
     if with_line:
         d["line"] = k.line
-    for f in ("sass_bytes", "sass_bytes_inclusive", "sass_instructions", "sass_instructions_inclusive",
-              "ptx_instructions"):
+    for f in ("sass_bytes", "sass_bytes_inclusive", "sass_instructions", "sass_instructions_inclusive"):
         d[f] = getattr(k, f)
+    d["ptx_instructions"] = k.ptx_instructions if ptx_known else None
+    if with_line:
+        v = POINTER(_lib.CorrLineFn)()
+        n = lib.cudw_corr_line_functions(c, i, byref(v))
+        d["functions"] = [{"function": _s(v[j].function), "sass_bytes": v[j].sass_bytes,
+                           "sass_instructions": v[j].sass_instructions} for j in range(n)]
     return d
 
 
@@ -617,7 +625,7 @@ def _correlation(c, ptx, dem):
     for key, name, field, with_line in (("source_lines", "line", "path", True), ("functions", "function", "function", False),
                                         ("files", "file", "path", False)):
         get = getattr(lib, f"cudw_corr_{name}_get")
-        out[key] = [_cost_dict(get(c, i).contents, field, with_line)
+        out[key] = [_cost_dict(c, i, get(c, i).contents, field, with_line, with_line or s.ptx_by_loc)
                     for i in range(getattr(lib, f"cudw_corr_{name}_count")(c))]
     return out
 

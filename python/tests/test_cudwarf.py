@@ -144,8 +144,11 @@ def test_images_are_the_list_labels():
 def test_symbolize_answers_as_addr2line_json(path):
     locs = locations(path)
     r = cli("addr2line", "-i", "-C", "--json", "-e", path, input="\n".join(locs) + "\n")
-    assert r.returncode == 0, r.stderr
+    # locations() ends with an unknown function and an offset past the end:
+    # each a reason on stderr and in the JSON, and exit 1
+    assert r.returncode == 1 and "no function named nosuch_symbol" in r.stderr, r.stderr
     want = json.loads(r.stdout)
+    assert want[-2]["error"].startswith("no function named") and "past the end" in want[-1]["error"]
     assert len(want) == len(locs)
     with cudwarf.open(path) as f:
         got = [f.symbolize(loc) for loc in locs]
@@ -270,3 +273,13 @@ def test_older_toolkits_sm_is_the_headers(name, sm):
         if name.startswith("synth_sm75"):
             r = f.symbolize("_Z4kernPfi+0x40")
             assert r and r[0].file.endswith("old.cu")
+
+
+def test_names_as_people_type_them():
+    """symbolize() takes the short and the demangled name as the CLI does; an unknown one finds nothing."""
+    path = os.path.join(FIX, "external", "synth_sm75_lineinfo.cubin")
+    with cudwarf.open(path) as f:
+        want = [(x.function, x.line) for x in f.symbolize("_Z4kernPfi+0x40")]
+        assert want and [(x.function, x.line) for x in f.symbolize("kern+0x40")] == want
+        assert [(x.function, x.line) for x in f.symbolize("kern(float*, int)+0x40")] == want
+        assert f.symbolize("kernn+0x40") == []

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""The README's and the man page's examples run, and print what they show.
+"""The README's, the guide's and the man page's examples run, and print what they show.
 
-Every ```console block of README.md (and every `.nf` block of
+Every ```console block of README.md and docs/guide.md (and every `.nf` block of
 man/cudwarf.1 whose lines start with `$ `) holds `$ COMMAND` lines, each
 followed by the exact output it prints (stdout).  The README's C example
 must be examples/list_functions.c, which the test run builds and runs.  They run here with bash, in a
@@ -17,7 +17,8 @@ import os, re, shlex, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CUDWARF = os.path.abspath(sys.argv[1])
-docs = sys.argv[2:] or [os.path.join(ROOT, "README.md"), os.path.join(ROOT, "man", "cudwarf.1")]
+docs = sys.argv[2:] or [os.path.join(ROOT, "README.md"), os.path.join(ROOT, "docs", "guide.md"),
+                        os.path.join(ROOT, "man", "cudwarf.1")]
 passed = failed = skipped = 0
 
 tmp = tempfile.mkdtemp()
@@ -53,8 +54,8 @@ def missing(cmd):
     """A file the command reads that is not here."""
     toks = shlex.split(cmd.split("|")[0])
     for k, tok in enumerate(toks):
-        if k and toks[k - 1] == "-o" or tok[:1].isdigit() and tok[1:3] in (">/", ">&"):
-            continue  # what the command writes, or a redirection
+        if k and toks[k - 1] in ("-o", "-c") or tok[:1].isdigit() and tok[1:3] in (">/", ">&"):
+            continue  # what the command writes, a redirection, or a program (python3 -c)
         if "/" in tok and not tok.startswith("-") and "=" not in tok and not any(c in tok for c in "*?"):
             p = tok if os.path.isabs(tok) else os.path.join(tmp, tok)
             if not os.path.exists(p):

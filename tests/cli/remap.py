@@ -216,7 +216,10 @@ if shutil.which("nvlink"):
                 f"in its line tables is remapped ({len(paths)} files)", ok, r.stderr[:300])
         linked += 1
 if not linked:
-    print("skip nvlink links of remapped objects: nvlink or the link3 objects (tests/gen.sh) not here")
+    print("skip nvlink links of remapped objects: " +
+          ("nvlink is not installed" if not shutil.which("nvlink") else
+           "no link3 -dc objects among the cubins given (tests/gen.sh makes them; the sanitizer run takes "
+           "every eighth cubin, and the normal run links them)"))
 
 # --- containers: each image comes out as remap makes it of the bare cubin ---
 
