@@ -84,7 +84,7 @@ enum {
     CUDW_E_NOMEM = -1,          /* allocation failed */
     CUDW_E_IO = -2,             /* open/stat/mmap failed (detail has errno text) */
     CUDW_E_NOT_ELF = -3,        /* no ELF magic */
-    CUDW_E_ELF_CLASS = -4,      /* not ELF64 little-endian */
+    CUDW_E_ELF_CLASS = -4,      /* not ELF64 or ELF32 little-endian */
     CUDW_E_BAD_ELF = -5,        /* headers, section table or symbols inconsistent */
     CUDW_E_TRUNCATED = -6,      /* a read ran past the end of its unit or section */
     CUDW_E_LEB_OVERFLOW = -7,   /* LEB128 value does not fit 64 bits */

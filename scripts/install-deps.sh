@@ -2,7 +2,7 @@
 # Install what building and testing cudwarf needs, from Debian's packages,
 # when it is missing.  Safe to run again; does nothing when all is there.
 #   build:  cc, make, pkg-config, libelf (elfutils), libzstd, liblz4, libiberty (demangler), cmocka
-#   tests:  python3 and python3-pytest (the Python package's tests), llvm-dwarfdump,
+#   tests:  python3, python3-pytest and python3-venv (the Python package's tests, pip install .), llvm-dwarfdump,
 #           eu-readelf, GNU readelf, libdw (the row oracle), chromium (the HTML report, headless)
 set -eu
 need=()
@@ -19,6 +19,7 @@ have_header zstd.h || need+=(libzstd-dev)
 have_header lz4.h || need+=(liblz4-dev)
 command -v python3 >/dev/null || need+=(python3)
 /usr/bin/python3 -c 'import pytest' 2>/dev/null || need+=(python3-pytest)
+/usr/bin/python3 -c 'import ensurepip' 2>/dev/null || need+=(python3-venv)
 command -v llvm-dwarfdump >/dev/null || need+=(llvm)
 command -v eu-readelf >/dev/null || need+=(elfutils)
 command -v readelf >/dev/null || need+=(binutils)

@@ -6,7 +6,7 @@ A thin ctypes layer over libcudwarf (no other dependency):
     with cudwarf.open("app") as f:                    # cubin, fatbin, executable, .so, .a
         for im in f.images():
             print(im.label, im.sm, im.variant)
-        for fr in f.symbolize("_Z6kernelPi+0x80"):    # innermost frame first
+        for fr in f.symbolize("kernel+0x80"):         # innermost frame first; any name form
             print(fr.function, fr.file, fr.line, fr.image)
         stacks = f.symbolize_many(["_Z6kernelPi+0x80", "_Z6kernelPi+0x90"])
         report = f.correlate(ptx="k.ptx")            # source <-> PTX <-> SASS, as correlate --json
@@ -14,17 +14,26 @@ A thin ctypes layer over libcudwarf (no other dependency):
             ...
         for die in f.dies():                          # every DIE, with its attributes
             ...
+        for unit in f.units():                        # DIE trees: top, parent, children
+            for child in unit.top.iter_children():
+                print(child.tag, child.name)          # child.tag: a cudwarf.Tag
         findings = f.verify()
 
     cudwarf.ptx_lines("k.ptx")                        # as `cudwarf ptx-lines --json`
     cudwarf.ptx_predict("k.ptx", "k.cubin")           # the .debug_line bytes ptxas writes
 
-Errors from the library raise cudwarf.Error, which carries the section and
-offset where decoding failed.  The library is found through CUDWARF_LIB,
+Errors from the library raise cudwarf.Error (InputError, FormatError,
+NotFoundError, ArgumentError, PtxError), which carries the code and the
+section and offset where decoding failed.  Tag, At and Form are IntEnums of
+the DWARF numbers by the library's names.  A File may be shared between
+threads: its lookups take its lock.  The library is found through CUDWARF_LIB,
 beside this package, in a source tree's build/, or where the system's
 loader finds libcudwarf.so.0.
 """
 import ctypes
+import enum
+import threading
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Union
 from ctypes import POINTER, byref, c_char_p, c_size_t, c_uint64, c_void_p
 
 from . import _lib
@@ -34,12 +43,46 @@ __all__ = ["open", "Error", "PtxError", "File", "ImageInfo", "Frame", "Row", "DI
            "correlate", "ptx_lines", "ptx_predict"]
 
 MAX_FRAMES = 256          # CUDW_MAX_INLINE_DEPTH
+
+
+def _names_enum(name, fn, ranges):
+    """An IntEnum of the library's names for the numbers in ranges
+    (DW_TAG_compile_unit = 0x11, ...): the library's table, not a copy."""
+    members = {}
+    for lo, hi in ranges:
+        for v in range(lo, hi):
+            n = fn(v)
+            if n:
+                members.setdefault(n.decode(), v)
+    return enum.IntEnum(name, members)
+
+
+Tag = _names_enum("Tag", lib.cudw_tag_name, [(0, 0x90), (0x4080, 0x4110)])
+At = _names_enum("At", lib.cudw_at_name, [(0, 0x100), (0x2000, 0x2200), (0x3a00, 0x3a40), (0x3fff, 0x4000)])
+Form = _names_enum("Form", lib.cudw_form_name, [(0, 0x40)])
 _SYM_DEMANGLE, _SYM_PTX = _lib.SYM_DEMANGLE, _lib.SYM_PTX
 _FROM = {1: "symbol", 2: "line-table", 3: "die"}
 
 
 class Error(Exception):
-    """A library error: code, section, offset, what, detail."""
+    """A library error: code, section, offset, what, detail.  The root of
+    the package's exceptions: InputError (a file that is not one cudwarf
+    reads: missing, not ELF, not a device ELF), FormatError (a malformed
+    section: the section and offset say where), NotFoundError (no such
+    image, section or function; also a KeyError) and PtxError.  Build one
+    from a library error with Error.of(err, context)."""
+
+    code: int
+    section: str
+    offset: int
+
+    @staticmethod
+    def of(err, context=""):
+        """The Error subclass err's code is, built from err."""
+        c = err.code
+        cls = (InputError if c in (-2, -3, -4, -19) else NotFoundError if c == -16
+               else ArgumentError if c == -17 else MemoryError_ if c == -1 else FormatError)
+        return cls(err, context)
 
     def __init__(self, err, context=""):
         self.code = err.code
@@ -51,6 +94,29 @@ class Error(Exception):
         lib.cudw_error_format(byref(err), buf, len(buf))
         self.message = buf.value.decode(errors="replace")
         super().__init__(f"{context}: {self.message}" if context else self.message)
+
+
+class InputError(Error):
+    """The file cannot be read as device code (I/O, not ELF or fatbin, not EM_CUDA)."""
+
+
+class FormatError(Error):
+    """A malformed section or record: section and offset say where."""
+
+
+class NotFoundError(Error, KeyError):
+    """No such image, section, symbol or function."""
+
+    def __str__(self):  # KeyError quotes its argument; say it as Error does
+        return Exception.__str__(self)
+
+
+class ArgumentError(Error, ValueError):
+    """An argument the library refuses (a name of several functions, ...)."""
+
+
+class MemoryError_(Error, MemoryError):
+    """The library ran out of memory."""
 
 
 def _s(b):
@@ -120,14 +186,41 @@ class Row:
 
 
 class DIE:
-    """One DIE: offset, depth, tag (number) and tag_name, name (linkage
+    """One DIE: offset, depth, tag (a Tag) and tag_name, name (linkage
     name first), attrs: {attribute name: value} (addresses relocated;
-    strings as str; blocks as bytes)."""
+    strings as str; blocks as bytes), forms: {attribute name: Form}.
+    The tree: parent (None at a unit's top) and children, in order (as
+    pyelftools: get_parent(), iter_children()).  A DIE's children are
+    complete once the iteration that yields them has passed them; units()
+    gives whole trees."""
 
-    __slots__ = ("image", "section", "offset", "depth", "tag", "tag_name", "name", "attrs")
+    __slots__ = ("image", "section", "offset", "depth", "tag", "tag_name", "name", "attrs", "forms", "parent",
+                 "children")
+
+    def get_parent(self):
+        return self.parent
+
+    def iter_children(self):
+        return iter(self.children)
 
     def __repr__(self):
         return f"DIE(0x{self.offset:x} {self.tag_name} {self.name!r})"
+
+
+class Unit:
+    """A compilation unit: image, section, offset, top (its DW_TAG_compile_unit
+    DIE, parent None) and dies (every DIE of the unit, in order)."""
+
+    __slots__ = ("image", "section", "offset", "top", "dies")
+
+    def get_top_DIE(self):  # noqa: N802 - pyelftools' name
+        return self.top
+
+    def iter_DIEs(self):  # noqa: N802 - pyelftools' name
+        return iter(self.dies)
+
+    def __repr__(self):
+        return f"Unit(0x{self.offset:x} {self.top!r}, {len(self.dies)} DIEs)"
 
 
 class Finding:
@@ -139,7 +232,16 @@ class Finding:
         return f"Finding({self.severity} {self.section}+0x{self.offset:x}: {self.detail})"
 
 
-def demangle(name):
+def _locked(method):
+    """method under the File's lock (see File)."""
+    def run(self, *a, **k):
+        with self._lock:
+            return method(self, *a, **k)
+    run.__doc__, run.__name__ = method.__doc__, method.__name__
+    return run
+
+
+def demangle(name: str) -> str:
     """The C++ name demangled, or the name itself."""
     buf = ctypes.create_string_buffer(4096)
     n = lib.cudw_demangle(name.encode(), buf, len(buf))
@@ -160,9 +262,15 @@ def _parse_sm(sm):
 
 
 class File:
-    """An open input: a cubin, fatbin, host ELF or archive."""
+    """An open input: a cubin, fatbin, host ELF or archive.
 
-    def __init__(self, path, debug_file=None):
+    Thread safety: one File may be used from several threads.  Lookups
+    (symbolize*, correlate) share the File's symbolizer and its frame
+    buffer under the File's lock, so they run one at a time per File; for
+    lookups in parallel, open a File per thread (the library's handles are
+    independent)."""
+
+    def __init__(self, path: str, debug_file: Optional[str] = None):
         self.path = path
         self.debug_file = debug_file
         self._in = c_void_p()
@@ -170,10 +278,11 @@ class File:
         rc = lib.cudw_input_open(byref(self._in), path.encode())
         if rc:
             err = lib.cudw_input_error(self._in).contents if self._in else None
-            e = Error(err, path) if err else MemoryError(path)
+            e = Error.of(err, path) if err else MemoryError(path)
             self.close()
             raise e
         self._frames = (_lib.SymFrame * MAX_FRAMES)()
+        self._lock = threading.RLock()
 
     def close(self):
         for s in self._syms.values():
@@ -202,7 +311,7 @@ class File:
             raise ValueError(f"{self.path}: the file is closed")
         return self._in
 
-    def images(self):
+    def images(self) -> List["ImageInfo"]:
         n = lib.cudw_input_count(self._open())
         return [ImageInfo(i, lib.cudw_input_peek(self._in, i).contents, self) for i in range(n)]
 
@@ -220,7 +329,7 @@ class File:
         p = ctypes.POINTER(_lib.Image)()
         rc = lib.cudw_input_load(self._open(), i, byref(p))
         if rc:
-            e = Error(p.contents.err, _s(lib.cudw_input_peek(self._in, i).contents.label)) if p else MemoryError()
+            e = Error.of(p.contents.err, _s(lib.cudw_input_peek(self._in, i).contents.label)) if p else MemoryError()
             lib.cudw_image_close(p)
             raise e
         return p
@@ -250,7 +359,7 @@ class File:
             h = c_void_p()
             rc = lib.cudw_symbolizer_open(byref(h), self.path.encode(), byref(opts))
             if rc:
-                e = Error(lib.cudw_symbolizer_error(h).contents, self.path) if h else MemoryError()
+                e = Error.of(lib.cudw_symbolizer_error(h).contents, self.path) if h else MemoryError()
                 lib.cudw_symbolizer_close(h)
                 raise e
             self._syms[key] = h
@@ -268,7 +377,8 @@ class File:
             out[0].ptx_text = _s(res.ptx_text)
         return out
 
-    def symbolize(self, location, sm=None):
+    @_locked
+    def symbolize(self, location: str, sm: Union[int, str, None] = None) -> List["Frame"]:
         """Frames for "SYMBOL+0xOFFSET" (innermost first); [] when no row
         covers it.  sm: "90", "sm_90a", 100 ... to pick the images."""
         h = self._symbolizer(sm)
@@ -279,10 +389,12 @@ class File:
         res = _lib.SymResult()
         rc = lib.cudw_symbolize(h, loc, n.value, off.value, byref(res), self._frames, MAX_FRAMES)
         if rc:
-            raise Error(lib.cudw_symbolizer_error(h).contents, self.path)
+            raise Error.of(lib.cudw_symbolizer_error(h).contents, self.path)
         return self._frames_of(res, self._frames)
 
-    def symbolize_address(self, image, section, address, sm=None):
+    @_locked
+    def symbolize_address(self, image: Union[int, str], section: int, address: int,
+                          sm: Union[int, str, None] = None) -> List["Frame"]:
         """Frames for an address of code section `section` (its index) of
         an ELF image (its label, as images() gives it)."""
         h = self._symbolizer(sm)
@@ -292,10 +404,12 @@ class File:
             raise KeyError(f"{self.path}: no ELF image {image!r}" + (f" for sm {sm}" if sm else ""))
         res = _lib.SymResult()
         if lib.cudw_symbolize_address(h, which[0], section, address, byref(res), self._frames, MAX_FRAMES):
-            raise Error(lib.cudw_symbolizer_error(h).contents, self.path)
+            raise Error.of(lib.cudw_symbolizer_error(h).contents, self.path)
         return self._frames_of(res, self._frames)
 
-    def correlate(self, ptx=None, sm=None, function=None, demangle=False):
+    @_locked
+    def correlate(self, ptx: Optional[str] = None, sm: Union[int, str, None] = None, function: Optional[str] = None,
+                  demangle: bool = False) -> List[Dict[str, Any]]:
         """Source <-> PTX <-> SASS of every image (or those sm selects, or
         that define function): one dict per image with the records of
         `cudwarf correlate --json` (instructions, source_lines, functions,
@@ -311,18 +425,21 @@ class File:
                     e = lib.cudw_symbolizer_error(h).contents
                     if function and e.code == _lib.E_NOT_FOUND and e.what == b"function":
                         continue  # another image defines it
-                    raise Error(e, self.path)
+                    raise Error.of(e, self.path)
                 try:
                     out.append(_correlation(c, p, demangle))
                 finally:
                     lib.cudw_correlation_close(c)
             if function and not out:
-                raise ValueError(f"{self.path}: no image defines function {function}")
+                raise NotFoundError(_lib.Error_(code=-16, detail=f"no image defines function {function}".encode()[:223]),
+                                    self.path)
             return out
         finally:
             lib.cudw_ptx_close(p)
 
-    def symbolize_many(self, locations, sm=None, frames=16):
+    @_locked
+    def symbolize_many(self, locations: Iterable[str], sm: Union[int, str, None] = None,
+                       frames: int = 16) -> List[List["Frame"]]:
         """symbolize() for every location, in one library call per 4096."""
         h = self._symbolizer(sm)
         out, batch = [], []
@@ -342,7 +459,7 @@ class File:
             fr = (_lib.SymFrame * (len(batch) * frames))()
             rc = lib.cudw_symbolize_batch(h, q, len(batch), res, fr, frames)
             if rc:
-                raise Error(lib.cudw_symbolizer_error(h).contents, self.path)
+                raise Error.of(lib.cudw_symbolizer_error(h).contents, self.path)
             for k in range(len(batch)):
                 if res[k].nframes > frames:  # deeper than the room given: ask again
                     out.append(self.symbolize(batch[k], sm))
@@ -370,7 +487,7 @@ class File:
             finally:
                 lib.cudw_image_close(p)
 
-    def lines(self, image=None, section=None):
+    def lines(self, image: Union[int, str, None] = None, section: Optional[str] = None) -> Iterator["Row"]:
         """Rows of every line table (.debug_line, .nv_debug_line_sass and
         the Mercury twins), or of one section, in emission order."""
         for label, f in self._each_elf(image):
@@ -386,7 +503,7 @@ class File:
                     if rc == 1:
                         break
                     if rc:
-                        raise Error(lib.cudw_last_error(f).contents, label)
+                        raise Error.of(lib.cudw_last_error(f).contents, label)
                     it = ctypes.create_string_buffer(_lib.LINE_ITER_SIZE)
                     lib.cudw_line_iter_init(t, it, 0)
                     r = _lib.LineRow()
@@ -396,7 +513,7 @@ class File:
                             if rc == 1:
                                 break
                             if rc:
-                                raise Error(lib.cudw_last_error(f).contents, label)
+                                raise Error.of(lib.cudw_last_error(f).contents, label)
                             row = Row()
                             row.image, row.section = label, name
                             row.address, row.symbol = r.address, _s(r.symbol)
@@ -409,8 +526,29 @@ class File:
                     finally:
                         lib.cudw_line_iter_free(it)
 
-    def dies(self, image=None, section=".debug_info"):
-        """Every DIE of .debug_info (or another info-like section)."""
+    def dies(self, image: Union[int, str, None] = None, section: str = ".debug_info") -> Iterator["DIE"]:
+        """Every DIE of .debug_info (or another info-like section), in
+        order, each linked to its parent and its parent's children."""
+        for unit in self._units(image, section):
+            yield from unit
+
+    def units(self, image: Union[int, str, None] = None, section: str = ".debug_info") -> List["Unit"]:
+        """The compilation units, each with its whole DIE tree (Unit)."""
+        out = []
+        for label, dies in self._units_with_labels(image, section):
+            u = Unit()
+            u.dies = list(dies)
+            u.image, u.section = label, section
+            u.top = u.dies[0] if u.dies else None
+            u.offset = u.top.offset - 11 if u.top else 0  # DWARF 2/3: the 11-byte unit header before it
+            out.append(u)
+        return out
+
+    def _units(self, image, section):
+        for _label, dies in self._units_with_labels(image, section):
+            yield dies
+
+    def _units_with_labels(self, image, section):
         for label, f in self._each_elf(image):
             s = lib.cudw_section_find(f, section.encode())
             if not s:
@@ -422,23 +560,35 @@ class File:
                 if rc == 1:
                     break
                 if rc:
-                    raise Error(lib.cudw_last_error(f).contents, label)
-                it = ctypes.create_string_buffer(_lib.DIE_ITER_SIZE)
-                lib.cudw_die_iter_init(unit, it)
-                d = _lib.Die()
-                while True:
-                    rc = lib.cudw_die_next(it, byref(d))
-                    if rc == 1:
-                        break
-                    if rc:
-                        raise Error(lib.cudw_last_error(f).contents, label)
-                    yield self._die(label, section, f, d)
+                    raise Error.of(lib.cudw_last_error(f).contents, label)
+                yield label, self._unit_dies(label, section, f, unit)
+
+    def _unit_dies(self, label, section, f, unit):
+        it = ctypes.create_string_buffer(_lib.DIE_ITER_SIZE)
+        lib.cudw_die_iter_init(unit, it)
+        d = _lib.Die()
+        stack = []  # the open ancestors: stack[k] is at depth k
+        while True:
+            rc = lib.cudw_die_next(it, byref(d))
+            if rc == 1:
+                break
+            if rc:
+                raise Error.of(lib.cudw_last_error(f).contents, label)
+            x = self._die(label, section, f, d)
+            del stack[x.depth:]
+            x.parent = stack[-1] if stack else None
+            if x.parent is not None:
+                x.parent.children.append(x)
+            stack.append(x)
+            yield x
 
     @staticmethod
     def _die(label, section, f, d):
         x = DIE()
         x.image, x.section, x.offset, x.depth, x.tag = label, section, d.offset, d.depth, d.tag
         x.tag_name = _s(lib.cudw_tag_name(d.tag))
+        x.tag = Tag(d.tag) if d.tag in Tag._value2member_map_ else d.tag
+        x.children, x.forms = [], {}
         name = c_char_p()
         x.name = _s(name.value) if lib.cudw_die_name(byref(d), byref(name)) == 0 else None
         x.attrs = {}
@@ -450,8 +600,9 @@ class File:
             if rc == 1:
                 break
             if rc:
-                raise Error(lib.cudw_last_error(f).contents, label)
+                raise Error.of(lib.cudw_last_error(f).contents, label)
             key = _s(lib.cudw_at_name(a.name)) or f"0x{a.name:x}"
+            x.forms[key] = Form(a.form) if a.form in Form._value2member_map_ else a.form
             if a.vclass == _lib.V_STRING:
                 x.attrs[key] = _s(a.str)
             elif a.vclass == _lib.V_BLOCK:
@@ -462,7 +613,7 @@ class File:
                 x.attrs[key] = a.u
         return x
 
-    def verify(self, image=None):
+    def verify(self, image: Union[int, str, None] = None) -> List["Finding"]:
         """Every finding of cudw_verify over the ELF images."""
         found = []
         for label, f in self._each_elf(image):
@@ -479,12 +630,14 @@ class File:
 
 # ---- PTX and correlation ----
 
-class PtxError(ValueError):
+class PtxError(Error, ValueError):
     """A PTX file ptxas would reject: path, line, column, message."""
 
-    def __init__(self, path, line, column, text):
+    def __init__(self, path, line, column, text):  # pylint: disable=super-init-not-called
         self.path, self.line, self.column, self.text = path, line, column, text
-        super().__init__(f"{path}:{line}:{column}: {text}")
+        self.code, self.section, self.offset, self.what, self.detail = -8, "", 0, "PTX", text
+        self.message = f"{path}:{line}:{column}: {text}"
+        Exception.__init__(self, self.message)
 
 
 def _ptx_open(path):
@@ -636,6 +789,6 @@ def correlate(path, ptx=None, sm=None, function=None, demangle=False):
         return f.correlate(ptx=ptx, sm=sm, function=function, demangle=demangle)
 
 
-def open(path, debug_file=None):  # noqa: A001 - the package's front door
+def open(path: str, debug_file: Optional[str] = None) -> "File":  # noqa: A001 - the package's front door
     """Open a cubin, fatbin, host ELF or archive (a context manager)."""
     return File(path, debug_file)

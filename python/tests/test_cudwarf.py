@@ -98,8 +98,10 @@ def test_correlate_equals_the_cli_json():
         assert any("loc" in i for i in got[0]["instructions"]) or not ptx
     one = cudwarf.correlate(cases[0][0], ptx=cases[0][1], function="_Z4kernPKfPfi")[0]
     assert {i["section"] for i in one["instructions"]} == {".text._Z4kernPKfPfi"}
-    with pytest.raises(ValueError):
+    with pytest.raises(cudwarf.NotFoundError):  # a ValueError before 0.2 (README: API changes)
         cudwarf.correlate(cases[0][0], function="no_such_function")
+    short = cudwarf.correlate(cases[0][0], ptx=cases[0][1], function="kern")[0]  # the short name
+    assert short["instructions"] == one["instructions"]
     with pytest.raises(cudwarf.Error):
         cudwarf.correlate(cases[0][0], ptx=cases[1][1])  # another program's PTX
 
@@ -283,3 +285,39 @@ def test_names_as_people_type_them():
         assert want and [(x.function, x.line) for x in f.symbolize("kern+0x40")] == want
         assert [(x.function, x.line) for x in f.symbolize("kern(float*, int)+0x40")] == want
         assert f.symbolize("kernn+0x40") == []
+
+
+def test_dies_form_a_tree_and_errors_are_typed():
+    """units(): every DIE reachable from the roots through children, parent None at the roots only;
+    a text file raises cudwarf.InputError (a cudwarf.Error)."""
+    for name in ("tiny_sm90_G.rdc.cubin", "calls_sm75_G.cubin", "inline_sm100_G.cubin"):
+        with cudwarf.open(os.path.join(FIX, name)) as f:
+            flat = list(f.dies())
+            units = f.units()
+            seen = []
+
+            def walk(d):
+                seen.append(d.offset)
+                for c in d.iter_children():
+                    assert c.get_parent() is d and c.depth == d.depth + 1
+                    walk(c)
+            for u in units:
+                assert u.top.parent is None and u.top.tag == cudwarf.Tag.DW_TAG_compile_unit
+                walk(u.top)
+            assert seen == [d.offset for d in flat] and all(d.parent is not None for d in flat if d.depth)
+            assert all(isinstance(v, cudwarf.Form) or isinstance(v, int) for d in flat for v in d.forms.values())
+    with pytest.raises(cudwarf.InputError) as e:
+        cudwarf.open(os.path.join(ROOT, "README.md"))
+    assert isinstance(e.value, cudwarf.Error) and e.value.code == -3
+
+
+def test_one_file_from_many_threads():
+    """File's lock: symbolize from 4 threads at once answers as one thread does."""
+    import concurrent.futures
+    path = os.path.join(FIX, "inline_sm90_lineinfo.rdc.cubin")
+    locs = [f"shade_kernel+0x{k:x}" for k in range(0, 0xe00, 0x40)]
+    with cudwarf.open(path) as f:
+        want = [[(x.function, x.line) for x in f.symbolize(l)] for l in locs]
+        with concurrent.futures.ThreadPoolExecutor(4) as ex:
+            got = list(ex.map(lambda l: [(x.function, x.line) for x in f.symbolize(l)], locs * 4))
+    assert got == want * 4
