@@ -1,4 +1,5 @@
-/* cudwarf correlate's options and its HTML page (correlate_html.c). */
+/* cudwarf correlate's options, its HTML page (correlate_html.c) and its
+ * JSON (correlate_json.c). */
 #ifndef CUDW_TOOLS_CORRELATE_OUT_H
 #define CUDW_TOOLS_CORRELATE_OUT_H
 
@@ -15,5 +16,8 @@ typedef struct corr_opts {
 /* One self-contained page for c (no network: data, CSS and script
  * inline).  EXIT_OK, or EXIT_BAD_INPUT after a message. */
 int correlate_html(const corr_opts *o, cudw_correlation *c, obuf *out);
+
+/* c's object of correlate --json (correlate_json.c). */
+void correlate_json(const corr_opts *o, cudw_correlation *c, json *j);
 
 #endif

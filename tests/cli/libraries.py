@@ -115,11 +115,12 @@ for lib in LIBS:
     # --headers: the same containers and entries, only what decoding adds left out
     h = subprocess.run([CUDWARF, "list", "--json", "--headers", path], capture_output=True, text=True)
     hd = json.loads(h.stdout)[0] if h.returncode == 0 else {}
-    strip = lambda ims: [{k: v for k, v in im.items() if k not in ("image_size", "debug_sections")} for im in ims]
-    check(f"{lib}: list --headers lists the same {len(doc['images'])} entries, without image_size and "
-          f"debug_sections", h.returncode == 0 and hd.get("containers") == doc["containers"] and
+    decoded = ("image_size", "debug_sections", "has_code")  # what decoding adds
+    strip = lambda ims: [{k: v for k, v in im.items() if k not in decoded} for im in ims]
+    check(f"{lib}: list --headers lists the same {len(doc['images'])} entries, without image_size, "
+          f"debug_sections and has_code", h.returncode == 0 and hd.get("containers") == doc["containers"] and
           hd.get("images") == strip(doc["images"]) and
-          not any("image_size" in im or "debug_sections" in im for im in hd.get("images", [])),
+          not any(k in im for im in hd.get("images", []) for k in decoded),
           h.stderr[:200])
     # the default: decoded whole under 256 MiB unpacked, else the compressed
     # entries as --headers lists them and everything else as --decode does
@@ -129,7 +130,7 @@ for lib in LIBS:
               for im in doc["images"]]
     unpacked = sum(im.get("decompressed_size", 0) for im, p in zip(doc["images"], packed) if p)
     over = unpacked > 256 << 20
-    want_imgs = [{k: v for k, v in im.items() if not (over and p) or k not in ("image_size", "debug_sections")}
+    want_imgs = [{k: v for k, v in im.items() if not (over and p) or k not in decoded}
                  for im, p in zip(doc["images"], packed)]
     check(f"{lib}: list without --decode ({unpacked >> 20} MiB compressed: "
           f"{'over' if over else 'under'} the budget) lists {sum(packed) if over else 0} entries undecoded, "
