@@ -84,7 +84,7 @@ static void one_json(json *j, const cudw_func_resources *v, size_t i, const ropt
     json_obj(j, "constant_banks");
     for (int k = 0; k < CUDW_RES_BANKS; k++)
         if (r->const_bytes[k] >= 0) {
-            char key[8];
+            char key[12];
             snprintf(key, sizeof key, "%d", k);
             json_u64(j, key, (uint64_t)r->const_bytes[k]);
         }
