@@ -437,6 +437,15 @@ if suite constants; then
     fi
 fi
 
+if suite names; then
+    echo "== names as people type them, misses that say why, template lines, images without code (nbody.cu)"
+    python3 tests/ref/check_names.py "$build/cudwarf" >"$log/names.txt" 2>&1 ||
+        echo "FAIL check_names.py: exit $?" >>"$log/names.txt"
+    count_lines "$log/names.txt"
+    grep -q '^skipped' "$log/names.txt" && skip=$((skip + 1))
+    tail -1 "$log/names.txt"
+fi
+
 if suite install; then
     echo "== make install into a scratch prefix; the README's dynamic and static link recipes"
     if [ "$build" != build ]; then
