@@ -142,6 +142,19 @@ for p in outside:
             except ValueError as e:
                 ok = False
         check(f"{n}: {' '.join(c)} exits {0 if want_ok else 1}", ok, f"exit {r.returncode}: {r.stderr.strip()[:200]}")
+# every other command: an answer or one error, never a status above 1
+others = [["resources"], ["resources", "--json"], ["correlate"], ["correlate", "--json"], ["lines", "--long"],
+          ["lines", "--json", "--compact"], ["ptx-lines"], ["dump", "--frames"], ["size", "--by=kernel"]]
+for p in outside:
+    n = os.path.basename(p)
+    for c in others:
+        r = run(*c, p)
+        check(f"{n}: {' '.join(c)} exits 0 or 1", r.returncode in (0, 1), f"exit {r.returncode}: {r.stderr[:200]}")
+    r = run("extract", "-o", os.path.join(tmp, n + ".all"), p)
+    check(f"{n}: extract exits 0 or 1", r.returncode in (0, 1), r.stderr[:200])
+    r = run("addr2line", "-f", "-e", p, "nosuch+0x10")
+    check(f"{n}: addr2line of an unknown name exits 1 with one reason", r.returncode == 1 and r.stderr.strip(),
+          r.stderr[:200])
 r = run("list", ext("numba_test_device_functions.ltoir"))
 check("a bare .ltoir is named LTO IR", "LTO IR" in r.stderr, r.stderr.strip())
 
