@@ -62,6 +62,7 @@ At = _names_enum("At", lib.cudw_at_name, [(0, 0x100), (0x2000, 0x2200), (0x3a00,
 Form = _names_enum("Form", lib.cudw_form_name, [(0, 0x40)])
 _SYM_DEMANGLE, _SYM_PTX = _lib.SYM_DEMANGLE, _lib.SYM_PTX
 _FROM = {1: "symbol", 2: "line-table", 3: "die"}
+_MISS_NO_FUNCTION, _MISS_AMBIGUOUS, _MISS_PAST_END = 1, 2, 3  # CUDW_MISS_*
 
 
 class Error(Exception):
@@ -379,8 +380,11 @@ class File:
 
     @_locked
     def symbolize(self, location: str, sm: Union[int, str, None] = None) -> List["Frame"]:
-        """Frames for "SYMBOL+0xOFFSET" (innermost first); [] when no row
-        covers it.  sm: "90", "sm_90a", 100 ... to pick the images."""
+        """Frames for "SYMBOL+0xOFFSET" (innermost first; SYMBOL as people
+        type it: mangled, demangled or short); [] when no line row covers
+        it.  A name of no function or past its end raises NotFoundError, a
+        name of several ArgumentError, each saying why as addr2line does.
+        sm: "90", "sm_90a", 100 ... to pick the images."""
         h = self._symbolizer(sm)
         sym, n, off = c_char_p(), c_size_t(), c_uint64()
         loc = location.encode()
@@ -390,6 +394,13 @@ class File:
         rc = lib.cudw_symbolize(h, loc, n.value, off.value, byref(res), self._frames, MAX_FRAMES)
         if rc:
             raise Error.of(lib.cudw_symbolizer_error(h).contents, self.path)
+        if not res.found:
+            why = ctypes.create_string_buffer(512)
+            miss = lib.cudw_symbolize_why(h, loc, n.value, byref(res), why, len(why))
+            if miss in (_MISS_NO_FUNCTION, _MISS_AMBIGUOUS, _MISS_PAST_END):
+                cls, code = (ArgumentError, -17) if miss == _MISS_AMBIGUOUS else (NotFoundError, -16)
+                raise cls(_lib.Error_(code=code, what=b"symbolize", detail=why.value[:223]),
+                          f"{self.path}: {location}")
         return self._frames_of(res, self._frames)
 
     @_locked

@@ -153,9 +153,17 @@ def test_symbolize_answers_as_addr2line_json(path):
     assert want[-2]["error"].startswith("no function named") and "past the end" in want[-1]["error"]
     assert len(want) == len(locs)
     with cudwarf.open(path) as f:
-        got = [f.symbolize(loc) for loc in locs]
+        got = []
+        for loc in locs:
+            try:
+                got.append(f.symbolize(loc))
+            except cudwarf.NotFoundError as e:  # what addr2line says in "error"
+                got.append(str(e))
         many = f.symbolize_many(locs)
     for loc, w, g, m in zip(locs, want, got, many):
+        if isinstance(g, str):
+            assert not w["found"] and w["error"] in g, (loc, g, w.get("error"))
+            continue
         if not w["found"]:
             assert g == [], loc
             continue
@@ -284,7 +292,10 @@ def test_names_as_people_type_them():
         want = [(x.function, x.line) for x in f.symbolize("_Z4kernPfi+0x40")]
         assert want and [(x.function, x.line) for x in f.symbolize("kern+0x40")] == want
         assert [(x.function, x.line) for x in f.symbolize("kern(float*, int)+0x40")] == want
-        assert f.symbolize("kernn+0x40") == []
+        with pytest.raises(cudwarf.NotFoundError, match="nearest: kern"):
+            f.symbolize("kernn+0x40")
+        with pytest.raises(cudwarf.NotFoundError, match="past the end"):
+            f.symbolize("kern+0x9000")
 
 
 def test_dies_form_a_tree_and_errors_are_typed():

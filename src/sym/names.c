@@ -133,13 +133,11 @@ static int keys_of(cudw_symbolizer *s, size_t *cap, const char *mangled, uint32_
     return rc;
 }
 
-/* The distinct function names of the selected images, into s->anames. */
+/* The distinct function names of the selected images, into s->anames
+ * (the names table or image 0's index is built: ensure_aliases). */
 static int collect_names(cudw_symbolizer *s)
 {
     if (s->nimages > 1) {
-        int rc = sym_ensure_names(s);
-        if (rc)
-            return rc;
         s->anames = malloc((s->ngnames ? s->ngnames : 1) * sizeof *s->anames);
         if (!s->anames)
             return CUDW_E_NOMEM;
@@ -150,9 +148,6 @@ static int collect_names(cudw_symbolizer *s)
     }
     if (!s->nimages)
         return CUDW_OK;
-    int rc = sym_ensure_image(s, &s->images[0]);
-    if (rc)
-        return rc;
     const sym_image *x = &s->images[0];
     s->anames = malloc((x->nnames ? x->nnames : 1) * sizeof *s->anames);
     if (!s->anames)
@@ -179,6 +174,10 @@ static int ensure_aliases(cudw_symbolizer *s)
 {
     if (atomic_load_explicit(&s->aliases_ready, memory_order_acquire))
         return CUDW_OK;
+    /* what collect_names reads, built first: each takes the lock itself */
+    int pre = s->nimages > 1 ? sym_ensure_names(s) : s->nimages ? sym_ensure_image(s, &s->images[0]) : CUDW_OK;
+    if (pre)
+        return pre;
     pthread_mutex_lock(&s->mu);
     int rc = CUDW_OK;
     if (!atomic_load_explicit(&s->aliases_ready, memory_order_relaxed)) {

@@ -77,6 +77,13 @@ r = run("list", "--json", exe)
 ims = json.loads(r.stdout)[0]["images"] if r.returncode == 0 else []
 nocode = [im["label"] for im in ims if im.get("has_code") is False]
 check("executable: list marks the first container's images 'no code'", len(nocode) == 2, str(nocode))
+for c in (["correlate", "--function", "forces"], ["correlate", "--json", "--function", "forcse"]):
+    try:  # a short name in a multi-image input once waited on its own lock
+        r = subprocess.run([CUDWARF, *c, exe], capture_output=True, text=True, timeout=60)
+        ok = r.returncode == (0 if c[-1] == "forces" else 1)
+    except subprocess.TimeoutExpired:
+        r, ok = None, False
+    check(f"executable: {' '.join(c)} answers (no hang)", ok, r.stderr[:200] if r else "timed out")
 page = os.path.join(tmp, "page.html")
 r = run("correlate", "--html", "--sm", "90", "-o", page, exe)
 check("correlate --html --sm 90 on a two-SM executable writes the page", r.returncode == 0 and os.path.getsize(page),
