@@ -15,6 +15,7 @@ size_t cudw_struct_size(const char *name)
         {"cudw_corr_insn", sizeof(cudw_corr_insn)},
         {"cudw_corr_cost", sizeof(cudw_corr_cost)},
         {"cudw_corr_line_fn", sizeof(cudw_corr_line_fn)},
+        {"cudw_corr_caller", sizeof(cudw_corr_caller)},
         {"cudw_func_resources", sizeof(cudw_func_resources)},
         {"cudw_corr_summary", sizeof(cudw_corr_summary)},
         {"cudw_correlate_opts", sizeof(cudw_correlate_opts)},

@@ -48,74 +48,44 @@ static const cli_opt table[] = {
 
 /* ---- text ---- */
 
-static const char *fn_name(const corr_opts *o, const cudw_sym_frame *f)
-{
-    const char *n = o->demangle ? f->function_demangled : f->function;
-    return n ? n : "??";
-}
-
 static const char *base(const char *path)
 {
     const char *s = path ? strrchr(path, '/') : NULL;
     return s ? s + 1 : path ? path : "??";
 }
 
-/* Where line L's instructions were inlined from: the direct call sites,
- * most bytes first (three, and the rest summed). */
-typedef struct site {
-    const cudw_sym_frame *f;     /* the caller's frame */
-    uint64_t bytes;
-} site;
-
-static int by_site_bytes(const void *a, const void *b)
+/* A linkage name as -C shows it. */
+static const char *demangled(const corr_opts *o, const char *name, char *buf, size_t n)
 {
-    const site *x = a, *y = b;
-    return x->bytes != y->bytes ? (x->bytes > y->bytes ? -1 : 1) : 0;
+    if (!name)
+        return "??";
+    size_t need = o->demangle ? cudw_demangle(name, buf, n) : 0;
+    return need && need < n ? buf : name;
 }
 
+/* Where line L's instructions were inlined from: the direct call sites
+ * (cudw_corr_line_callers), three, and the rest summed. */
 static void callers_text(const corr_opts *o, const cudw_correlation *c, size_t L, obuf *out)
 {
-    site *v = NULL;
-    size_t n = 0, cap = 0;
-    for (size_t i = 0, ni = cudw_corr_insn_count(c); i < ni; i++) {
-        const cudw_corr_insn *in = cudw_corr_insn_get(c, i);
-        size_t nf;
-        const cudw_sym_frame *f = in->line == L ? cudw_corr_frames(c, i, &nf) : NULL;
-        if (!f || nf < 2)
-            continue;
-        size_t k = 0;
-        while (k < n && !(v[k].f->line == f[1].line && v[k].f->file && f[1].file && !strcmp(v[k].f->file, f[1].file)))
-            k++;
-        if (k == n) {
-            if (n == cap) {
-                site *nv = realloc(v, (cap = cap ? cap * 2 : 8) * sizeof *v);
-                if (!nv)
-                    break;
-                v = nv;
-            }
-            v[n++] = (site){&f[1], 0};
-        }
-        v[k].bytes += in->size;
-    }
-    if (n)
-        qsort(v, n, sizeof *v, by_site_bytes);
+    const cudw_corr_caller *v;
+    size_t n = cudw_corr_line_callers(c, L, &v);
     uint64_t rest = 0;
     for (size_t k = 0; k < n; k++) {
         if (k >= 3) {
-            rest += v[k].bytes;
+            rest += v[k].sass_bytes;
             continue;
         }
+        char buf[4096];
         ob_puts(out, "            ");
-        ob_commas(out, v[k].bytes, 9);
-        ob_printf(out, " B inlined at %s:%llu  %s\n", base(v[k].f->file), (unsigned long long)v[k].f->line,
-                  fn_name(o, v[k].f));
+        ob_commas(out, v[k].sass_bytes, 9);
+        ob_printf(out, " B inlined at %s:%llu  %s\n", base(v[k].file), (unsigned long long)v[k].line,
+                  demangled(o, v[k].function, buf, sizeof buf));
     }
     if (rest) {
         ob_puts(out, "            ");
         ob_commas(out, rest, 9);
         ob_printf(out, " B inlined at %zu other call sites\n", n - 3);
     }
-    free(v);
 }
 
 /* The functions with code on line L: one name, or each with its bytes
@@ -126,10 +96,8 @@ static void line_functions_text(const corr_opts *o, const cudw_correlation *c, s
     size_t n = cudw_corr_line_functions(c, L, &v);
     for (size_t k = 0; k < n && k < 4; k++) {
         char buf[4096];
-        const char *name = v[k].function ? v[k].function : "??";
-        size_t need = o->demangle && v[k].function ? cudw_demangle(name, buf, sizeof buf) : 0;
         ob_puts(out, k ? ", " : "  ");
-        ob_puts(out, need && need < sizeof buf ? buf : name);
+        ob_puts(out, demangled(o, v[k].function, buf, sizeof buf));
         if (n > 1)
             ob_printf(out, " %llu B", (unsigned long long)v[k].sass_bytes);
     }

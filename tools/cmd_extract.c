@@ -144,7 +144,10 @@ static int extract_one(const char *path, const char *dir, int only, char ***all,
         eprintf("%s: %s: no CUDA device code: no fatbin container in any section\n", progname, path);
         rc = EXIT_BAD_INPUT;
     } else if (!k && sel_sm) {
-        eprintf("%s: %s: no sm_%u image\n", progname, path, sel_sm);
+        char sms[256];
+        eprintf("%s: %s: no sm_%u%s image (it has %s)\n", progname, path, sel_sm,
+                sel_variant == 'a' ? "a" : sel_variant == 'f' ? "f" : "",
+                cudw_input_sms(in, CUDW_FATBIN_ELF, sms, sizeof sms));
         rc = EXIT_BAD_INPUT;
     }
     /* every name of the whole run once, and none an input's */

@@ -117,8 +117,11 @@ static int text_table(cudw_file *f, const cudw_line_table *t, const lopts *o, in
     cudw_line_row r;
     int rc;
     cudw_line_iter_init(t, &it, 0);
+    uint64_t seq = UINT64_MAX; /* the sequence whose header is out: rows are numbered with repeats
+                                  not counted (lines.h), so a header per row 1 could come twice */
     while ((rc = cudw_line_next(&it, &r)) == CUDW_OK) {
-        if (r.index == 1) {
+        if (r.sequence != seq) {
+            seq = r.sequence;
             ob_puts(out, " sequence ");
             ob_dec(out, r.sequence);
             ob_puts(out, ": ");

@@ -365,8 +365,10 @@ static int list_one(const char *path, int as_json, int mode, json *j)
     const char *tname = type == CUDW_INPUT_CUBIN ? "cubin" : type == CUDW_INPUT_FATBIN ? "fatbin"
                         : type == CUDW_INPUT_ARCHIVE ? "archive" : "host ELF";
     if (sel_sm && n && !k) { /* an error, and nothing listed */
-        eprintf("%s: %s: no sm_%u%s image\n", progname, path, sel_sm,
-                sel_variant == 'a' ? "a" : sel_variant == 'f' ? "f" : "");
+        char sms[256];
+        eprintf("%s: %s: no sm_%u%s image (it has %s)\n", progname, path, sel_sm,
+                sel_variant == 'a' ? "a" : sel_variant == 'f' ? "f" : "",
+                cudw_input_sms(in, CUDW_FATBIN_ELF, sms, sizeof sms));
         free(idx);
         cudw_input_close(in);
         return EXIT_BAD_INPUT;

@@ -97,9 +97,12 @@ static cudw_ptx *entry_or_report(const char *path)
         if (sel_sm && cudw_input_sms(entry_in, CUDW_FATBIN_PTX, sms, sizeof sms)[0])
             eprintf("%s: %s: no compute_%u%s PTX entry (it has %s)\n", progname, path, sel_sm,
                     sel_variant == 'a' ? "a" : sel_variant == 'f' ? "f" : "", sms);
-        else
-            eprintf("%s: %s: no PTX in it (a cubin holds none): give the .ptx file nvcc -ptx or -keep wrote, "
+        else if (cudw_input_type(entry_in) == CUDW_INPUT_CUBIN)
+            eprintf("%s: %s: a cubin holds no PTX: give the .ptx file nvcc -ptx or -keep wrote, "
                     "or a fatbin or executable built with PTX\n", progname, path);
+        else
+            eprintf("%s: %s: no PTX entry in it (built without compute_N in -gencode): give the .ptx file "
+                    "nvcc -ptx or -keep wrote\n", progname, path);
         ptx_done(NULL);
         return NULL;
     }

@@ -5,6 +5,7 @@
 #include "opts.h"
 #include "jobs.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,12 +57,19 @@ static void num_text(obuf *o, int width, int64_t v)
     ob_printf(o, " %*s", width, b);
 }
 
+/* name, demangled with -C; a placed callee "$kernel$callee" shows its
+ * callee's name */
 static const char *shown(const ropts *o, const char *name, char *buf, size_t n)
 {
+    const char *tail = name[0] == '$' ? strrchr(name, '$') : NULL;
+    if (o->demangle && tail && tail != name && cudw_demangle(tail + 1, buf, n) && strlen(buf) < n - 1)
+        return buf;
     if (o->demangle && cudw_demangle(name, buf, n) && strlen(buf) < n - 1)
         return buf;
     return name;
 }
+
+static atomic_int bare; /* images without functions: not shown in the text, counted */
 
 static void one_json(json *j, const cudw_func_resources *v, size_t i, const ropts *o)
 {
@@ -138,6 +146,8 @@ static int one(cudw_file *f, const char *label, void *ctx, json *j)
             one_json(j, v, i, o);
         json_end_arr(j);
         json_end_obj(j);
+    } else if (!n) {
+        atomic_fetch_add(&bare, 1);
     } else {
         obuf *out = &out_stdout;
         ob_printf(out, "%s (sm_%u): %zu function%s\n", label, cudw_header(f)->sm, n, n == 1 ? "" : "s");
@@ -181,5 +191,9 @@ int cmd_resources(int argc, char **argv)
     json_init(&j, &out_stdout);
     if (!o.json)
         jobs_sep = "\n"; /* a blank line between images */
-    return run_images(argv, nfiles, &(image_run){one, &o, &j, o.json, NULL, NULL, NULL});
+    int rc = run_images(argv, nfiles, &(image_run){one, &o, &j, o.json, NULL, NULL, NULL});
+    if (atomic_load(&bare))
+        eprintf("%s: note: %d image%s without functions (no code) not shown\n", progname, atomic_load(&bare),
+                atomic_load(&bare) == 1 ? "" : "s");
+    return rc;
 }

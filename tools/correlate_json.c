@@ -35,6 +35,19 @@ static void cost_json(json *j, const cudw_correlation *c, const cudw_corr_cost *
             json_end_obj(j);
         }
         json_end_arr(j);
+        const cudw_corr_caller *w;
+        size_t m = cudw_corr_line_callers(c, (size_t)line, &w);
+        json_arr(j, "callers"); /* the call sites it was inlined at */
+        for (size_t i = 0; i < m; i++) {
+            json_obj(j, NULL);
+            json_str(j, "path", w[i].file);
+            json_u64(j, "line", w[i].line);
+            json_str(j, "function", w[i].function);
+            json_u64(j, "sass_bytes", w[i].sass_bytes);
+            json_u64(j, "sass_instructions", w[i].sass_instructions);
+            json_end_obj(j);
+        }
+        json_end_arr(j);
     }
     json_end_obj(j);
 }

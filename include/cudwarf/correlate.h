@@ -157,4 +157,17 @@ typedef struct cudw_corr_line_fn {
 } cudw_corr_line_fn;
 size_t cudw_corr_line_functions(const cudw_correlation *c, size_t i, const cudw_corr_line_fn **out);
 
+/* Where line i's code was inlined from: each direct call site (the
+ * caller's file, line and function: two instantiations of a template
+ * calling it from one line are two sites) with the exclusive SASS of line
+ * i inlined there, most bytes first.  Built once with the correlation,
+ * linear in its instructions. */
+typedef struct cudw_corr_caller {
+    const char *file;          /* the call's path */
+    uint64_t line;
+    const char *function;      /* the calling function (linkage name), or NULL */
+    uint64_t sass_bytes, sass_instructions;
+} cudw_corr_caller;
+size_t cudw_corr_line_callers(const cudw_correlation *c, size_t i, const cudw_corr_caller **out);
+
 #endif /* CUDWARF_CORRELATE_H */

@@ -740,6 +740,11 @@ def _cost_dict(c, i, k, key, with_line, ptx_known):
         n = lib.cudw_corr_line_functions(c, i, byref(v))
         d["functions"] = [{"function": _s(v[j].function), "sass_bytes": v[j].sass_bytes,
                            "sass_instructions": v[j].sass_instructions} for j in range(n)]
+        w = POINTER(_lib.CorrCaller)()
+        n = lib.cudw_corr_line_callers(c, i, byref(w))
+        d["callers"] = [{"path": _s(w[j].file), "line": w[j].line, "function": _s(w[j].function),
+                         "sass_bytes": w[j].sass_bytes, "sass_instructions": w[j].sass_instructions}
+                        for j in range(n)]
     return d
 
 

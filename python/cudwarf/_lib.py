@@ -164,6 +164,11 @@ class CorrLineFn(Structure):
     _fields_ = [("function", c_char_p), ("sass_bytes", c_uint64), ("sass_instructions", c_uint64)]
 
 
+class CorrCaller(Structure):
+    _fields_ = [("file", c_char_p), ("line", c_uint64), ("function", c_char_p), ("sass_bytes", c_uint64),
+                ("sass_instructions", c_uint64)]
+
+
 class CorrSummary(Structure):
     _fields_ = [("image", c_char_p), ("sm", c_uint), ("code_bytes", c_uint64), ("sass_bytes", c_uint64),
                 ("capsule_bytes", c_uint64), ("instructions", c_uint64), ("with_ptx", c_uint64),
@@ -201,7 +206,7 @@ _LAYOUTS = {"cudw_error": Error_, "cudw_input_image": InputImage, "cudw_image": 
             "cudw_finding": Finding, "cudw_ptx_diag": PtxDiag, "cudw_ptx_file": PtxFile, "cudw_ptx_loc": PtxLoc,
             "cudw_ptx_func": PtxFunc, "cudw_ptx_insn": PtxInsn, "cudw_ptx_walk": PtxWalk,
             "cudw_ptx_prediction": PtxPrediction, "cudw_corr_ptx": CorrPtx, "cudw_corr_insn": CorrInsn,
-            "cudw_corr_cost": CorrCost, "cudw_corr_line_fn": CorrLineFn, "cudw_corr_summary": CorrSummary, "cudw_correlate_opts": CorrOpts}
+            "cudw_corr_cost": CorrCost, "cudw_corr_line_fn": CorrLineFn, "cudw_corr_caller": CorrCaller, "cudw_corr_summary": CorrSummary, "cudw_correlate_opts": CorrOpts}
 _wrong = [f"{n} ({ctypes.sizeof(t)} here, {struct_size(n)} in the library)" for n, t in _LAYOUTS.items()
           if ctypes.sizeof(t) != struct_size(n)]
 if _wrong:
@@ -293,6 +298,7 @@ _decl("cudw_corr_insn_get", POINTER(CorrInsn), c_void_p, c_size_t)
 _decl("cudw_corr_frames", POINTER(SymFrame), c_void_p, c_size_t, POINTER(c_size_t))
 _decl("cudw_corr_reason_name", c_char_p, c_int)
 _decl("cudw_corr_line_functions", c_size_t, c_void_p, c_size_t, POINTER(POINTER(CorrLineFn)))
+_decl("cudw_corr_line_callers", c_size_t, c_void_p, c_size_t, POINTER(POINTER(CorrCaller)))
 for _k in ("line", "function", "file"):
     _decl(f"cudw_corr_{_k}_count", c_size_t, c_void_p)
     _decl(f"cudw_corr_{_k}_get", POINTER(CorrCost), c_void_p, c_size_t)

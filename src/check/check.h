@@ -39,7 +39,8 @@ typedef struct row_state {
     int started;
     uint64_t sequence, address;
     const struct fn_at *fn;
-    int reported;
+    int reported;          /* an address finding of this sequence is out */
+    int line_reported;     /* a line finding of it is out */
 } row_state;
 void rows_check(walker *w, const cudw_section *s, row_state *st, const cudw_line_row *r);
 void rows_index_free(struct row_index *x);

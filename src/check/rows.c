@@ -1,5 +1,6 @@
 /* verify's checks of the rows a line table decodes to (check.h): each
- * sequence tied to a function symbol, addresses on instruction boundaries,
+ * sequence tied to a function symbol, line numbers that did not go below 1,
+ * addresses on instruction boundaries,
  * inside that function's section (SASS tables: a Mercury table addresses
  * code the file holds compressed) and never going back within a sequence.
  * A table whose program bytes were damaged decodes to rows that break
@@ -75,7 +76,7 @@ void rows_check(walker *w, const cudw_section *s, row_state *st, const cudw_line
         return;
     int first = !st->started || r->sequence != st->sequence;
     if (first) {
-        *st = (row_state){1, r->sequence, 0, NULL, 0};
+        *st = (row_state){1, r->sequence, 0, NULL, 0, 0};
         /* Mercury tables address the finalized Mercury code, whose size
          * the file does not hold (its capsule is compressed): no bound */
         int merc = (s->flags & CUDW_SHF_MERCURY) != 0;
@@ -91,6 +92,12 @@ void rows_check(walker *w, const cudw_section *s, row_state *st, const cudw_line
                   (unsigned long long)r->sequence, (unsigned long long)r->address, (unsigned long long)st->address);
     }
     st->address = r->address;
+    if (r->line > 0x7fffffffu && !st->line_reported) { /* no source has 2^31 lines: it went below 1 */
+        st->line_reported = 1;
+        w_finding(w, CUDW_FINDING_ERROR, CUDW_E_BAD_OFFSET, s, r->op_offset, "line row",
+                  "row %llu of sequence %llu has line %lld: DW_LNS_advance_line took it below 1",
+                  (unsigned long long)r->index, (unsigned long long)r->sequence, (long long)r->line);
+    }
     if (!r->symbol || st->reported)
         return;
     uint64_t off = r->address - r->symbol_value;

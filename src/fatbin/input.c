@@ -110,6 +110,24 @@ static int map_file(cudw_input *in, int fd, const struct stat *st)
     return CUDW_OK;
 }
 
+/* PTX opens with .version (after comments at most). */
+static int has_version(const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i + 8 <= n; i++)
+        if (p[i] == '.' && !memcmp(p + i, ".version", 8))
+            return 1;
+    return 0;
+}
+
+/* Printable text throughout (UTF-8 bytes allowed): what a source file is. */
+static int is_text(const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i] < 0x20 && p[i] != '\n' && p[i] != '\t' && p[i] != '\r' && p[i] != '\f')
+            return 0;
+    return n > 0;
+}
+
 /* What a file that is neither ELF nor fatbin is, in words a user can act
  * on: LTO IR (nvcc -dlto's .ltoir: NVVM's magic 0x7f4e43ed), PTX text, or
  * neither. */
@@ -120,8 +138,11 @@ static void not_elf_detail(cudw_input *in, const uint8_t *head, size_t got)
     if (got >= 4 && ld32(head) == 0x7f4e43edu)
         snprintf(d, n, "LTO IR (NVVM IR, magic 0x7f4e43ed, as nvcc -dlto writes it): not decoded; cudwarf reads "
                        "cubins, fatbins, host ELFs and archives");
-    else if (got >= 2 && (!memcmp(head, "//", 2) || !memcmp(head, ".version", got < 8 ? got : 8)))
+    else if (has_version(head, got))
         snprintf(d, n, "PTX text, not an ELF file: its line table is read by `cudwarf ptx-lines FILE.ptx`");
+    else if (is_text(head, got))
+        snprintf(d, n, "a text file, not an ELF file or a fatbin (a CUDA source? `nvcc -cubin -lineinfo` "
+                       "builds a cubin of it)");
     else
         snprintf(d, n, "neither an ELF file nor a fatbin (no \\x7fELF, no 0xba55ed50)");
 }
@@ -135,7 +156,7 @@ int cudw_input_open(cudw_input **out, const char *path)
     in->drops = input_drops_new();
     if (!(in->path = strdup(path)))
         return input_fail(in, CUDW_E_NOMEM, NULL, 0, "input", "out of memory");
-    uint8_t head[20] = {0};
+    uint8_t head[512] = {0}; /* the magics, and enough to tell text (not_elf_detail) */
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return input_fail(in, CUDW_E_IO, NULL, 0, "open", "%s", strerror(errno));

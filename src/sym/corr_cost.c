@@ -199,86 +199,125 @@ static int sort_costs(corr_costs *k, size_t **renumber)
     return CUDW_OK;
 }
 
-/* ---- the functions of each line ---- */
+/* ---- per line: its functions, its call sites ---- */
 
-typedef struct lf_key { size_t line; const char *fn; size_t at; } lf_key;
+/* What a line's instructions are grouped by: the function their innermost
+ * frame is in (a: name), or the call site they were inlined at (a: file,
+ * n: line, b: function). */
+typedef struct group {
+    size_t line;
+    const char *a, *b;
+    uint64_t n, bytes, insns;
+} group;
 
-static int lf_cmp(const void *a, const void *b)
+typedef struct grouping {
+    group *v;
+    size_t n, cap;
+    hmap idx;
+} grouping;
+
+static int same_str(const char *x, const char *y) { return x == y || (x && y && !strcmp(x, y)); }
+
+static int group_add(grouping *g, size_t line, const char *a, uint64_t n, const char *b, uint32_t size)
 {
-    const cudw_corr_line_fn *x = a, *y = b;
-    if (x->sass_bytes != y->sass_bytes)
-        return x->sass_bytes > y->sass_bytes ? -1 : 1;
-    return x->function && y->function ? strcmp(x->function, y->function) : !x->function - !y->function;
+    uint64_t h = (a ? sym_hash(a, strlen(a)) : 7) ^ (line * 0x9e3779b97f4a7c15ull) ^ (n * 0x100000001b3ull) ^
+                 (b ? sym_hash(b, strlen(b)) << 1 : 0);
+    hmap_probe p = hmap_probe_at(&g->idx, h);
+    uint32_t r;
+    while ((r = hmap_next(&p)) != HMAP_NONE &&
+           !(g->v[r].line == line && g->v[r].n == n && same_str(g->v[r].a, a) && same_str(g->v[r].b, b)))
+        ;
+    if (r == HMAP_NONE) {
+        if (sym_grow((void **)&g->v, &g->cap, g->n, sizeof *g->v) || hmap_add(&g->idx, h, (uint32_t)g->n))
+            return CUDW_E_NOMEM;
+        g->v[g->n] = (group){line, a, b, n, 0, 0};
+        r = (uint32_t)g->n++;
+    }
+    g->v[r].bytes += size;
+    g->v[r].insns++;
+    return CUDW_OK;
 }
 
-/* One pass over the instructions (line indexes final): the (line,
- * function) pairs with their exclusive bytes, grouped by line. */
-static int line_functions(cudw_correlation *c)
+static int group_cmp(const void *x, const void *y)
 {
-    size_t nl = c->lines.n, cap = 0, cap2 = 0, n = 0;
-    hmap idx = {0};
-    size_t *count = calloc(nl + 1, sizeof *count), *line_of = NULL;
-    cudw_corr_line_fn *v = NULL;
-    int rc = count ? CUDW_OK : CUDW_E_NOMEM;
+    const group *p = x, *q = y;
+    if (p->line != q->line)
+        return p->line < q->line ? -1 : 1;
+    if (p->bytes != q->bytes)
+        return p->bytes > q->bytes ? -1 : 1;
+    int d = p->a && q->a ? strcmp(p->a, q->a) : !p->a - !q->a;
+    return d ? d : p->n < q->n ? -1 : p->n > q->n;
+}
+
+/* g sorted by line then bytes; *first[l] where line l's groups start. */
+static int group_index(grouping *g, size_t nlines, size_t **first)
+{
+    hmap_free(&g->idx);
+    if (g->n)
+        qsort(g->v, g->n, sizeof *g->v, group_cmp);
+    size_t *f = calloc(nlines + 1, sizeof *f);
+    if (!f)
+        return CUDW_E_NOMEM;
+    for (size_t k = 0, l = 0; l <= nlines; l++) {
+        while (k < g->n && g->v[k].line < l)
+            k++;
+        f[l] = k;
+    }
+    *first = f;
+    return CUDW_OK;
+}
+
+/* One pass over the instructions (line indexes final): each line's
+ * functions and call sites. */
+static int line_groups(cudw_correlation *c)
+{
+    grouping fns = {0}, calls = {0};
+    int rc = CUDW_OK;
     for (size_t i = 0; !rc && i < c->ninsns; i++) {
         const cudw_corr_insn *in = &c->insns[i];
-        const char *fn = c->span[i].n ? function_of(&c->frames[c->span[i].first], in) : in->func;
-        uint64_t h = (fn ? sym_hash(fn, strlen(fn)) : 7) ^ (in->line * 0x9e3779b97f4a7c15ull);
-        hmap_probe p = hmap_probe_at(&idx, h);
-        uint32_t r;
-        while ((r = hmap_next(&p)) != HMAP_NONE &&
-               !(line_of[r] == in->line && (v[r].function == fn || (fn && v[r].function && !strcmp(v[r].function, fn)))))
-            ;
-        if (r == HMAP_NONE) {
-            if (sym_grow((void **)&v, &cap, n, sizeof *v) || sym_grow((void **)&line_of, &cap2, n, sizeof *line_of) ||
-                hmap_add(&idx, h, (uint32_t)n)) {
-                rc = CUDW_E_NOMEM;
-                break;
-            }
-            v[n] = (cudw_corr_line_fn){fn, 0, 0};
-            line_of[n] = in->line;
-            count[in->line]++;
-            r = (uint32_t)n++;
-        }
-        v[r].sass_bytes += in->size;
-        v[r].sass_instructions++;
+        const cudw_sym_frame *fr = c->span[i].n ? &c->frames[c->span[i].first] : NULL;
+        rc = group_add(&fns, in->line, fr ? function_of(fr, in) : in->func, 0, NULL, in->size);
+        if (!rc && c->span[i].n > 1)
+            rc = group_add(&calls, in->line, fr[1].file, fr[1].line, function_of(&fr[1], in), in->size);
     }
-    hmap_free(&idx);
-    /* counting sort by line, then each line's by bytes */
-    cudw_corr_line_fn *out = rc ? NULL : malloc((n ? n : 1) * sizeof *out);
-    size_t *first = rc ? NULL : malloc((nl + 2) * sizeof *first);
-    if (!rc && (!out || !first))
+    size_t nl = c->lines.n;
+    if (!rc)
+        rc = group_index(&fns, nl, &c->linefn_first);
+    if (!rc)
+        rc = group_index(&calls, nl, &c->caller_first);
+    if (!rc && (c->linefns = malloc((fns.n ? fns.n : 1) * sizeof *c->linefns)) &&
+        (c->callers = malloc((calls.n ? calls.n : 1) * sizeof *c->callers))) {
+        for (size_t k = 0; k < fns.n; k++)
+            c->linefns[k] = (cudw_corr_line_fn){fns.v[k].a, fns.v[k].bytes, fns.v[k].insns};
+        for (size_t k = 0; k < calls.n; k++)
+            c->callers[k] = (cudw_corr_caller){calls.v[k].a, calls.v[k].n, calls.v[k].b, calls.v[k].bytes,
+                                               calls.v[k].insns};
+    } else if (!rc) {
         rc = CUDW_E_NOMEM;
-    if (!rc) {
-        first[0] = 0;
-        for (size_t l = 0; l <= nl; l++)
-            first[l + 1] = first[l] + count[l];
-        for (size_t l = 0; l <= nl; l++)
-            count[l] = first[l];
-        for (size_t k = 0; k < n; k++)
-            out[count[line_of[k]]++] = v[k];
-        for (size_t l = 0; l < nl; l++)
-            qsort(out + first[l], first[l + 1] - first[l], sizeof *out, lf_cmp);
-        c->linefns = out;
-        c->nlinefns = n;
-        c->linefn_first = first;
-    } else {
-        free(out);
-        free(first);
     }
-    free(v);
-    free(line_of);
-    free(count);
+    hmap_free(&fns.idx);
+    hmap_free(&calls.idx);
+    free(fns.v);
+    free(calls.v);
     return rc;
 }
 
 size_t cudw_corr_line_functions(const cudw_correlation *c, size_t i, const cudw_corr_line_fn **out)
 {
     *out = NULL;
-    if (!c->linefn_first || i >= c->lines.n)
+    if (!c->linefn_first || !c->linefns || i >= c->lines.n)
         return 0;
     *out = c->linefns + c->linefn_first[i];
     return c->linefn_first[i + 1] - c->linefn_first[i];
+}
+
+size_t cudw_corr_line_callers(const cudw_correlation *c, size_t i, const cudw_corr_caller **out)
+{
+    *out = NULL;
+    if (!c->caller_first || !c->callers || i >= c->lines.n)
+        return 0;
+    *out = c->callers + c->caller_first[i];
+    return c->caller_first[i + 1] - c->caller_first[i];
 }
 
 int corr_finish(cudw_correlation *c)
@@ -306,5 +345,5 @@ int corr_finish(cudw_correlation *c)
     free(map);
     if (sort_costs(&c->funcs, NULL) || sort_costs(&c->files, NULL))
         return CUDW_E_NOMEM;
-    return line_functions(c);
+    return line_groups(c);
 }

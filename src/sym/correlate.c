@@ -407,6 +407,8 @@ void cudw_correlation_close(cudw_correlation *c)
     corr_costs_free(&c->files);
     free(c->linefns);
     free(c->linefn_first);
+    free(c->callers);
+    free(c->caller_first);
     free(c);
 }
 

@@ -36,6 +36,8 @@ struct cudw_correlation {
     cudw_corr_line_fn *linefns;  /* (line, function) pairs, by line then bytes */
     size_t nlinefns;
     size_t *linefn_first;        /* line i's pairs: [first[i], first[i + 1]) */
+    cudw_corr_caller *callers;   /* (line, call site) pairs, by line then bytes */
+    size_t *caller_first;        /* line i's: [first[i], first[i + 1]) */
 };
 
 int corr_fail(cudw_correlation *c, int code, const char *what, const char *fmt, ...) CUDW_PRINTF(4, 5);

@@ -72,6 +72,13 @@ for m, p in cub.items():
     check(f"{m}: a line of scale<T> lists both instantiations, their bytes adding up to the line's",
           shared and all(sum(f["sass_bytes"] for f in x["functions"]) == x["sass_bytes"] for x in doc["source_lines"]),
           f"{len(shared)} lines")
+    if m == "lineinfo":  # sq<T> (line 6) is inlined at line 35 by both scale<T>: two call sites
+        sq = [x for x in doc["source_lines"] if x["line"] == 6]
+        calls = {(c["line"], c["function"]) for x in sq for c in x["callers"]}
+        check(f"{m}: sq's line names both scale<T> calling it from line 35, callers' bytes within the line's",
+              {(35, "_Z5scaleIfEvPT_S0_i"), (35, "_Z5scaleIdEvPT_S0_i")} <= calls and
+              all(sum(c["sass_bytes"] for c in x["callers"]) <= x["sass_bytes"] for x in doc["source_lines"]),
+              str(calls))
 
 r = run("list", "--json", exe)
 ims = json.loads(r.stdout)[0]["images"] if r.returncode == 0 else []
