@@ -73,5 +73,5 @@ int main(void)
         cmocka_unit_test(hash_tells_bytes_apart),
         cmocka_unit_test(sets_most_wasteful_first),
     };
-    return cmocka_run_group_tests_name("dups", tests, NULL, NULL);
+    return run_group("dups", tests);
 }

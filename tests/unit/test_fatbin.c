@@ -173,5 +173,5 @@ static void malformed(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(entries), cmocka_unit_test(malformed)};
-    return cmocka_run_group_tests_name("fatbin", tests, NULL, NULL);
+    return run_group("fatbin", tests);
 }

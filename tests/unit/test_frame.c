@@ -258,5 +258,5 @@ int main(void)
         cmocka_unit_test(bounds),
         cmocka_unit_test(rules_in_any_order),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_group("frame", tests);
 }

@@ -127,5 +127,5 @@ int main(void)
         cmocka_unit_test(reserve_then_add_does_not_grow),
         cmocka_unit_test(replace_moves_the_key),
     };
-    return cmocka_run_group_tests_name("hmap", tests, NULL, NULL);
+    return run_group("hmap", tests);
 }

@@ -420,5 +420,5 @@ int main(void)
         cmocka_unit_test(errors),         cmocka_unit_test(missing_abbrev),
         cmocka_unit_test(sparse_codes),   cmocka_unit_test(relocated),
     };
-    return cmocka_run_group_tests_name("info", tests, NULL, NULL);
+    return run_group("info", tests);
 }

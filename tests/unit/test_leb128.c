@@ -154,5 +154,5 @@ int main(void)
         cmocka_unit_test(errors),
         cmocka_unit_test(decoders_match_reference),
     };
-    return cmocka_run_group_tests_name("leb128", tests, NULL, NULL);
+    return run_group("leb128", tests);
 }

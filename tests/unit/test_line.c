@@ -486,5 +486,5 @@ int main(void)
         cmocka_unit_test(known_program),
         cmocka_unit_test(fast_path_matches_general),
     };
-    return cmocka_run_group_tests_name("line", tests, NULL, NULL);
+    return run_group("line", tests);
 }

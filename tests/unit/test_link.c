@@ -98,5 +98,5 @@ int main(void)
         cmocka_unit_test(mixed_sms_name_the_input),
         cmocka_unit_test(strings_concatenate),
     };
-    return cmocka_run_group_tests_name("link", tests, NULL, NULL);
+    return run_group("link", tests);
 }

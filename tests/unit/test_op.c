@@ -105,5 +105,5 @@ int main(void)
         cmocka_unit_test(ops),
         cmocka_unit_test(names),
     };
-    return cmocka_run_group_tests_name("op", tests, NULL, NULL);
+    return run_group("op", tests);
 }

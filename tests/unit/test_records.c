@@ -318,5 +318,5 @@ int main(void)
         cmocka_unit_test(loc_lists), cmocka_unit_test(pubnames),        cmocka_unit_test(aranges),
         cmocka_unit_test(macinfo),   cmocka_unit_test(bad_relocations),
     };
-    return cmocka_run_group_tests_name("records", tests, NULL, NULL);
+    return run_group("records", tests);
 }

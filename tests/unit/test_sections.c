@@ -206,5 +206,5 @@ int main(void)
         cmocka_unit_test(sizes),
         cmocka_unit_test(spans),
     };
-    return cmocka_run_group_tests_name("sections", tests, NULL, NULL);
+    return run_group("sections", tests);
 }

@@ -173,5 +173,5 @@ static void strip(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(references), cmocka_unit_test(strip)};
-    return cmocka_run_group_tests_name("verify", tests, NULL, NULL);
+    return run_group("verify", tests);
 }

@@ -15,6 +15,17 @@
 #include "cudwarf.h"
 #include "telf.h"
 
+/* The cases a run takes: those whose name matches TEST_FILTER (cmocka's
+ * wildcards, "*line*"), all without it -- `TEST_FILTER='*crlf*'
+ * build/tests/test_line`, or tests/run.sh's unit suite with it set. */
+static inline void test_filter(void)
+{
+    const char *f = getenv("TEST_FILTER");
+    if (f && *f)
+        cmocka_set_test_filter(f);
+}
+#define run_group(name, tests) (test_filter(), cmocka_run_group_tests_name(name, tests, NULL, NULL))
+
 /* Open bytes that the test keeps; asserts success. */
 static inline cudw_file *topen(const uint8_t *b, size_t len)
 {
