@@ -112,7 +112,7 @@ for path in sys.argv[3:]:
             locs.append(f"{name}+0x{addr - lo:x}")
             want.append((names, sites))
     if not locs:
-        print(f"skip {path}: no inlined subroutines")
+        print(f"(none) {path}: no inlined subroutines to compare")
         continue
     r = subprocess.run([CUDWARF, "addr2line", "-i", "--json", "-e", path], input="\n".join(locs) + "\n",
                        capture_output=True, text=True)
