@@ -36,6 +36,9 @@ const func_starts *func_starts_of(cudw_file *f, unsigned symtab)
 
 const func_start *func_starts_in(const func_starts *fs, uint32_t shndx, size_t *n)
 {
+    *n = 0;
+    if (!fs->n) /* no functions: v may be NULL (a symbol table of no entries) */
+        return fs->v;
     size_t lo = 0, hi = fs->n;
     while (lo < hi) { /* the first of section shndx */
         size_t mid = lo + (hi - lo) / 2;
