@@ -546,17 +546,16 @@ class File:
     def units(self, image: Union[int, str, None] = None, section: str = ".debug_info") -> List["Unit"]:
         """The compilation units, each with its whole DIE tree (Unit)."""
         out = []
-        for label, dies in self._units_with_labels(image, section):
+        for label, offset, dies in self._units_with_labels(image, section):
             u = Unit()
             u.dies = list(dies)
-            u.image, u.section = label, section
+            u.image, u.section, u.offset = label, section, offset
             u.top = u.dies[0] if u.dies else None
-            u.offset = u.top.offset - 11 if u.top else 0  # DWARF 2/3: the 11-byte unit header before it
             out.append(u)
         return out
 
     def _units(self, image, section):
-        for _label, dies in self._units_with_labels(image, section):
+        for _label, _offset, dies in self._units_with_labels(image, section):
             yield dies
 
     def _units_with_labels(self, image, section):
@@ -572,7 +571,9 @@ class File:
                     break
                 if rc:
                     raise Error.of(lib.cudw_last_error(f).contents, label)
-                yield label, self._unit_dies(label, section, f, unit)
+                # cudw_unit: file, section (two pointers), then the header's offset
+                offset = c_uint64.from_buffer(unit, 2 * ctypes.sizeof(c_void_p)).value
+                yield label, offset, self._unit_dies(label, section, f, unit)
 
     def _unit_dies(self, label, section, f, unit):
         it = ctypes.create_string_buffer(_lib.DIE_ITER_SIZE)

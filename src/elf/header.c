@@ -47,8 +47,9 @@ void header_decode(cudw_elf_header *h, uint8_t elf_class)
     h->sm = fl & 0xff;
     h->virtual_sm = (fl >> 16) & 0xff;
     h->variant = bits & V7_ACCEL ? 'a' : 0;
-    /* the flag decides; a file without it (ELF32 cubins) has 4-byte ones */
-    h->address_size = bits & V7_ADDR64 ? 8 : elf_class == 1 ? 4 : 8;
+    /* 4-byte addresses: an ELF32 cubin without the 64-bit flag (maxas' CUDA
+     * 6.5 ones); every ELF64 cubin has 8 */
+    h->address_size = elf_class == 1 && !(bits & V7_ADDR64) ? 4 : 8;
     h->unknown_flags = (fl & 0xff000000u) | ((bits & ~0x0fu) << 8);
 }
 

@@ -243,20 +243,22 @@ int input_split_blob(cudw_input *in, cudw_fatbin *fb, const cudw_section *s)
 
 char *cudw_input_sms(const cudw_input *in, int kind, char *buf, size_t n)
 {
-    size_t len = 0;
+    size_t len = 0, nseen = 0;
+    unsigned seen[64]; /* sm << 8 | variant of each listed: the images repeat a few SMs */
     if (n)
         buf[0] = 0;
-    for (size_t i = 0; i < in->nimages && len < n; i++) {
+    for (size_t i = 0; i < in->nimages && len < n && nseen < 64; i++) {
         const cudw_input_image *im = &in->images[i];
-        if (im->kind != kind)
+        unsigned key = im->sm << 8 | (uint8_t)im->variant;
+        size_t j = 0;
+        while (j < nseen && seen[j] != key)
+            j++;
+        if (im->kind != kind || j < nseen)
             continue;
-        int seen = 0;
-        for (size_t j = 0; j < i && !seen; j++)
-            seen = in->images[j].kind == kind && in->images[j].sm == im->sm && in->images[j].variant == im->variant;
-        if (!seen)
-            len += (size_t)snprintf(buf + len, n - len, "%s%s_%u%s", len ? ", " : "",
-                                    kind == CUDW_FATBIN_PTX ? "compute" : "sm", im->sm,
-                                    im->variant == 'a' ? "a" : im->variant == 'f' ? "f" : "");
+        seen[nseen++] = key;
+        len += (size_t)snprintf(buf + len, n - len, "%s%s_%u%s", len ? ", " : "",
+                                kind == CUDW_FATBIN_PTX ? "compute" : "sm", im->sm,
+                                im->variant == 'a' ? "a" : im->variant == 'f' ? "f" : "");
     }
     return buf;
 }

@@ -62,6 +62,7 @@ typedef struct rctx {
     uint32_t *of_sym;        /* symbol index -> 1 + v index; 0: not a function */
     size_t nsym;
     hmap by_name;            /* name -> v index */
+    uint64_t reserve;        /* note_reserve */
 } rctx;
 
 static cudw_func_resources *by_sym(rctx *c, uint32_t sym)
@@ -123,33 +124,28 @@ static int kernel_info(rctx *c, const cudw_section *s, cudw_func_resources *fn)
 /* The bytes at the start of a linked image's .nv.shared.<kernel> that the
  * sm_90+ runtime keeps (ptxas -v leaves them out): the .nv.reservedSmem.cap
  * symbol's value, 1 KiB where only .nv.reservedSmem.offset0 says there is
- * a reserve; 0 in relocatable objects and before sm_90. */
-static uint64_t smem_reserve(rctx *c, unsigned symtab)
+ * a reserve; 0 in relocatable objects and before sm_90.  collect() sees
+ * the symbols. */
+static void note_reserve(rctx *c, const cudw_symbol *y)
 {
-    if (cudw_header(c->f)->type != 2 /* ET_EXEC */)
-        return 0;
-    uint64_t r = 0;
-    cudw_symbol y;
-    for (uint32_t i = 1; i < c->nsym; i++) {
-        if (cudw_symbol_get(c->f, symtab, i, &y) != CUDW_OK || strncmp(y.name, ".nv.reservedSmem.", 17))
-            continue;
-        if (!strcmp(y.name + 17, "cap"))
-            return y.value;
-        r = 1024;
-    }
-    return r;
+    if (cudw_header(c->f)->type != 2 /* ET_EXEC */ || strncmp(y->name, ".nv.reservedSmem.", 17))
+        return;
+    if (!strcmp(y->name + 17, "cap"))
+        c->reserve = y->value;
+    else if (!c->reserve)
+        c->reserve = 1024;
 }
 
 /* What the section named for a function says: .nv.info.<f>, .nv.shared.<f>,
  * .nv.constantN.<f>. */
-static int named_section(rctx *c, const cudw_section *s, uint64_t reserve)
+static int named_section(rctx *c, const cudw_section *s)
 {
     const char *nm = s->name;
     cudw_func_resources *fn;
     if (!strncmp(nm, ".nv.info.", 9) && (fn = by_name(c, nm + 9)))
         return s->data ? kernel_info(c, s, fn) : CUDW_OK;
     if (!strncmp(nm, ".nv.shared.", 11) && (fn = by_name(c, nm + 11))) {
-        fn->shared_bytes = (int64_t)(s->size >= reserve ? s->size - reserve : s->size);
+        fn->shared_bytes = (int64_t)(s->size >= c->reserve ? s->size - c->reserve : s->size);
         return CUDW_OK;
     }
     unsigned bank;
@@ -192,13 +188,16 @@ static void init_one(cudw_func_resources *r, const cudw_symbol *y, uint32_t i)
         r->const_bytes[k] = -1;
 }
 
-/* The FUNC symbols, kernels first. */
+/* The FUNC symbols, kernels first; the shared-memory reserve. */
 static int collect(rctx *c, unsigned symtab)
 {
     cudw_symbol y;
     for (int pass = 0; pass < 2; pass++)
         for (uint32_t i = 1; i < c->nsym; i++) {
-            if (cudw_symbol_get(c->f, symtab, i, &y) != CUDW_OK || y.type != 2 /* STT_FUNC */ || !y.shndx ||
+            int ok = cudw_symbol_get(c->f, symtab, i, &y) == CUDW_OK;
+            if (ok && !pass)
+                note_reserve(c, &y);
+            if (!ok || y.type != 2 /* STT_FUNC */ || !y.shndx ||
                 y.shndx >= 0xff00 || !y.name[0] || ((y.other & 0x10) != 0) != (pass == 0))
                 continue;
             init_one(&c->v[c->n], &y, i);
@@ -231,17 +230,16 @@ int cudw_resources(cudw_file *f, cudw_func_resources **out, size_t *n)
     *out = NULL;
     *n = 0;
     const cudw_section *st = cudw_section_find(f, ".symtab");
-    rctx c = {f, NULL, 0, NULL, st ? cudw_symbol_count(f, st->index) : 0, {0}};
+    rctx c = {f, NULL, 0, NULL, st ? cudw_symbol_count(f, st->index) : 0, {0}, 0};
     if (!c.nsym)
         return CUDW_OK;
     c.v = calloc(c.nsym, sizeof *c.v);
     c.of_sym = calloc(c.nsym, sizeof *c.of_sym);
     int rc = !c.v || !c.of_sym || hmap_reserve(&c.by_name, c.nsym) ? CUDW_E_NOMEM : collect(&c, st->index);
-    uint64_t reserve = rc ? 0 : smem_reserve(&c, st->index);
     placements(&c);
     for (unsigned i = 1; !rc && i < f->nsecs; i++) {
         const cudw_section *s = &f->secs[i];
-        rc = !strcmp(s->name, ".nv.info") && s->data ? global_info(&c, s) : named_section(&c, s, reserve);
+        rc = !strcmp(s->name, ".nv.info") && s->data ? global_info(&c, s) : named_section(&c, s);
     }
     if (!rc)
         section_bits(&c);

@@ -299,7 +299,9 @@ static int named(cudw_correlation *c, const char *name, const sym_func **out)
     if (*out)
         return CUDW_OK;
     const char *m;
-    int rc = cudw_symbolizer_resolve(c->s, name, strlen(name), &m);
+    int rc = sym_resolve_quiet(c->s, name, strlen(name), &m);
+    if (rc == CUDW_E_ARG) /* several: the message that lists them (no nearest names to look for) */
+        rc = cudw_symbolizer_resolve(c->s, name, strlen(name), &m);
     if (rc == CUDW_E_ARG || rc == CUDW_E_NOMEM)
         return corr_fail(c, rc, "function", "%s", c->s->err.detail);
     if (rc == CUDW_OK)

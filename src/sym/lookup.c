@@ -283,20 +283,19 @@ static void clear(cudw_sym_result *r)
 }
 
 /* symbol as a name some image defines: itself, or what it resolves to
- * (names.c); NULL when it names none or several.  A failed resolution
- * leaves no error behind: cudw_symbolize_why says it. */
-static const char *defined_name(cudw_symbolizer *s, const char *symbol, size_t *len)
+ * (names.c); NULL when it names none or several (cudw_symbolize_why says
+ * which, with the nearest names: the lookup need not look for them). */
+static const char *defined_name(cudw_symbolizer *s, const char *symbol, size_t *len, int *rc)
 {
+    *rc = CUDW_OK;
     if (s->nimages > 1 ? sym_gfind(s, symbol, *len) != NULL
                        : sym_func_named(&s->images[0], symbol, *len) != NULL)
         return symbol;
-    cudw_error saved = s->err;
     const char *m;
-    int rc = cudw_symbolizer_resolve(s, symbol, *len, &m);
-    if (rc == CUDW_E_NOMEM)
-        return NULL;
-    s->err = saved;
-    if (rc)
+    int r = sym_resolve_quiet(s, symbol, *len, &m);
+    if (r < 0 && r != CUDW_E_ARG && r != CUDW_E_NOT_FOUND)
+        *rc = r; /* out of memory, a malformed image: the lookup's error */
+    if (r)
         return NULL;
     *len = strlen(m);
     return m;
@@ -315,8 +314,8 @@ int cudw_symbolize(cudw_symbolizer *s, const char *symbol, size_t len, uint64_t 
     int rc = s->nimages > 1 ? sym_ensure_names(s) : sym_ensure_image(s, &s->images[0]);
     if (rc)
         return rc;
-    if (!(symbol = defined_name(s, symbol, &len)))
-        return s->err.code == CUDW_E_NOMEM ? CUDW_E_NOMEM : CUDW_OK;
+    if (!(symbol = defined_name(s, symbol, &len, &rc)))
+        return rc;
     res->symbol = symbol;
     /* the candidate images: all (one), or those defining the name */
     const gname *g = s->nimages > 1 ? sym_gfind(s, symbol, len) : NULL;

@@ -268,6 +268,37 @@ static void nearest(const cudw_symbolizer *s, const char *q, size_t n, char *buf
         at += (size_t)snprintf(buf + at, size - at, "%s%s", i ? ", " : "; nearest: ", best[i]->key);
 }
 
+enum { MAX_HITS = 8 };
+
+/* The first tier with a match: how many names it matches (hit: up to
+ * MAX_HITS of them); 0 when none does.  No message: what a lookup needs. */
+static size_t match(const cudw_symbolizer *s, const char *name, size_t len, uint32_t *hit)
+{
+    char q[1024];
+    if (len >= sizeof q)
+        return 0;
+    for (uint8_t tier = 1; tier <= 3; tier++) {
+        size_t n = tier == 1 ? squeeze(name, len, q) : (memcpy(q, name, len), q[len] = 0, len);
+        size_t found = tier_matches(s, q, n, tier, hit, MAX_HITS);
+        if (found)
+            return found;
+    }
+    return 0;
+}
+
+int sym_resolve_quiet(cudw_symbolizer *s, const char *name, size_t len, const char **mangled)
+{
+    *mangled = NULL;
+    int rc = ensure_aliases(s);
+    if (rc)
+        return rc;
+    uint32_t hit[MAX_HITS];
+    size_t found = match(s, name, len, hit);
+    if (found == 1)
+        *mangled = s->anames[hit[0]];
+    return found == 1 ? CUDW_OK : found ? CUDW_E_ARG : CUDW_E_NOT_FOUND;
+}
+
 int cudw_symbolizer_resolve(cudw_symbolizer *s, const char *name, size_t len, const char **mangled)
 {
     if (len == (size_t)-1)
@@ -276,30 +307,23 @@ int cudw_symbolizer_resolve(cudw_symbolizer *s, const char *name, size_t len, co
     int rc = ensure_aliases(s);
     if (rc)
         return rc;
-    char q[1024];
-    if (len >= sizeof q)
-        return symbolizer_fail(s, CUDW_E_NOT_FOUND, "function", "no function named %.60s...", name);
-    enum { MAX = 8 };
-    uint32_t hit[MAX];
-    for (uint8_t tier = 1; tier <= 3; tier++) {
-        size_t n = tier == 1 ? squeeze(name, len, q) : (memcpy(q, name, len), q[len] = 0, len);
-        size_t found = tier_matches(s, q, n, tier, hit, MAX);
-        if (found == 1) {
-            *mangled = s->anames[hit[0]];
-            return CUDW_OK;
-        }
-        if (!found)
-            continue;
+    uint32_t hit[MAX_HITS];
+    size_t found = match(s, name, len, hit);
+    if (found == 1) {
+        *mangled = s->anames[hit[0]];
+        return CUDW_OK;
+    }
+    if (found) { /* the message: every name it matches, demangled */
         char list[768];
         size_t at = 0;
-        for (size_t i = 0; i < found && i < MAX && at < sizeof list; i++) {
+        for (size_t i = 0; i < found && i < MAX_HITS && at < sizeof list; i++) {
             char d[256];
             if (!cudw_demangle(s->anames[hit[i]], d, sizeof d))
                 snprintf(d, sizeof d, "%s", s->anames[hit[i]]);
             at += (size_t)snprintf(list + at, sizeof list - at, "%s%s (%s)", i ? ", " : "", d, s->anames[hit[i]]);
         }
         return symbolizer_fail(s, CUDW_E_ARG, "function", "%.*s names %zu functions: %s%s; name one", (int)len, name,
-                               found, list, found > MAX ? ", ..." : "");
+                               found, list, found > MAX_HITS ? ", ..." : "");
     }
     char near[512];
     nearest(s, name, len, near, sizeof near);

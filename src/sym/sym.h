@@ -189,6 +189,9 @@ int symbolizer_fail(cudw_symbolizer *s, int code, const char *what, const char *
 int sym_ensure_image(cudw_symbolizer *s, sym_image *x);
 /* Build, once, the table of which images define each FUNC name. */
 int sym_ensure_names(cudw_symbolizer *s);
+/* cudw_symbolizer_resolve without its message (no nearest names to look
+ * for): CUDW_OK with *mangled, CUDW_E_ARG (several), CUDW_E_NOT_FOUND. */
+int sym_resolve_quiet(cudw_symbolizer *s, const char *name, size_t len, const char **mangled);
 /* The first entry for name (len bytes) in that table, or NULL. */
 const gname *sym_gfind(const cudw_symbolizer *s, const char *name, size_t len);
 
