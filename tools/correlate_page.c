@@ -177,7 +177,7 @@ const char corr_page_tail[] =
     "document.getElementById('title').textContent = 'cudwarf correlate: ' + D.image + ' (sm_' + D.sm + ')';\n"
     "document.getElementById('summary').textContent = NI + ' SASS instructions, ' + D.sass_bytes + ' bytes; ' +\n"
     "  D.with_line + ' with a source line, ' + D.with_ptx + ' with a PTX line, ' + D.disagree +\n"
-    "  ' where the PTX .loc says otherwise' + (D.capsule_bytes ? '; ' + D.capsule_bytes +\n"
+    "  ' whose line-table frames differ from what the PTX .loc says' + (D.capsule_bytes ? '; ' + D.capsule_bytes +\n"
     "  ' bytes of Mercury capsules (code, not SASS) not shown' : '');\n"
     "document.getElementById('notes').textContent = (D.sources_missing ? D.sources_missing + ' of ' + D.sources +\n"
     "  ' source files not found on disk: line numbers only (cudwarf correlate --prefix OLD=NEW). ' : '') +\n"
