@@ -52,6 +52,22 @@ count_lines() { # FILE: "ok"/"FAIL" lines, and "skip..." lines (a part that coul
     grep '^FAIL' "$1" -A5 | head -40
 }
 
+pytest_suite() { # SUITE [PYTEST ARGS...]: the pytest tests marked SUITE ("-" as "_"), counted
+    local name=$1 out="$log/pytest-$1.txt" last p f e s
+    shift
+    /usr/bin/python3 -m pytest -q -rfEs --build "$build" -m "${name//-/_}" "$@" >"$out" 2>&1
+    last=$(tail -1 "$out")
+    p=$(grep -oE '[0-9]+ passed' <<<"$last" | cut -d' ' -f1)
+    f=$(grep -oE '[0-9]+ failed' <<<"$last" | cut -d' ' -f1)
+    e=$(grep -oE '[0-9]+ errors?' <<<"$last" | cut -d' ' -f1)
+    s=$(grep -oE '[0-9]+ skipped' <<<"$last" | cut -d' ' -f1)
+    pass=$((pass + ${p:-0})); fail=$((fail + ${f:-0} + ${e:-0})); skip=$((skip + ${s:-0}))
+    if [ -z "$p$f$e$s" ]; then echo "FAIL pytest -m ${name//-/_} ran nothing"; fail=$((fail + 1)); cat "$out" | tail -20; fi
+    [ "${f:-0}${e:-0}" = 00 ] || sed -n '/= FAILURES =\|= ERRORS =/,$p' "$out" | head -60
+    grep '^SKIPPED' "$out" | head -10
+    echo "$last"
+}
+
 if suite unit; then
     echo "== unit tests ($build)"
     for t in "$build"/tests/test_*; do
@@ -291,11 +307,7 @@ fi
 
 if suite macinfo; then
     echo "== .debug_macinfo vs GNU readelf (a hand-made object with every entry type, and the fixtures)"
-    python3 tests/tools/mkelf.py macinfo "$log/mac.o"
-    python3 tests/ref/check_macinfo.py "$build/cudwarf" "$log/mac.o" tests/fixtures/*.cubin >"$log/mi.txt" 2>&1 ||
-        echo "FAIL check_macinfo.py: exit $?" >>"$log/mi.txt"
-    count_lines "$log/mi.txt"
-    tail -1 "$log/mi.txt"
+    pytest_suite macinfo tests/ref/check_macinfo.py
 fi
 
 if suite aranges; then

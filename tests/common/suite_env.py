@@ -1,0 +1,56 @@
+"""What a test module needs to know of the checkout: the build under test
+(conftest.py's --build), the fixtures, the cubins tests/gen.sh compiled,
+and a way to run the command line."""
+import glob
+import os
+import subprocess
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BUILD = os.environ.get("CUDWARF_BUILD", os.path.join(ROOT, "build"))
+CUDWARF = os.environ.get("CUDWARF", os.path.join(BUILD, "cudwarf"))
+PREP = os.path.join(BUILD, "tests", "cubin_prep")          # ../shared/oracles' relocation copier
+LIBDW_LINES = os.path.join(BUILD, "tests", "libdw_lines")  # and its libdw row dumper
+FIX = os.path.join(ROOT, "tests", "fixtures")
+GEN = os.path.join(ROOT, "build", "gen")                   # tests/gen.sh's output (the gen suite)
+LIBS = bool(os.environ.get("CUDWARF_TEST_LIBS"))
+QUICK = bool(os.environ.get("CUDWARF_TEST_QUICK"))
+CUDA_LIB64 = "/usr/local/cuda/lib64"
+
+
+def fixture_cubins():
+    return sorted(glob.glob(os.path.join(FIX, "*.cubin")))
+
+
+def external_cubins():
+    return sorted(glob.glob(os.path.join(FIX, "external", "*.cubin")))
+
+
+def external_oracle():
+    """The outside cubins whose relocated oracle copy (cubin_prep) is the
+    same file: not the ELF32 copy (cubin_prep lays out ELF64), the
+    sh_link-elsewhere copy (the copier follows sh_link) nor the 0x05 rule
+    (llvm decodes it its way); check_external.py compares those with their
+    sources instead."""
+    return [f for f in external_cubins() if not any(k in f for k in (".elf32.", ".shlink.", ".cfa05."))]
+
+
+def gen_cubins():
+    """The cubins tests/gen.sh compiled (not the stage-1 programs)."""
+    out = []
+    for d, _, files in os.walk(GEN):
+        if "/stage1" in d[len(GEN):] + "/":
+            continue
+        out += [os.path.join(d, f) for f in files if f.endswith(".cubin")]
+    return sorted(out)
+
+
+def short(path):
+    """A path as a test id shows it: relative to the checkout."""
+    return os.path.relpath(path, ROOT)
+
+
+def run(*args, **kw):
+    """cudwarf ARGS..., text output captured."""
+    kw.setdefault("capture_output", True)
+    kw.setdefault("text", True)
+    return subprocess.run([CUDWARF, *map(str, args)], **kw)
