@@ -3,7 +3,12 @@
 and a way to run the command line."""
 import glob
 import os
+import shutil
 import subprocess
+
+import pytest
+
+from cubin_bytes import section_names
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUILD = os.environ.get("CUDWARF_BUILD", os.path.join(ROOT, "build"))
@@ -15,6 +20,8 @@ GEN = os.path.join(ROOT, "build", "gen")                   # tests/gen.sh's outp
 LIBS = bool(os.environ.get("CUDWARF_TEST_LIBS"))
 QUICK = bool(os.environ.get("CUDWARF_TEST_QUICK"))
 CUDA_LIB64 = "/usr/local/cuda/lib64"
+# run.sh's `$build != build`: the sanitizer build reads a sample of the big input sets
+SANITIZED = os.path.basename(BUILD) != "build"
 
 
 def fixture_cubins():
@@ -42,6 +49,43 @@ def gen_cubins():
             continue
         out += [os.path.join(d, f) for f in files if f.endswith(".cubin")]
     return sorted(out)
+
+
+def gen_sample():
+    """gen_cubins() as run.sh's gen block leaves them for the suites after
+    it: every fourth under the sanitizer build (all kinds are in each
+    quarter; the values are the normal build's to check)."""
+    return gen_cubins()[::4] if SANITIZED else gen_cubins()
+
+
+def views(paths, names):
+    """pytest params (path, section) for each section of names that path has
+    (section names read from the bytes: cheap enough for collection)."""
+    out = []
+    for p in paths:
+        have = section_names(p)
+        out += [pytest.param(p, n, id=f"{short(p)}:{n}") for n in names if n in have]
+    return out
+
+
+def or_skip(params, reason, nargs=1):
+    """params, or one test skipped for reason when there are none (a suite
+    with nothing to run shows "skipped", never "passed")."""
+    return params or [pytest.param(*[None] * nargs, id="none", marks=pytest.mark.skip(reason=reason))]
+
+
+def require(*tools):
+    """Skip the test unless every tool is on PATH."""
+    for t in tools:
+        if not shutil.which(t):
+            pytest.skip(f"{t} is not installed")
+
+
+def relocated(path, out, *extra):
+    """cubin_prep -r -e -x [EXTRA] PATH OUT: the copy llvm-dwarfdump reads,
+    which applies no EM_CUDA relocation (-m: the Mercury twin as .debug_*)."""
+    subprocess.run([PREP, "-r", "-e", "-x", *extra, str(path), str(out)], check=True, capture_output=True)
+    return str(out)
 
 
 def short(path):
