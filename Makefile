@@ -58,6 +58,12 @@ $(BUILD)/cudwarf: $(TOOL_OBJ) $(BUILD)/libcudwarf.a
 $(BUILD)/cudwarf.pc: cudwarf.pc.in
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
 
+# (test_stage1 switches the model's behaviours off, an internal call: the
+# library's objects, not the archive whose internal names are local)
+$(BUILD)/tests/test_stage1: tests/unit/test_stage1.c $(LIB_OBJ) tests/unit/testutil.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Itests/unit -Itests/common -o $@ $< $(LIB_OBJ) $(LDFLAGS_ALL) $(PKG_LIBS) -lcmocka
+
 # (test_hmap reaches the hash index directly: its own copy of hmap.o)
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libcudwarf.a $(BUILD)/src/hmap.o tests/unit/testutil.h
 	@mkdir -p $(dir $@)

@@ -40,10 +40,20 @@ struct cudw_ptx {
     arena mem;            /* names, paths, labels */
 };
 
-/* The rows ptxas writes from p and the SASS -> PTX table sass (ptx_lines.c):
- * merc, a Mercury table (entries flagged 0x92); defer, the sm_90+ rule. */
-int ptx_gen_run(cudw_file *f, const cudw_ptx *p, const cudw_line_table *sass, int merc, int defer,
-                const cudw_line_params *prm,
-                cudw_line_row **rows, size_t *nrows);
+/* Which table is written: three dialects of one mechanism (docs/ptx-lines.md). */
+typedef enum ptx_dialect {
+    PTXD_IMMEDIATE, /* sm_75/80 .debug_line: each .loc's rows at once */
+    PTXD_DELAYED,   /* sm_90+ .debug_line: context rows delayed one .loc */
+    PTXD_MERCURY,   /* sm_100+ .nv.merc.debug_line: at once, entries flagged 0x92 */
+} ptx_dialect;
+
+/* The rows ptxas writes in `dialect` from p and the SASS -> PTX table sass
+ * (ptx_lines.c); off: behaviours switched off (1 << B_*, ptx_gen.h), 0 but
+ * in the unit tests that show what each one does. */
+int ptx_gen_run(cudw_file *f, const cudw_ptx *p, const cudw_line_table *sass, ptx_dialect dialect,
+                uint64_t off, const cudw_line_params *prm, cudw_line_row **rows, size_t *nrows);
+
+/* cudw_ptx_predict with behaviours switched off (the unit tests). */
+int ptx_predict_with(cudw_file *f, const cudw_ptx *p, const char *section, uint64_t off, cudw_ptx_prediction *out);
 
 #endif

@@ -22,12 +22,12 @@ int ptxg_take_deferred(gen *g, const cudw_ptx_loc *PL, uint64_t a, int revisit, 
      * had contexts only owed (rule 7; offsetnd.cu, binsearch.cu,
      * findbins.cu: templates recursing on one line) */
     int revived = 0; /* it was held: its own name wins */
-    g->keep = 0;
-    if (g->pending || g->held) {
+    g->d.keep = 0;
+    if (g->d.pending || g->d.held) {
         size_t x = PL->inlined_at;
-        while (x && x != g->pending && x != g->held)
+        while (x && x != g->d.pending && x != g->d.held)
             x = LOC(g, x)->inlined_at;
-        int online = g->has_line && PL->line == g->line && !xfile;
+        int online = g->pos.has_line && PL->line == g->pos.line && !xfile;
         int strict = online && (!PL->inlined_at || registered(g, PL->inlined_at));
         /* ... or whose contexts are written or owed (findbins.cu at -O2) */
         int quiet = strict || (online && !fresh_above(g, PL->inlined_at));
@@ -35,29 +35,29 @@ int ptxg_take_deferred(gen *g, const cudw_ptx_loc *PL, uint64_t a, int revisit, 
             /* a .loc in effect before does not take it: it stays
              * pending for the next new one (binsearch.cu -rdc,
              * offsetnd.cu on sm_120 at -O1) */
-            g->keep = g->pending ? g->pending : g->held;
-            g->pending = 0;
+            g->d.keep = g->d.pending ? g->d.pending : g->d.held;
+            g->d.pending = 0;
         } else if (x) {
-            revived = x == g->held && g->held_strict;
-            g->pending = x;
-            if (x == g->held)
-                g->held = 0;
+            revived = x == g->d.held && g->d.held_strict;
+            g->d.pending = x;
+            if (x == g->d.held)
+                g->d.held = 0;
         } else {
-            if (quiet && g->pending && LOC(g, g->pending)->inlined_at &&
-                !registered(g, LOC(g, g->pending)->inlined_at)) {
-                g->held = g->pending;
-                g->held_strict = strict;
+            if (on(g, B_HOLD) && quiet && g->d.pending && LOC(g, g->d.pending)->inlined_at &&
+                !registered(g, LOC(g, g->d.pending)->inlined_at)) {
+                g->d.held = g->d.pending;
+                g->d.held_strict = strict;
             } else if (!quiet) {
-                g->held = 0;
+                g->d.held = 0;
             } else if (!strict) {
-                g->held_strict = 0;
+                g->d.held_strict = 0;
             }
-            g->pending = 0;
+            g->d.pending = 0;
         }
     }
-    if (g->pending) {
-        size_t X = g->pending;
-        g->pending = 0;
+    if (g->d.pending) {
+        size_t X = g->d.pending;
+        g->d.pending = 0;
         uint64_t cx = 0;
         if (LOC(g, X)->inlined_at && (rc = ptxg_ensure(g, LOC(g, X)->inlined_at, a, &cx)))
             return rc;
@@ -65,9 +65,9 @@ int ptxg_take_deferred(gen *g, const cudw_ptx_loc *PL, uint64_t a, int revisit, 
         size_t n0 = g->nrows;
         if ((cx != wctx(g) || (revived && cx && fx != wfn(g))) && (rc = ptxg_want(g, cx, fx, 0)))
             return rc;
-        g->sticky = g->want_set;
-        if (g->want_set) /* in the deferred .loc's file (rule 15: althdr.cu) */
-            g->want_file = LOC(g, X)->file;
+        g->w.sticky = g->w.want_set;
+        if (g->w.want_set) /* in the deferred .loc's file (rule 15: althdr.cu) */
+            g->w.want_file = LOC(g, X)->file;
         /* its contexts were written already, and where it was
          * deferred it chose another context than the one in
          * effect: taken by a .loc on its line inlined right at it,
@@ -75,11 +75,11 @@ int ptxg_take_deferred(gen *g, const cudw_ptx_loc *PL, uint64_t a, int revisit, 
          * another function than the last written (horner.cu at
          * -O1..-O3: the `.loc` of horner<1> after the return from
          * horner<0>) */
-        if (PL->line == g->line && n0 == g->nrows && cx && g->chg == X && PL->inlined_at == X &&
-            fx != g->dfn && !revived) {
+        if (on(g, B_DELAYED_OWN_ROW) && PL->line == g->pos.line && n0 == g->nrows && cx && g->d.chg == X && PL->inlined_at == X &&
+            fx != g->w.dfn && !revived) {
             if ((rc = ptxg_want(g, cx, fx, 0)))
                 return rc;
-            g->force = 1;
+            g->w.force = 1;
             if ((rc = ptxg_row(g, a, LOC(g, X)->file, LOC(g, X)->line, 0)))
                 return rc;
         }

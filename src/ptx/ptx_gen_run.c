@@ -6,25 +6,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-int ptx_gen_run(cudw_file *f, const cudw_ptx *p, const cudw_line_table *sass, int merc, int defer,
-                const cudw_line_params *prm,
-                cudw_line_row **rows, size_t *nrows)
+int ptx_gen_run(cudw_file *f, const cudw_ptx *p, const cudw_line_table *sass, ptx_dialect dialect,
+                uint64_t off, const cudw_line_params *prm, cudw_line_row **rows, size_t *nrows)
 {
     gen g = {0};
     g.p = p;
-    g.merc = merc;
-    g.defer = defer;
+    g.dialect = dialect;
+    g.off = off;
     g.prm = prm;
-    g.reg = malloc((p->nlocs ? p->nlocs : 1) * sizeof *g.reg);
-    g.reg_gen = calloc(p->nlocs ? p->nlocs : 1, sizeof *g.reg_gen);
-    g.nofile_gen = calloc(p->nlocs ? p->nlocs : 1, sizeof *g.nofile_gen);
-    g.logical_gen = calloc(p->nlocs ? p->nlocs : 1, sizeof *g.logical_gen);
-    g.cap_f = calloc(p->nlocs ? p->nlocs : 1, sizeof *g.cap_f);
-    g.taken_gen = calloc(p->nlocs ? p->nlocs : 1, sizeof *g.taken_gen);
-    g.owed_by = calloc(p->nlocs ? p->nlocs : 1, sizeof *g.owed_by);
+    int merc = dialect == PTXD_MERCURY;
+    g.loc.reg = malloc((p->nlocs ? p->nlocs : 1) * sizeof *g.loc.reg);
+    g.loc.reg_gen = calloc(p->nlocs ? p->nlocs : 1, sizeof *g.loc.reg_gen);
+    g.loc.nofile_gen = calloc(p->nlocs ? p->nlocs : 1, sizeof *g.loc.nofile_gen);
+    g.loc.logical_gen = calloc(p->nlocs ? p->nlocs : 1, sizeof *g.loc.logical_gen);
+    g.loc.cap_f = calloc(p->nlocs ? p->nlocs : 1, sizeof *g.loc.cap_f);
+    g.loc.taken_gen = calloc(p->nlocs ? p->nlocs : 1, sizeof *g.loc.taken_gen);
+    g.loc.owed_by = calloc(p->nlocs ? p->nlocs : 1, sizeof *g.loc.owed_by);
     cudw_line_row *seq = NULL;
     size_t nseq = 0, capseq = 0;
-    int rc = g.reg && g.reg_gen && g.nofile_gen && g.logical_gen && g.cap_f && g.taken_gen && g.owed_by ? CUDW_OK : CUDW_E_NOMEM;
+    int rc = g.loc.reg && g.loc.reg_gen && g.loc.nofile_gen && g.loc.logical_gen && g.loc.cap_f && g.loc.taken_gen && g.loc.owed_by ? CUDW_OK : CUDW_E_NOMEM;
     entries E = {0};
     int shndx = -1;
     cudw_line_iter it;
@@ -83,14 +83,14 @@ int ptx_gen_run(cudw_file *f, const cudw_ptx *p, const cudw_line_table *sass, in
     if (rc == CUDW_DONE)
         rc = CUDW_OK;
     free(seq);
-    free(g.reg);
-    free(g.reg_gen);
-    free(g.nofile_gen);
-    free(g.logical_gen);
-    free(g.cap_f);
-    free(g.taken_gen);
-    free(g.owed_by);
-    free(g.chain);
+    free(g.loc.reg);
+    free(g.loc.reg_gen);
+    free(g.loc.nofile_gen);
+    free(g.loc.logical_gen);
+    free(g.loc.cap_f);
+    free(g.loc.taken_gen);
+    free(g.loc.owed_by);
+    free(g.loc.chain);
     if (rc) {
         free(g.rows);
         return rc;

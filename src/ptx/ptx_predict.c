@@ -15,6 +15,11 @@ void cudw_ptx_prediction_free(cudw_ptx_prediction *pr)
 
 int cudw_ptx_predict(cudw_file *f, const cudw_ptx *p, const char *section, cudw_ptx_prediction *out)
 {
+    return ptx_predict_with(f, p, section, 0, out);
+}
+
+int ptx_predict_with(cudw_file *f, const cudw_ptx *p, const char *section, uint64_t off, cudw_ptx_prediction *out)
+{
     memset(out, 0, sizeof *out);
     if (!section)
         section = ".debug_line";
@@ -65,9 +70,9 @@ int cudw_ptx_predict(cudw_file *f, const cudw_ptx *p, const char *section, cudw_
         h.nfiles = nfiles;
     }
     /* sm_90 and later defer a same-line .loc; Mercury tables do not */
-    int defer = !merc && cudw_header(f)->sm >= 90;
-    /* the generator needs the header's special opcodes (rule 5) */
-    int gen_rc = ptx_gen_run(f, p, st, merc, defer, &prm, &out->rows, &out->nrows);
+    ptx_dialect d = merc ? PTXD_MERCURY : cudw_header(f)->sm >= 90 ? PTXD_DELAYED : PTXD_IMMEDIATE;
+    /* the generator needs the header's special opcodes (entry_repeat) */
+    int gen_rc = ptx_gen_run(f, p, st, d, off, &prm, &out->rows, &out->nrows);
     if (gen_rc == CUDW_E_NOMEM)
         file_fail(f, gen_rc, ss, 0, "PTX lines", "out of memory");
     rc = gen_rc < 0 ? gen_rc : cudw_line_encode(&prm, &h, out->rows, out->nrows, &out->unit);

@@ -343,6 +343,69 @@ static int func_header(lx *x, int *entry, const char **name, size_t *nlen)
     return 1;
 }
 
+/* A line of the .debug_str section: `LABEL:` defines a function_name
+ * label at the bytes' offset, `.b8 ...` adds bytes (names are read from
+ * them).  x is left after the label. */
+static int debug_str_line(cudw_ptx *p, lx *x, uint64_t ln)
+{
+    const char *id;
+    lx y = *x;
+    size_t n = lx_ident(&y, &id);
+    if (n && lx_char(&y, ':')) {
+        uint32_t r;
+        if (label_ref(p, id, n, &r))
+            return fail_at(p, CUDW_E_NOMEM, ln, 0, "out of memory");
+        p->labels[r].defined = 1;
+        p->labels[r].offset = p->nstr;
+        *x = y;
+        lx_ws(x);
+    }
+    y = *x;
+    if (!lx_word(&y, ".b8"))
+        return CUDW_OK;
+    for (;;) {
+        uint64_t v;
+        if (!lx_num(&y, &v) || v > 255)
+            return fail_at(p, CUDW_E_BAD_FORM, ln, lx_col(&y), ".debug_str: expected a byte value");
+        uint8_t *bv = vec_room(p->str, &p->capstr, p->nstr, 1, 256);
+        if (!bv)
+            return fail_at(p, CUDW_E_NOMEM, ln, 0, "out of memory");
+        p->str = bv;
+        p->str[p->nstr++] = (uint8_t)v;
+        if (!lx_char(&y, ','))
+            break;
+    }
+    lx_char(&y, ';');
+    return CUDW_OK;
+}
+
+/* What the end of the text leaves open: a comment, a function's body
+ * (body), a section's or initialiser's braces (braces, opened on line
+ * open_line). */
+static int unclosed(cudw_ptx *p, int body, int braces, uint64_t open_line)
+{
+    if (p->in_comment)
+        return fail_at(p, CUDW_E_TRUNCATED, p->nlines, 0, "a /* comment is not closed at the end of the text");
+    if (body)
+        return fail_at(p, CUDW_E_TRUNCATED, p->funcs[p->nfuncs - 1].brace_line, 0,
+                       "the body of %s is not closed at the end of the text", p->funcs[p->nfuncs - 1].name);
+    if (braces)
+        return fail_at(p, CUDW_E_TRUNCATED, open_line, 0, "a '{' is not closed at the end of the text");
+    return CUDW_OK;
+}
+
+/* A function whose body opens on line ln. */
+static int add_func(cudw_ptx *p, cudw_ptx_func *pend, uint64_t ln)
+{
+    cudw_ptx_func *v = vec_room(p->funcs, &p->capfuncs, p->nfuncs, sizeof *v, 8);
+    if (!v)
+        return CUDW_E_NOMEM;
+    p->funcs = v;
+    pend->brace_line = ln;
+    p->funcs[p->nfuncs++] = *pend;
+    return CUDW_OK;
+}
+
 static int parse_text(cudw_ptx *p)
 {
     enum { OUT, HEADER, BODY, SECTION, SKIP } st = OUT;
@@ -384,36 +447,9 @@ static int parse_text(cudw_ptx *p)
             continue;
         }
         if (st == SECTION || st == SKIP) {
-            if (debug_str && st == SECTION) {
-                const char *id;
-                lx y = x;
-                size_t n = lx_ident(&y, &id);
-                if (n && lx_char(&y, ':')) { /* LABEL: [.b8 ...] */
-                    uint32_t r;
-                    if (label_ref(p, id, n, &r))
-                        return fail_at(p, CUDW_E_NOMEM, ln, 0, "out of memory");
-                    p->labels[r].defined = 1;
-                    p->labels[r].offset = p->nstr;
-                    x = y;
-                    lx_ws(&x);
-                }
-                y = x;
-                if (lx_word(&y, ".b8")) { /* the bytes, kept: names are read from them */
-                    for (;;) {
-                        uint64_t v;
-                        if (!lx_num(&y, &v) || v > 255)
-                            return fail_at(p, CUDW_E_BAD_FORM, ln, lx_col(&y), ".debug_str: expected a byte value");
-                        uint8_t *bv = vec_room(p->str, &p->capstr, p->nstr, 1, 256);
-                        if (!bv)
-                            return fail_at(p, CUDW_E_NOMEM, ln, 0, "out of memory");
-                        p->str = bv;
-                        p->str[p->nstr++] = (uint8_t)v;
-                        if (!lx_char(&y, ','))
-                            break;
-                    }
-                    lx_char(&y, ';');
-                }
-            }
+            int rc = debug_str && st == SECTION ? debug_str_line(p, &x, ln) : CUDW_OK;
+            if (rc)
+                return rc;
             count_braces(p, &x, &depth, NULL, NULL);
             if (depth > 0 && !open_line)
                 open_line = ln;
@@ -465,15 +501,11 @@ static int parse_text(cudw_ptx *p)
             continue;
         }
         if (st == HEADER && open) {
-            cudw_ptx_func *v = vec_room(p->funcs, &p->capfuncs, p->nfuncs, sizeof *v, 8);
-            if (!v)
+            if (add_func(p, &pend, ln))
                 return fail_at(p, CUDW_E_NOMEM, ln, 0, "out of memory");
-            p->funcs = v;
-            pend.brace_line = ln;
-            p->funcs[p->nfuncs++] = pend;
             depth = d;
             st = BODY;
-            if (depth <= 0) {
+            if (depth <= 0) { /* the body closes on its line */
                 p->funcs[p->nfuncs - 1].end_line = ln;
                 st = OUT;
                 depth = 0;
@@ -487,14 +519,7 @@ static int parse_text(cudw_ptx *p)
         }
     }
     p->nlines = ln;
-    if (p->in_comment)
-        return fail_at(p, CUDW_E_TRUNCATED, ln, 0, "a /* comment is not closed at the end of the text");
-    if (st == BODY)
-        return fail_at(p, CUDW_E_TRUNCATED, p->funcs[p->nfuncs - 1].brace_line, 0,
-                       "the body of %s is not closed at the end of the text", p->funcs[p->nfuncs - 1].name);
-    if (st == SECTION || st == SKIP)
-        return fail_at(p, CUDW_E_TRUNCATED, open_line, 0, "a '{' is not closed at the end of the text");
-    return CUDW_OK;
+    return unclosed(p, st == BODY, st == SECTION || st == SKIP, open_line);
 }
 
 /* here, not with the other queries: finish() warns through it, and the

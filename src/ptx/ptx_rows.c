@@ -12,28 +12,28 @@ cudw_line_row *ptxg_push(gen *g)
     g->rows = v;
     v = &g->rows[g->nrows++];
     *v = g->proto;
-    v->context = g->dctx;
-    v->function_offset = g->dfn;
-    if (g->dctx) {
-        g->nz_ctx = g->dctx;
-        g->nz_fn = g->dfn;
+    v->context = g->w.dctx;
+    v->function_offset = g->w.dfn;
+    if (g->w.dctx) {
+        g->w.nz_ctx = g->w.dctx;
+        g->w.nz_fn = g->w.dfn;
     }
     return v;
 }
 
 void ptxg_flush(gen *g)
 {
-    if (g->want_set && (g->want_c != g->dctx || g->want_f != g->dfn || g->force)) {
-        if (g->want_c != g->dctx)
-            g->name_cmp = 0;
-        g->dctx = g->want_c;
-        g->dfn = g->want_f;
+    if (g->w.want_set && (g->w.want_c != g->w.dctx || g->w.want_f != g->w.dfn || g->w.force)) {
+        if (g->w.want_c != g->w.dctx)
+            g->w.name_cmp = 0;
+        g->w.dctx = g->w.want_c;
+        g->w.dfn = g->w.want_f;
     }
-    g->want_set = 0;
-    g->force = 0;
-    g->soft = 0;
-    g->sticky = 0;
-    g->want_file = 0;
+    g->w.want_set = 0;
+    g->w.force = 0;
+    g->w.soft = 0;
+    g->w.sticky = 0;
+    g->w.want_file = 0;
 }
 
 /* The file a row of `file` decodes in, and whether ptxas writes a set_file
@@ -45,52 +45,52 @@ void ptxg_flush(gen *g)
 static uint64_t real_file(gen *g, uint64_t file, uint8_t *again)
 {
     *again = 0;
-    if (!g->stale)
+    if (!g->enc.stale || !on(g, B_STALE_FILE))
         return file;
-    if (file == g->believed)
-        return g->enc_file;
-    *again = file == g->enc_file;
-    g->stale = 0;
+    if (file == g->enc.believed)
+        return g->enc.file;
+    *again = file == g->enc.file;
+    g->enc.stale = 0;
     return file;
 }
 
 int ptxg_row(gen *g, uint64_t a, uint64_t file, uint64_t line, uint8_t merc_flag)
 {
-    g->dfile = file;
-    g->leaf_last = 0;
-    g->ctx_believed = 0; /* the first row after an entry decides (ptxg_ensure) */
-    int new_ctx = g->want_set && (g->want_c != g->dctx || g->want_f != g->dfn || g->force);
+    g->pos.dfile = file;
+    g->adv.leaf_last = 0;
+    g->enc.ctx_believed = 0; /* the first row after an entry decides (ptxg_ensure) */
+    int new_ctx = g->w.want_set && (g->w.want_c != g->w.dctx || g->w.want_f != g->w.dfn || g->w.force);
     ptxg_flush(g);
     /* rule 4: the names a dead 0x90 made count stop counting at the
      * first row that goes out without a 0x90 of its own (chainbase.cu:
      * Chain<N> bottoming out in a noinline base()) */
     if (!new_ctx)
-        g->name_cmp = 0;
+        g->w.name_cmp = 0;
     cudw_line_row *r = ptxg_push(g);
     if (!r)
         return CUDW_E_NOMEM;
     uint64_t logical = file;
     file = real_file(g, file, &r->file_again);
-    r->ctx_first = g->cfirst && new_ctx && (file != g->enc_file || r->file_again);
-    r->file_first = g->file_first && file != g->enc_file;
-    g->file_first = 0;
+    r->ctx_first = on(g, B_CONTEXT_FIRST) && g->w.cfirst && new_ctx && (file != g->enc.file || r->file_again);
+    r->file_first = g->enc.file_first && file != g->enc.file;
+    g->enc.file_first = 0;
     if (merc_flag) {
-        g->flag_open = 1;
-        g->flag_addr = a;
+        g->enc.flag_open = 1;
+        g->enc.flag_addr = a;
     }
-    g->cfirst = 0;
+    g->w.cfirst = 0;
     r->address = a;
     r->file = file;
     r->line = line;
     r->merc_flag = merc_flag;
     r->index = ++g->n;
-    g->has_line = 1;
-    g->line = line;
-    g->file = logical;
-    g->has_addr = g->has_pc = 1;
-    g->addr = g->pc = a;
-    g->enc_line = line;
-    g->enc_file = file;
+    g->pos.has_line = 1;
+    g->pos.line = line;
+    g->pos.file = logical;
+    g->pos.has_addr = g->pos.has_pc = 1;
+    g->pos.addr = g->pos.pc = a;
+    g->enc.line = line;
+    g->enc.file = file;
     return CUDW_OK;
 }
 
@@ -102,15 +102,15 @@ int ptxg_hidden(gen *g, uint64_t a, uint64_t file)
     if (!r)
         return CUDW_E_NOMEM;
     file = real_file(g, file, &r->file_again);
-    g->enc_file = file;
-    g->file_first = 0;
+    g->enc.file = file;
+    g->enc.file_first = 0;
     r->address = a;
     r->file = file;
-    r->line = g->enc_line;
+    r->line = g->enc.line;
     r->hidden = 1;
     r->index = g->n;
-    g->has_pc = 1;
-    g->pc = a;
+    g->pos.has_pc = 1;
+    g->pos.pc = a;
     return CUDW_OK;
 }
 
@@ -121,24 +121,24 @@ int ptxg_dead(gen *g)
     cudw_line_row *r = ptxg_push(g);
     if (!r)
         return CUDW_E_NOMEM;
-    r->address = g->has_pc ? g->pc : 0;
-    r->file = g->want_file ? g->want_file : g->enc_file;
-    g->enc_file = r->file;
-    r->line = g->enc_line;
-    r->context = g->want_c;
-    r->function_offset = g->want_f;
-    if (g->want_c) {
-        g->nz_ctx = g->want_c;
-        g->nz_fn = g->want_f;
+    r->address = g->pos.has_pc ? g->pos.pc : 0;
+    r->file = g->w.want_file ? g->w.want_file : g->enc.file;
+    g->enc.file = r->file;
+    r->line = g->enc.line;
+    r->context = g->w.want_c;
+    r->function_offset = g->w.want_f;
+    if (g->w.want_c) {
+        g->w.nz_ctx = g->w.want_c;
+        g->w.nz_fn = g->w.want_f;
     }
     r->hidden = 2;
     r->index = g->n;
-    g->dctx = g->want_c;
-    g->dfn = g->want_f;
-    g->want_set = g->force = 0;
-    g->sticky = 0;
-    g->want_file = 0;
-    g->name_cmp = g->defer;
+    g->w.dctx = g->w.want_c;
+    g->w.dfn = g->w.want_f;
+    g->w.want_set = g->w.force = 0;
+    g->w.sticky = 0;
+    g->w.want_file = 0;
+    g->w.name_cmp = delays(g) && on(g, B_NAMES_AFTER_DEAD);
     return CUDW_OK;
 }
 
@@ -146,8 +146,8 @@ int ptxg_dead(gen *g)
  * nothing (rule 9). */
 int ptxg_want(gen *g, uint64_t c, uint64_t f, int soft)
 {
-    if (g->want_set && ((g->defer && soft) || g->sticky) && !g->soft &&
-        (g->want_c != g->dctx || g->want_f != g->dfn) && (c != g->want_c || f != g->want_f)) {
+    if (on(g, B_DEAD_0X90) && g->w.want_set && ((delays(g) && soft) || g->w.sticky) && !g->w.soft &&
+        (g->w.want_c != g->w.dctx || g->w.want_f != g->w.dfn) && (c != g->w.want_c || f != g->w.want_f)) {
         /* rule 7: a 0x90 a row needed, replaced before that row by a .loc
          * that writes nothing, goes out (templ.cu at -O0); so does one a
          * deferred .loc's contexts chose, whatever replaces it
@@ -157,21 +157,21 @@ int ptxg_want(gen *g, uint64_t c, uint64_t f, int soft)
         int rc = ptxg_dead(g);
         if (rc)
             return rc;
-    } else if (g->defer && g->want_set) {
-        if (c == g->dctx) {
+    } else if (delays(g) && g->w.want_set && on(g, B_BACK_TO_WRITTEN)) {
+        if (c == g->w.dctx) {
             /* rule 9: back to the context written last, whose 0x90 stands */
-            g->want_set = 0;
-            g->soft = 0;
+            g->w.want_set = 0;
+            g->w.soft = 0;
             return CUDW_OK;
         }
     }
-    g->owed_sel = 0;
-    g->want_set = 1;
-    g->want_c = c;
-    g->want_f = f;
-    g->soft = soft;
-    g->sticky = 0;
-    g->want_file = 0;
+    g->w.owed_sel = 0;
+    g->w.want_set = 1;
+    g->w.want_c = c;
+    g->w.want_f = f;
+    g->w.soft = soft;
+    g->w.sticky = 0;
+    g->w.want_file = 0;
     return CUDW_OK;
 }
 
@@ -181,10 +181,10 @@ int ptxg_want(gen *g, uint64_t c, uint64_t f, int soft)
 void ptxg_leave(gen *g, size_t x)
 {
     size_t up = LOC(g, x)->inlined_at;
-    uint64_t pc = up ? (registered(g, up) ? g->reg[up - 1] : UINT64_MAX) : 0;
-    g->logical_gen[x - 1] = g->gen;
-    g->cap_f[x - 1] = pc == wctx(g) ? wfn(g) : LOC(g, x)->function_offset;
-    g->owed_by[x - 1] = g->step;
+    uint64_t pc = up ? (registered(g, up) ? g->loc.reg[up - 1] : UINT64_MAX) : 0;
+    g->loc.logical_gen[x - 1] = g->loc.gen;
+    g->loc.cap_f[x - 1] = pc == wctx(g) ? wfn(g) : LOC(g, x)->function_offset;
+    g->loc.owed_by[x - 1] = g->step;
 }
 
 /* The address and line registers after the last row or lone advance of
@@ -209,7 +209,7 @@ static void last_regs(const gen *g, size_t end, uint64_t start, uint64_t *a, uin
 void ptxg_claim(gen *g, size_t top, size_t L)
 {
     const cudw_ptx_loc *T = LOC(g, top ? top : L), *X = LOC(g, L);
-    if (!(top && top < L && !X->inlined_at && !registered(g, top) && g->logical_gen[top - 1] == g->gen &&
+    if (!(top && top < L && !X->inlined_at && !registered(g, top) && g->loc.logical_gen[top - 1] == g->loc.gen &&
           same_flc(T, X)))
         return;
     /* only a row written long, not one special opcode (rnd15.cu, rich4.cu) */
@@ -236,16 +236,16 @@ void ptxg_take(gen *g, size_t from, size_t stop)
 }
 
 /* The .locs from `from` up to `stop` (not included), innermost first, into
- * g->chain[0..*k). */
+ * g->loc.chain[0..*k). */
 int ptxg_chain(gen *g, size_t from, size_t stop, size_t *k)
 {
     *k = 0;
     for (size_t x = from; x != stop; x = LOC(g, x)->inlined_at) {
-        size_t *v = vec_room(g->chain, &g->capchain, *k, sizeof *v, 16);
+        size_t *v = vec_room(g->loc.chain, &g->loc.capchain, *k, sizeof *v, 16);
         if (!v)
             return CUDW_E_NOMEM;
-        g->chain = v;
-        g->chain[(*k)++] = x;
+        g->loc.chain = v;
+        g->loc.chain[(*k)++] = x;
     }
     return CUDW_OK;
 }
@@ -273,20 +273,20 @@ int ptxg_ensure(gen *g, size_t L, uint64_t a, uint64_t *out)
         top = LOC(g, top)->inlined_at;
     if (ptxg_chain(g, L, top, &k))
         return CUDW_E_NOMEM;
-    uint64_t pctx = top ? g->reg[top - 1] : 0;
+    uint64_t pctx = top ? g->loc.reg[top - 1] : 0;
     int owed_below = 0; /* the row just written here was owed (rule 10) */
     int wrote = 0;      /* ... and written by this call */
     int shared = 0;     /* the last .loc taken shares the row before it */
     int rc0;
     while (k--) {
-        size_t x = g->chain[k];
+        size_t x = g->loc.chain[k];
         const cudw_ptx_loc *X = LOC(g, x);
-        int owed = g->logical_gen[x - 1] == g->gen;
+        int owed = g->loc.logical_gen[x - 1] == g->loc.gen;
         /* rule 10: the 0x90 an owed row chose, then a context not owed in
          * that row with another name: the first goes out dead, the second
          * is the 0x90 of the .loc's own row (horner.cu at -O0) */
-        int turn = g->defer && g->owed_sel && g->want_set && !owed && pctx == g->want_c &&
-                   fn_of(g, x, pctx) != g->want_f;
+        int turn = on(g, B_TURN) && delays(g) && g->w.owed_sel && g->w.want_set && !owed && pctx == g->w.want_c &&
+                   fn_of(g, x, pctx) != g->w.want_f;
         /* rule 7: the 0x90 a deferred .loc's contexts chose stands; the
          * next context sharing that row writes its own, even the same
          * (h8.cu of round 44, taylor_sin<K> on one line: two 0x90s) */
@@ -294,36 +294,36 @@ int ptxg_ensure(gen *g, size_t L, uint64_t a, uint64_t *out)
          * got just before at this address, when a deferred .loc taken
          * here chose that 0x90 (walkloop.cu: Walk<D> recursing
          * from inside a loop, at -O0) */
-        int pre = !wrote && pctx && pctx == g->n && g->has_addr && g->addr == a && g->has_line &&
-                  g->line == X->line;
-        int twice = g->defer && (shared || pre) && g->sticky && g->want_set && pctx == g->want_c &&
-                    fn_of(g, x, pctx) == g->want_f;
+        int pre = !wrote && pctx && pctx == g->n && g->pos.has_addr && g->pos.addr == a && g->pos.has_line &&
+                  g->pos.line == X->line;
+        int twice = on(g, B_TWICE) && delays(g) && (shared || pre) && g->w.sticky && g->w.want_set && pctx == g->w.want_c &&
+                    fn_of(g, x, pctx) == g->w.want_f;
         if (twice) {
-            int cmp = g->name_cmp; /* the same 0x90 again: names do not start to count */
+            int cmp = g->w.name_cmp; /* the same 0x90 again: names do not start to count */
             if ((rc0 = ptxg_dead(g)))
                 return rc0;
-            g->name_cmp = cmp;
+            g->w.name_cmp = cmp;
             g->rows[g->nrows - 1].op_offset = 1; /* kept: ptxas writes both */
         }
         /* names count (rule 4) only while the context in effect is the
          * dead 0x90's: not against a 0x90 a deferred .loc chose in
          * another (rule 9; matvec.cu at -O0) */
-        int names = g->name_cmp && wctx(g) == g->dctx && pctx && fn_of(g, x, pctx) != wfn(g);
+        int names = g->w.name_cmp && wctx(g) == g->w.dctx && pctx && fn_of(g, x, pctx) != wfn(g);
         if (pctx != wctx(g) || names || turn || twice) {
             int rc = turn ? ptxg_dead(g) : CUDW_OK;
             if (rc || (rc = ptxg_want(g, pctx, fn_of(g, x, pctx), 0)))
                 return rc;
-            g->own_ctx = pctx;
-            g->owed_sel = owed && g->want_set;
-            g->name_turned |= turn;
+            g->w.own_ctx = pctx;
+            g->w.owed_sel = owed && g->w.want_set;
+            g->w.name_turned |= turn;
         }
         set_reg(g, x, g->n); /* the row already there, or the one written below */
-        shared = g->has_addr && g->addr == a && g->has_line && g->line == X->line;
+        shared = g->pos.has_addr && g->pos.addr == a && g->pos.has_line && g->pos.line == X->line;
         if (shared) {
             /* the 0x90 of what is inlined at it goes out before the next
              * row's set_file (rule 3; h1.cu of round 44) */
-            g->cfirst = !g->defer && X->file == g->file && wrote;
-            if (g->defer && owed_below && X->file != g->file && g->want_set && g->want_c != g->dctx) {
+            g->w.cfirst = !delays(g) && X->file == g->pos.file && wrote;
+            if (delays(g) && owed_below && X->file != g->pos.file && g->w.want_set && g->w.want_c != g->w.dctx) {
                 /* ... in another file, just after an owed row: what is
                  * inlined at it writes its own 0x90, name and all; and
                  * unless it is owed too (b1.cu), its set_file and 0x90
@@ -331,31 +331,32 @@ int ptxg_ensure(gen *g, size_t L, uint64_t a, uint64_t *out)
                 if (!owed) {
                     uint8_t again;
                     uint64_t f = real_file(g, X->file, &again);
-                    g->want_file = f;
+                    g->w.want_file = f;
                     int rc = ptxg_dead(g);
                     if (rc)
                         return rc;
                     g->rows[g->nrows - 1].file_again = again;
-                    g->file = X->file;
+                    g->pos.file = X->file;
                 }
-                g->own_ctx = UINT64_MAX;
+                g->w.own_ctx = UINT64_MAX;
             }
         } else {
-            g->own_ctx = pctx;
-            if ((g->nofile_gen[x - 1] == g->gen || X->file == g->ctx_believed) && X->file != g->enc_file) {
-                g->stale = 1; /* no set_file for it: the row stays in the file before */
-                g->believed = X->file;
+            g->w.own_ctx = pctx;
+            if (on(g, B_STALE_FILE) && (g->loc.nofile_gen[x - 1] == g->loc.gen || X->file == g->enc.ctx_believed) &&
+                X->file != g->enc.file) {
+                g->enc.stale = 1; /* no set_file for it: the row stays in the file before */
+                g->enc.believed = X->file;
             }
-            owed_below = g->logical_gen[x - 1] == g->gen;
+            owed_below = g->loc.logical_gen[x - 1] == g->loc.gen;
             int rc = ptxg_row(g, a, X->file, X->line, 0);
             if (rc)
                 return rc;
             wrote = 1;
-            g->reg[x - 1] = g->n;
+            g->loc.reg[x - 1] = g->n;
         }
-        if (g->defer)
-            g->reg[x - 1] = first_row_on(g, a, X->file, X->line, g->reg[x - 1]);
-        pctx = g->reg[x - 1];
+        if (delays(g) && on(g, B_FIRST_ROW_NAMES))
+            g->loc.reg[x - 1] = first_row_on(g, a, X->file, X->line, g->loc.reg[x - 1]);
+        pctx = g->loc.reg[x - 1];
     }
     *out = pctx;
     return CUDW_OK;
@@ -397,37 +398,37 @@ int ptxg_entry_special(const gen *g, size_t row0, uint64_t a, uint64_t F, uint64
 int ptxg_same_line(gen *g, const cudw_ptx_loc *PL, uint64_t a, uint64_t c, uint64_t name, size_t lin,
                    int after_entry)
 {
-    int had = g->want_set ? g->want_c != g->dctx || g->want_f != g->dfn
-                          : c && c == g->dctx && PL->inlined_at != lin;
+    int had = g->w.want_set ? g->w.want_c != g->w.dctx || g->w.want_f != g->w.dfn
+                          : c && c == g->w.dctx && PL->inlined_at != lin;
     /* from the function itself (context 0) into a context on its line,
      * ptxas compares with the last context a row or 0x90 went out in, not
      * with 0: back in that one, no advance (rule 6: k1 of the backctx
      * fixtures, cgcopy.cu) -- but a .loc of another file on its call
      * site's line number is rule 15's (g22 of docs/ptx-lines.md) */
-    if (had && g->want_set && !g->dctx && g->want_c && PL->inlined_at &&
-        (PL->file == g->file || LOC(g, PL->inlined_at)->line != PL->line))
-        had = g->want_c != g->nz_ctx || g->want_f != g->nz_fn;
+    if (on(g, B_BACK_IN_CONTEXT) && had && g->w.want_set && !g->w.dctx && g->w.want_c && PL->inlined_at &&
+        (PL->file == g->pos.file || LOC(g, PL->inlined_at)->line != PL->line))
+        had = g->w.want_c != g->w.nz_ctx || g->w.want_f != g->w.nz_fn;
     /* ... but not one inlined where the last was, whose 0x90 is the one
      * going out dead already: it goes out alone (rnd31.cu) */
-    if (g->want_set && g->sticky && PL->inlined_at == lin && g->want_c == c && g->want_f == name &&
-        (!g->has_pc || g->pc != a)) {
+    if (g->w.want_set && g->w.sticky && PL->inlined_at == lin && g->w.want_c == c && g->w.want_f == name &&
+        (!g->pos.has_pc || g->pos.pc != a)) {
         int rc = ptxg_dead(g);
         if (rc)
             return rc;
         had = 0;
     }
-    if (g->want_set && had && g->has_pc && g->pc == a) {
+    if (on(g, B_AT_ROW_STICKY) && g->w.want_set && had && g->pos.has_pc && g->pos.pc == a) {
         /* at the address of the row just written, that 0x90 goes out even
          * if replaced before the next row (rule 6), in the file of the .loc
          * that made it (r1.cu of docs/ptx-lines.md: line 4 of another file
          * is the same line) */
-        g->sticky = 1;
-        g->want_file = PL->file;
+        g->w.sticky = 1;
+        g->w.want_file = PL->file;
         return CUDW_OK;
     }
     ptxg_flush(g);
-    if ((had || after_entry) && (!g->has_pc || g->pc != a))
-        return ptxg_hidden(g, a, PL->file); /* in its file (rule 6) */
+    if (on(g, B_SAME_LINE_ADVANCE) && (had || after_entry) && (!g->pos.has_pc || g->pos.pc != a))
+        return ptxg_hidden(g, a, PL->file); /* in its file */
     return CUDW_OK;
 }
 
@@ -442,7 +443,7 @@ void ptxg_merge_dead(gen *g, size_t from)
     size_t o = from;
     for (size_t i = from; i < g->nrows; i++) {
         const cudw_line_row *r = &g->rows[i], *nx = i + 1 < g->nrows ? &g->rows[i + 1] : NULL;
-        if (r->hidden == 2 && !r->op_offset && nx && !nx->hidden && nx->context == r->context &&
+        if (on(g, B_MERGE_DEAD) && r->hidden == 2 && !r->op_offset && nx && !nx->hidden && nx->context == r->context &&
             nx->function_offset == r->function_offset && nx->file == r->file && !nx->file_again)
             continue;
         g->rows[o] = *r;
