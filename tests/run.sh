@@ -97,9 +97,7 @@ fi
 
 if suite contract; then
     echo "== the command line's contract (docs/cli.md): every command x good, missing, directory, empty, host, truncated, bad option, unwritable"
-    python3 tests/cli/contract.py "$build/cudwarf" tests/fixtures >"$log/ct2.txt" 2>&1 || echo "FAIL contract.py: exit $?" >>"$log/ct2.txt"
-    count_lines "$log/ct2.txt"
-    tail -1 "$log/ct2.txt"
+    pytest_suite contract tests/cli/contract.py
 fi
 
 if suite exports; then
@@ -126,10 +124,7 @@ fi
 
 if suite cli; then
     echo "== command line"
-    python3 tests/cli/test_cli.py "$build/cudwarf" tests/fixtures >"$log/cli.txt" 2>&1 ||
-        echo "FAIL test_cli.py: exit $?" >>"$log/cli.txt"
-    count_lines "$log/cli.txt"
-    tail -1 "$log/cli.txt"
+    pytest_suite cli tests/cli/test_cli.py
 fi
 
 if suite ptx-info || suite dies || suite frames || suite misc || suite external || suite resources || suite lines || suite gen; then
@@ -231,10 +226,7 @@ fi
 
 if suite docs; then
     echo "== the README's and the man page's examples print what they show (after tests/gen.sh: some use build/gen)"
-    python3 tests/cli/doc_examples.py "$build/cudwarf" >"$log/doc.txt" 2>&1 || echo "FAIL doc_examples.py: exit $?" >>"$log/doc.txt"
-    count_lines "$log/doc.txt"
-    grep '^skip' "$log/doc.txt"
-    tail -1 "$log/doc.txt"
+    pytest_suite docs tests/cli/doc_examples.py
 fi
 
 if suite addr2line; then
@@ -265,26 +257,19 @@ fi
 
 if suite mutate; then
     echo "== mutation suite: truncations and byte flips of real cubins, every parser"
-    # the sanitizer build flips a third as many bytes: the same parsers, and
-    # under ASan the full count was two minutes of CI's fifteen
-    flips=1000 clis=500; [ "$build" = build ] || { flips=300; clis=150; }
+    # the sanitizer build flips a third as many bytes (and mutants_cli.py
+    # runs 150 mutants, not 500): the same parsers, and under ASan the full
+    # count was two minutes of CI's fifteen
+    flips=1000; [ "$build" = build ] || flips=300
     "$build/tests/mutate" --flips $flips tests/fixtures/*.cubin tests/fixtures/external/*.cubin >"$log/mu.txt" 2>&1
     count_lines "$log/mu.txt"
     tail -1 "$log/mu.txt"
-    python3 tests/cli/mutants_cli.py "$build/cudwarf" $clis tests/fixtures/*.cubin >"$log/mc.txt" 2>&1 ||
-        echo "FAIL mutants_cli.py: exit $?" >>"$log/mc.txt"
-    count_lines "$log/mc.txt"
-    tail -1 "$log/mc.txt"
+    pytest_suite mutate tests/cli/mutants_cli.py
 fi
 
 if suite verify; then
     echo "== cudwarf verify: fixtures clean, corrupted copies flagged at the right place"
-    python3 tests/cli/verify_malformed.py "$build/cudwarf" tests/fixtures >"$log/vm.txt" 2>&1 ||
-        echo "FAIL verify_malformed.py: exit $?" >>"$log/vm.txt"
-    grep '^FAIL' "$log/vm.txt" | head -5
-    p=$(sed -n 's/^verify: \([0-9]*\) passed.*/\1/p' "$log/vm.txt"); f=$(sed -n 's/.* \([0-9]*\) failed$/\1/p' "$log/vm.txt")
-    pass=$((pass + ${p:-0})); fail=$((fail + ${f:-1}))
-    tail -1 "$log/vm.txt"
+    pytest_suite verify tests/cli/verify_malformed.py
 fi
 
 if suite fuzz-replay; then
@@ -354,15 +339,9 @@ fi
 
 if suite remap; then
     echo "== cudwarf remap: paths rewritten, lines/DIEs/verify/llvm --verify otherwise the input's; nvlink -g links the results"
-    # the sanitizer build takes every eighth compiled cubin (all kinds are
-    # among them): remap's answers are the normal build's to check, and the
-    # whole set under ASan was a third of CI's time
-    libs=; some=$(gen_cubins); [ "$build" = build ] && libs=--libs || some=$(echo "$some" | awk 'NR % 8 == 1')
-    python3 tests/cli/remap.py "$build/cudwarf" "$build/tests/cubin_prep" $libs tests/fixtures/*.cubin \
-        $some >"$log/rm.txt" 2>&1 || echo "FAIL remap.py: exit $?" >>"$log/rm.txt"
-    count_lines "$log/rm.txt"
-    grep '^skip' "$log/rm.txt"
-    tail -1 "$log/rm.txt"
+    # (the sanitizer build: every eighth compiled cubin, and no library)
+    libs=; [ "$build" = build ] && libs=--libs
+    pytest_suite remap tests/cli/remap.py $libs
 fi
 
 if suite size; then
@@ -423,10 +402,7 @@ fi
 
 if suite correlate; then
     echo "== correlate: source <-> PTX <-> SASS against lines/addr2line/size and the PTX text; the HTML page in Chromium"
-    python3 tests/cli/correlate.py "$build/cudwarf" tests/fixtures "$build/test-output" >"$log/co.txt" 2>&1 ||
-        echo "FAIL correlate.py: exit $?" >>"$log/co.txt"
-    count_lines "$log/co.txt"
-    tail -1 "$log/co.txt"
+    pytest_suite correlate tests/cli/correlate.py
 fi
 
 if suite sass-ptx; then

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """docs/cli.md, rule by rule, on every command.
 
 For each command, a table of inputs: a good one, a missing file, a
@@ -12,183 +11,207 @@ left behind.  Then: --json is one array for every command that has it;
 page names every option each command's --help names; --sm with an SM the
 input lacks is one error; a write failure says why.
 
-usage: contract.py CUDWARF FIXTURES_DIR
+    python3 -m pytest -m contract
+    python3 -m pytest -m contract -k strip
 """
-import json, os, re, shutil, subprocess, sys, tempfile
+import json
+import os
+import re
+import shutil
+import subprocess
 
-CUDWARF, FIX = sys.argv[1], sys.argv[2]
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-tmp = tempfile.mkdtemp()
-passed = failed = 0
+import pytest
 
+from suite_env import CUDWARF, FIX, ROOT, run
 
-def check(name, cond, detail=""):
-    global passed, failed
-    passed += bool(cond)
-    failed += not cond
-    print(f"{'ok  ' if cond else 'FAIL'} {name}" + ("" if cond else f"  [{detail}]"))
+pytestmark = pytest.mark.contract
 
+CUBIN = os.path.join(FIX, "tiny_sm90_G.cubin")
+RDC = os.path.join(FIX, "tiny_sm90_G.rdc.cubin")
+FATBIN = os.path.join(FIX, "inline_G_speed.fatbin")
+EXE = os.path.join(FIX, "hostapp_lineinfo.exe")
+HOST = shutil.which("true") or "/bin/true"  # an ELF executable without device code
 
-def run(*args, stdin=None):
-    return subprocess.run([CUDWARF, *args], capture_output=True, text=True, input=stdin, timeout=120)
-
-
-cubin = os.path.join(FIX, "tiny_sm90_G.cubin")
-rdc = os.path.join(FIX, "tiny_sm90_G.rdc.cubin")
-fatbin = os.path.join(FIX, "inline_G_speed.fatbin")
-missing = os.path.join(tmp, "missing.cubin")
-directory = os.path.join(tmp, "adir")
-os.makedirs(directory)
-empty = os.path.join(tmp, "empty.cubin")
-open(empty, "wb").close()
-truncated = os.path.join(tmp, "truncated.cubin")
-data = open(cubin, "rb").read()
-open(truncated, "wb").write(data[:len(data) // 3])
-host = shutil.which("true") or "/bin/true"  # an ELF executable without device code
-rows = os.path.join(tmp, "rows.json")
-open(rows, "w").write(run("lines", "--json", "--hidden", cubin).stdout)
-unwritable = os.path.join(tmp, "no-such-dir", "out")
-
-# command: (args before the input, input for the good case, writes -o OUT?, json?)
-OUT = "@OUT"
+# command: (args before the input, input for the good case, writes -o OUT?, json?);
+# @OUT is the output, @ROWS what `lines --json --hidden` prints of CUBIN
 COMMANDS = {
-    "sections": ([], cubin, False, True),
-    "dump": ([], cubin, False, True),
-    "lines": ([], cubin, False, True),
-    "verify": ([], cubin, False, True),
+    "sections": ([], CUBIN, False, True),
+    "dump": ([], CUBIN, False, True),
+    "lines": ([], CUBIN, False, True),
+    "verify": ([], CUBIN, False, True),
     "pubnames": ([], os.path.join(FIX, "statics_sm100_G.rdc.cubin"), False, True),
-    "list": ([], fatbin, False, True),
-    "size": ([], fatbin, False, True),
-    "addr2line": (["-e"], cubin, False, True),
-    "extract": (["-o", OUT], fatbin, False, False),
-    "link": (["-o", OUT], rdc, True, False),
-    "strip": (["-o", OUT], cubin, True, False),
-    "remap": (["--prefix", "/=/elsewhere/", "-o", OUT], cubin, True, False),
-    "line-encode": (["-o", OUT], rows, True, True),
-    "correlate": ([], cubin, False, True),
+    "list": ([], FATBIN, False, True),
+    "size": ([], FATBIN, False, True),
+    "addr2line": (["-e"], CUBIN, False, True),
+    "extract": (["-o", "@OUT"], FATBIN, False, False),
+    "link": (["-o", "@OUT"], RDC, True, False),
+    "strip": (["-o", "@OUT"], CUBIN, True, False),
+    "remap": (["--prefix", "/=/elsewhere/", "-o", "@OUT"], CUBIN, True, False),
+    "line-encode": (["-o", "@OUT"], "@ROWS", True, True),
+    "correlate": ([], CUBIN, False, True),
 }
 TAIL = {"addr2line": ["_Z11tiny_kernelPii+0x10"]}
+WRITES = [c for c in COMMANDS if COMMANDS[c][2]]
+JSON = [c for c in COMMANDS if COMMANDS[c][3]]
+
+# the bad inputs: (what, which input, exit status)
+BAD = [("a missing file", "missing", 1), ("a directory", "directory", 1), ("an empty file", "empty", 1),
+       ("a host ELF without device code", "host", 1), ("a truncated cubin", "truncated", 1)]
+BAD_JSON = [("a missing file", "missing", 1), ("a directory", "directory", 1), ("an empty file", "empty", 1),
+            ("a cubin (not JSON)", "cubin", 1)]  # line-encode's
+BAD_CASES = [pytest.param(cmd, what, key, 0 if key == "host" and cmd in ("list", "size") else want,
+                          id=f"{cmd}:{key}")
+             for cmd in COMMANDS for what, key, want in (BAD_JSON if cmd == "line-encode" else BAD)]
 
 
-def args_for(cmd, inp, out):
-    pre, _, _, _ = COMMANDS[cmd]
-    return [cmd] + [out if a == OUT else a for a in pre] + [inp] + TAIL.get(cmd, [])
+@pytest.fixture(scope="module")
+def inputs(tmp_path_factory):
+    """The inputs by name: the bad ones made in a scratch directory."""
+    tmp = tmp_path_factory.mktemp("contract")
+    ins = {"cubin": CUBIN, "host": HOST, "missing": str(tmp / "missing.cubin"), "directory": str(tmp / "adir"),
+           "empty": str(tmp / "empty.cubin"), "truncated": str(tmp / "truncated.cubin"),
+           "@ROWS": str(tmp / "rows.json")}
+    os.makedirs(ins["directory"])
+    open(ins["empty"], "wb").close()
+    data = open(CUBIN, "rb").read()
+    open(ins["truncated"], "wb").write(data[:len(data) // 3])
+    r = run("lines", "--json", "--hidden", CUBIN)
+    assert r.returncode == 0, r.stderr
+    open(ins["@ROWS"], "w").write(r.stdout)
+    return ins
+
+
+def args_for(cmd, inp, out, inputs):
+    pre = COMMANDS[cmd][0]
+    return [cmd] + [out if a == "@OUT" else a for a in pre] + [inputs.get(inp, inp)] + TAIL.get(cmd, [])
+
+
+def cw(*args):
+    return run(*args, timeout=120)
 
 
 def lines_of(text):
     return [x for x in text.splitlines() if x.strip()]
 
 
-for cmd, (pre, good, writes, has_json) in COMMANDS.items():
-    out = os.path.join(tmp, f"{cmd}.out")
-    # the good input
-    r = run(*args_for(cmd, good, out))
-    check(f"{cmd}: a good input: exit 0, no message", r.returncode == 0 and not r.stderr.strip(),
-          f"rc={r.returncode} {r.stderr.strip()[:200]}")
-    if writes:
-        check(f"{cmd}: the output file is written", os.path.exists(out))
-    # the bad inputs
-    cases = [("a missing file", missing, 1), ("a directory", directory, 1), ("an empty file", empty, 1),
-             ("a host ELF without device code", host, 0 if cmd in ("list", "size") else 1),
-             ("a truncated cubin", truncated, 1)]
-    if cmd == "line-encode":
-        cases = [("a missing file", missing, 1), ("a directory", directory, 1), ("an empty file", empty, 1),
-                 ("a cubin (not JSON)", cubin, 1)]
-    for what, inp, want in cases:
-        for f in (out,):
-            if os.path.isdir(f):
-                shutil.rmtree(f)
-            elif os.path.exists(f):
-                os.remove(f)
-        r = run(*args_for(cmd, inp, out))
-        msgs = lines_of(r.stderr)
-        if want == 0:
-            check(f"{cmd}: {what}: a note, exit 0", r.returncode == 0 and len(msgs) == 1 and "note:" in msgs[0],
-                  f"rc={r.returncode} {msgs}")
-            continue
-        ok = r.returncode == want and len(msgs) == 1 and msgs[0].startswith("cudwarf") and not r.stdout
-        if writes:
-            ok = ok and not os.path.exists(out)
-        if cmd == "extract":
-            ok = ok and (not os.path.exists(out) or not os.listdir(out))
-        check(f"{cmd}: {what}: exit {want}, one line on stderr, nothing on stdout" +
-              (", no output file" if writes else ""), ok, f"rc={r.returncode} stderr={msgs} stdout={r.stdout[:80]!r}")
-    # an unknown option: usage, exit 2
-    r = run(cmd, "--no-such-option", good)
-    check(f"{cmd}: an unknown option: exit 2, the message and 'Try ...', nothing on stdout",
-          r.returncode == 2 and len(lines_of(r.stderr)) == 2 and "Try 'cudwarf" in r.stderr and not r.stdout, r.stderr)
-    # an output that cannot be written
-    if writes or cmd == "extract":
-        r = run(*args_for(cmd, good, unwritable if writes else "/proc/version/x"))
-        msgs = lines_of(r.stderr)
-        check(f"{cmd}: an output that cannot be written: exit 1, one line with the reason",
-              r.returncode == 1 and len(msgs) == 1 and re.search(r"No such file|Not a directory|denied|not a directory",
-                                                                 msgs[0]) and not os.path.exists(unwritable), msgs)
-    # JSON: one array
-    if has_json:
-        r = run(*(args_for(cmd, good, out)[:1] + ["--json"] + args_for(cmd, good, out)[1:]))
-        try:
-            doc = json.loads(r.stdout)
-            check(f"{cmd} --json: one JSON array", isinstance(doc, list) and len(doc) >= 1, r.stdout[:100])
-        except ValueError as e:
-            check(f"{cmd} --json: one JSON array", False, f"{e}: {r.stdout[:100]!r}")
-    # help
-    h1, h2 = run(cmd, "--help"), run("help", cmd)
-    check(f"{cmd}: --help exits 0 and equals 'cudwarf help {cmd}'",
-          h1.returncode == 0 and h2.returncode == 0 and h1.stdout == h2.stdout and h1.stdout.startswith("usage:"))
+@pytest.mark.parametrize("cmd", COMMANDS)
+def test_good_input(cmd, inputs, tmp_path, check):
+    out = str(tmp_path / "out")
+    r = cw(*args_for(cmd, COMMANDS[cmd][1], out, inputs))
+    check("exit 0, no message", r.returncode == 0 and not r.stderr.strip(), f"rc={r.returncode} {r.stderr.strip()[:200]}")
+    if COMMANDS[cmd][2]:
+        check("the output file is written", os.path.exists(out))
+
+
+@pytest.mark.parametrize("cmd,what,key,want", BAD_CASES)
+def test_bad_input(cmd, what, key, want, inputs, tmp_path):
+    out = str(tmp_path / "out")
+    r = cw(*args_for(cmd, key, out, inputs))
+    msgs = lines_of(r.stderr)
+    if want == 0:  # list and size of a host ELF: a note
+        assert r.returncode == 0 and len(msgs) == 1 and "note:" in msgs[0], f"rc={r.returncode} {msgs}"
+        return
+    detail = f"{what}: rc={r.returncode} stderr={msgs} stdout={r.stdout[:80]!r}"
+    # exit 1, one line on stderr, nothing on stdout, no output file
+    assert r.returncode == want and len(msgs) == 1 and msgs[0].startswith("cudwarf") and not r.stdout, detail
+    if COMMANDS[cmd][2]:
+        assert not os.path.exists(out), f"{what}: an output file is left"
+    if cmd == "extract":
+        assert not os.path.exists(out) or not os.listdir(out), f"{what}: extract left files"
+
+
+@pytest.mark.parametrize("cmd", COMMANDS)
+def test_unknown_option(cmd, inputs):
+    """usage, exit 2: the message and 'Try ...', nothing on stdout"""
+    r = cw(cmd, "--no-such-option", inputs.get(COMMANDS[cmd][1], COMMANDS[cmd][1]))
+    assert r.returncode == 2 and len(lines_of(r.stderr)) == 2 and "Try 'cudwarf" in r.stderr and not r.stdout, r.stderr
+
+
+@pytest.mark.parametrize("cmd", WRITES + ["extract"])
+def test_unwritable_output(cmd, inputs, tmp_path):
+    """exit 1, one line with the reason"""
+    unwritable = str(tmp_path / "no-such-dir" / "out")
+    r = cw(*args_for(cmd, COMMANDS[cmd][1], unwritable if COMMANDS[cmd][2] else "/proc/version/x", inputs))
+    msgs = lines_of(r.stderr)
+    assert r.returncode == 1 and len(msgs) == 1 and \
+        re.search(r"No such file|Not a directory|denied|not a directory", msgs[0]) and not os.path.exists(unwritable), msgs
+
+
+@pytest.mark.parametrize("cmd", JSON)
+def test_json_one_array(cmd, inputs, tmp_path):
+    a = args_for(cmd, COMMANDS[cmd][1], str(tmp_path / "out"), inputs)
+    r = cw(a[0], "--json", *a[1:])
+    doc = json.loads(r.stdout)
+    assert isinstance(doc, list) and len(doc) >= 1, r.stdout[:100]
+
+
+@pytest.mark.parametrize("cmd", COMMANDS)
+def test_help(cmd):
+    """--help exits 0 and equals 'cudwarf help CMD'"""
+    h1, h2 = cw(cmd, "--help"), cw("help", cmd)
+    assert h1.returncode == 0 and h2.returncode == 0 and h1.stdout == h2.stdout and h1.stdout.startswith("usage:")
+
+
+@pytest.mark.parametrize("cmd", COMMANDS)
+def test_man_page_names_every_option(cmd):
+    man = open(os.path.join(ROOT, "man", "cudwarf.1")).read()
+    for roff in ("\\-", "-"), ("\\fB", ""), ("\\fR", ""), ("\\fI", ""):
+        man = man.replace(*roff)
+    usage = cw(cmd, "--help").stdout.split("\n\n")[0]
+    opts = sorted(set(re.findall(r"(?<![\w-])(--?[A-Za-z][\w-]*)", usage)) - {"-h", "--help"})
+    assert [o for o in opts if o not in man] == [], f"of {opts}"
+
 
 # --name=value is --name value
-pairs = [(["lines", "--section=.debug_line", cubin], ["lines", "--section", ".debug_line", cubin]),
-         (["dump", "--section=.debug_info", cubin], ["dump", "--section", ".debug_info", cubin]),
-         (["lines", "--sm=90", fatbin], ["lines", "--sm", "90", fatbin]),
-         (["lines", "--jobs=1", fatbin], ["lines", "-j", "1", fatbin]),
-         (["addr2line", "--exe=" + cubin, "--function=_Z11tiny_kernelPii", "0x10"],
-          ["addr2line", "--exe", cubin, "--function", "_Z11tiny_kernelPii", "0x10"]),
-         (["dump", "--debug-dump=info", cubin], ["dump", "--debug-dump", "info", cubin])]
-for a, b in pairs:
-    ra, rb = run(*a), run(*b)
-    check(f"{' '.join(x for x in a if '/' not in x)} = {' '.join(x for x in b if '/' not in x)}",
-          ra.returncode == rb.returncode == 0 and ra.stdout == rb.stdout and ra.stdout, ra.stderr + rb.stderr)
+PAIRS = [(["lines", "--section=.debug_line", CUBIN], ["lines", "--section", ".debug_line", CUBIN]),
+         (["dump", "--section=.debug_info", CUBIN], ["dump", "--section", ".debug_info", CUBIN]),
+         (["lines", "--sm=90", FATBIN], ["lines", "--sm", "90", FATBIN]),
+         (["lines", "--jobs=1", FATBIN], ["lines", "-j", "1", FATBIN]),
+         (["addr2line", "--exe=" + CUBIN, "--function=_Z11tiny_kernelPii", "0x10"],
+          ["addr2line", "--exe", CUBIN, "--function", "_Z11tiny_kernelPii", "0x10"]),
+         (["dump", "--debug-dump=info", CUBIN], ["dump", "--debug-dump", "info", CUBIN])]
 
-# --sm with an SM the input lacks; --section with a section nothing has
-exe = os.path.join(FIX, "hostapp_lineinfo.exe")
-for cmd in ("sections", "dump", "lines", "verify", "list", "extract", "size"):
-    extra = ["-o", os.path.join(tmp, "smx")] if cmd == "extract" else []
-    r = run(cmd, "--sm=86", *extra, exe)
-    check(f"{cmd} --sm=86 on an sm_75/sm_90 executable: exit 1, one line, nothing on stdout",
-          r.returncode == 1 and len(lines_of(r.stderr)) == 1 and "sm_86" in r.stderr and not r.stdout, r.stderr)
-for cmd in ("dump", "lines"):
-    r = run(cmd, "--section", ".debug_nope", cubin)
-    check(f"{cmd} --section .debug_nope: exit 1, one line, nothing on stdout",
-          r.returncode == 1 and len(lines_of(r.stderr)) == 1 and ".debug_nope" in r.stderr and not r.stdout, r.stderr)
-# a write to a full device says why
-r = subprocess.run(f"{CUDWARF} lines {cubin} > /dev/full", shell=True, capture_output=True, text=True)
-check("output to a full device: exit 1, the reason", r.returncode == 1 and "No space left" in r.stderr, r.stderr)
-# link: the same object twice, as nvlink refuses it
-r = run("link", "-o", os.path.join(tmp, "twice"), rdc, rdc)
-check("link of one object twice: multiple definition, exit 1, no output",
-      r.returncode == 1 and "multiple definition" in r.stderr and not os.path.exists(os.path.join(tmp, "twice")),
-      r.stderr)
-# strip refuses a host ELF, and writes nothing
-r = run("strip", "-o", os.path.join(tmp, "x.exe"), exe)
-check("strip of a host executable: refused, exit 1, nothing written",
-      r.returncode == 1 and "host ELF" in r.stderr and not os.path.exists(os.path.join(tmp, "x.exe")), r.stderr)
-# line-encode takes what lines --json prints for a host executable
-r = subprocess.run(f"{CUDWARF} lines --json --hidden {exe} | {CUDWARF} line-encode --json -", shell=True,
-                   capture_output=True, text=True)
-check("line-encode reads lines --json of a host executable (an array of images)",
-      r.returncode == 0 and json.loads(r.stdout)[0]["size"] > 0, r.stderr)
 
-# the man page names every option of every command's --help
-man = open(os.path.join(ROOT, "man", "cudwarf.1")).read().replace("\\-", "-").replace("\\fB", "").replace("\\fR", "")
-man = man.replace("\\fI", "")
-for cmd in COMMANDS:
-    usage = run(cmd, "--help").stdout.split("\n\n")[0]
-    opts = sorted(set(re.findall(r"(?<![\w-])(--?[A-Za-z][\w-]*)", usage)))
-    opts = [o for o in opts if o not in ("-h", "--help")]
-    missing_opts = [o for o in opts if o not in man]
-    check(f"man page names every option of {cmd} --help ({', '.join(opts)})", not missing_opts, missing_opts)
+@pytest.mark.parametrize("a,b", [pytest.param(a, b, id=" ".join(x for x in a if "/" not in x)) for a, b in PAIRS])
+def test_name_equals_value(a, b):
+    ra, rb = cw(*a), cw(*b)
+    assert ra.returncode == rb.returncode == 0 and ra.stdout == rb.stdout and ra.stdout, ra.stderr + rb.stderr
 
-shutil.rmtree(tmp)
-print(f"contract: {passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+
+@pytest.mark.parametrize("cmd", ["sections", "dump", "lines", "verify", "list", "extract", "size"])
+def test_sm_the_input_lacks(cmd, tmp_path):
+    """--sm=86 on an sm_75/sm_90 executable: exit 1, one line, nothing on stdout"""
+    extra = ["-o", str(tmp_path / "smx")] if cmd == "extract" else []
+    r = cw(cmd, "--sm=86", *extra, EXE)
+    assert r.returncode == 1 and len(lines_of(r.stderr)) == 1 and "sm_86" in r.stderr and not r.stdout, r.stderr
+
+
+@pytest.mark.parametrize("cmd", ["dump", "lines"])
+def test_section_nothing_has(cmd):
+    """--section .debug_nope: exit 1, one line, nothing on stdout"""
+    r = cw(cmd, "--section", ".debug_nope", CUBIN)
+    assert r.returncode == 1 and len(lines_of(r.stderr)) == 1 and ".debug_nope" in r.stderr and not r.stdout, r.stderr
+
+
+def test_full_device():
+    """a write to a full device: exit 1, the reason"""
+    r = subprocess.run(f"{CUDWARF} lines {CUBIN} > /dev/full", shell=True, capture_output=True, text=True)
+    assert r.returncode == 1 and "No space left" in r.stderr, r.stderr
+
+
+def test_link_one_object_twice(tmp_path):
+    """multiple definition, as nvlink refuses it: exit 1, no output"""
+    r = cw("link", "-o", str(tmp_path / "twice"), RDC, RDC)
+    assert r.returncode == 1 and "multiple definition" in r.stderr and not (tmp_path / "twice").exists(), r.stderr
+
+
+def test_strip_refuses_host_elf(tmp_path):
+    r = cw("strip", "-o", str(tmp_path / "x.exe"), EXE)
+    assert r.returncode == 1 and "host ELF" in r.stderr and not (tmp_path / "x.exe").exists(), r.stderr
+
+
+def test_line_encode_reads_host_executable_lines():
+    """line-encode takes what lines --json prints for a host executable (an array of images)"""
+    r = subprocess.run(f"{CUDWARF} lines --json --hidden {EXE} | {CUDWARF} line-encode --json -", shell=True,
+                       capture_output=True, text=True)
+    assert r.returncode == 0 and json.loads(r.stdout)[0]["size"] > 0, r.stderr

@@ -1,20 +1,20 @@
-#!/usr/bin/env python3
 """cudwarf remap: the paths change and nothing else does.
 
-For every cubin given (the fixtures; -G and -lineinfo, whole-program and
--dc, sm_75/90/100 from tests/gen.sh), with a rule that rewrites every
-absolute path ("/" -> "/remapped/..."), and with one that changes length
-both ways:
+For every cubin (the fixtures, and the cubins tests/gen.sh compiled: -G and
+-lineinfo, whole-program and -dc, sm_75/90/100; the sanitizer build takes
+every eighth of those), with a rule that rewrites every absolute path
+("/" -> "/remapped/..."), and with one that changes length both ways:
   - verify finds what it found in the input (0 errors for a clean input);
   - `lines --json`: the same tables and rows; the directories, file names
     and paths are the input's with the rule applied;
   - `dump --info --json`: the same DIEs, attributes and values, a unit's
     DW_AT_name/DW_AT_comp_dir with the rule applied, references compared
     by the DIE they name (offsets move), stmt_list by the table it names;
-  - llvm-dwarfdump --verify (on a relocated copy) passes where the input's
-    passes;
+  - pubnames --check (and --types) passes where it passes on the input;
   - every byte outside the debug and relocation sections is the input's;
-  - a rule that matches nothing gives the input byte for byte.
+  - a rule that matches nothing gives the input byte for byte;
+  - llvm-dwarfdump --verify (on a relocated copy) passes where the input's
+    passes (one test over all the cubins).
 nvlink -g links remapped -dc objects, and its output carries the new paths.
 Fatbins (stored, LZ4, zstd) and host executables: every extracted cubin of
 the output is what remap makes of the original's, the containers and
@@ -25,23 +25,34 @@ a host ELF is refused.
 With --libs, NVIDIA's libcusparse (162 MB) streams through unchanged when
 no rule matches.
 
-usage: remap.py CUDWARF CUBIN_PREP [--libs] CUBIN...
+    python3 -m pytest -m remap
+    python3 -m pytest -m remap -k 'container or nvlink'
 """
-import json, os, re, shutil, struct, subprocess, sys, tempfile
+import json
+import os
+import re
+import shutil
+import struct
+import subprocess
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
-from tally import Tally  # noqa: E402
-import lines_json  # noqa: E402
+import pytest
 
-CUDWARF, PREP = sys.argv[1], sys.argv[2]
-LIBS = "--libs" in sys.argv
-CUBINS = [a for a in sys.argv[3:] if a != "--libs"]
-T = Tally("remap")
-tmp = tempfile.mkdtemp()
+import cubin_bytes
+import lines_json
+from suite_env import CUDA_LIB64, FIX, LIBS, PREP, ROOT, SANITIZED, fixture_cubins, gen_cubins, run, short
+
+pytestmark = pytest.mark.remap
+
+# the sanitizer build takes every eighth compiled cubin (all kinds are among
+# them): remap's answers are the normal build's to check, and the whole set
+# under ASan was a third of CI's time
+CUBINS = fixture_cubins() + (gen_cubins()[::8] if SANITIZED else gen_cubins())
+RULESETS = [[("/", "/remapped/deeper/than/before/")], [("/proc/self/cwd", "/w"), ("/usr/local/cuda", "/cuda")]]
+SHORT = [("/proc/self/cwd", "/p"), ("/usr/local/cuda", "/c")]
 
 
-def cw(*a):
-    return subprocess.run([CUDWARF, *a], capture_output=True, text=True)
+def remap(rules, out, path):
+    return run("remap", *sum((["--prefix", f"{a}={b}"] for a, b in rules), []), "-o", out, path)
 
 
 def apply(rules, s):
@@ -54,10 +65,10 @@ def apply(rules, s):
 
 
 def lines_view(path, rules):
-    r = cw("lines", "--json", path)
-    out = []
+    r = run("lines", "--json", path)
     if r.returncode:
         return None
+    out = []
     for img in json.loads(r.stdout):
         for sec in img["sections"]:
             for t in sec["tables"]:
@@ -70,9 +81,12 @@ def lines_view(path, rules):
     return out
 
 
+REFS = ("DW_FORM_ref1", "DW_FORM_ref2", "DW_FORM_ref4", "DW_FORM_ref8", "DW_FORM_ref_udata", "DW_FORM_ref_addr")
+
+
 def info_view(path, rules):
     """DIEs with references as DIE ordinals and unit root paths mapped."""
-    r = cw("dump", "--info", "--json", path)
+    r = run("dump", "--info", "--json", path)
     if r.returncode:
         return None
     out = []
@@ -87,10 +101,8 @@ def info_view(path, rules):
                     attrs = []
                     for a in d["attributes"]:
                         v = a.get("value")
-                        if a["form"] in ("DW_FORM_ref1", "DW_FORM_ref2", "DW_FORM_ref4", "DW_FORM_ref8",
-                                         "DW_FORM_ref_udata", "DW_FORM_ref_addr"):
-                            # the JSON gives the section offset (docs/json.md)
-                            v = ("die", ordinal.get(v))
+                        if a["form"] in REFS:
+                            v = ("die", ordinal.get(v))  # the JSON gives the section offset (docs/json.md)
                         elif a["name"] in ("DW_AT_name", "DW_AT_comp_dir") and d["depth"] == 0:
                             v = apply(rules, v)
                         elif a["name"] == "DW_AT_stmt_list":
@@ -101,20 +113,12 @@ def info_view(path, rules):
     return out
 
 
-def sections(path):
-    d = open(path, "rb").read()
-    shoff = struct.unpack_from("<Q", d, 0x28)[0]
-    shnum, shstrndx = struct.unpack_from("<HH", d, 0x3c)
-    hs = [struct.unpack_from("<IIQQQQIIQQ", d, shoff + 64 * i) for i in range(shnum)]
-    so = hs[shstrndx][4]
-    return d, shoff, [(d[so + h[0]:d.index(b"\0", so + h[0])].decode(), h) for h in hs]
-
-
 def outside_same(a, b):
     """Every byte of a outside its debug sections (which the views and
     --check compare), relocation sections and section headers is in b."""
-    da, shoff, sa = sections(a)
-    db, _, sb = sections(b)
+    da, db = open(a, "rb").read(), open(b, "rb").read()
+    shoff = struct.unpack_from("<Q", da, 0x28)[0]
+    sa, sb = cubin_bytes.sections(da), cubin_bytes.sections(db)
     if len(sa) != len(sb):
         return False
     keep = bytearray(len(da))
@@ -134,173 +138,170 @@ def outside_same(a, b):
     return all(da[i] == db[i] for i in range(len(da)) if keep[i]) and len(db) >= len(da)
 
 
-def llvm_verify(path):
-    rel = os.path.join(tmp, os.path.basename(path) + ".rel")
-    subprocess.run([PREP, "-r", "-e", "-x", path, rel], capture_output=True)
-    r = subprocess.run(["llvm-dwarfdump", "--verify", rel], capture_output=True, text=True)
-    return r.returncode == 0
-
-
-RULESETS = [[("/", "/remapped/deeper/than/before/")], [("/proc/self/cwd", "/w"), ("/usr/local/cuda", "/cuda")]]
-bad = {k: [] for k in ("verify", "lines", "info", "llvm", "bytes", "identity", "run", "names")}
-llvm_checked = 0
-for c in CUBINS:
-    base = os.path.basename(c)
-    v_in = cw("verify", c)
-    llvm_in = llvm_verify(c) if shutil.which("llvm-dwarfdump") else None
-    names_in = [cw("pubnames", *t, "--check", c).returncode == 0 for t in ([], ["--types"])]
+@pytest.mark.parametrize("path", CUBINS, ids=short)
+def test_cubin(path, tmp_path, check):
+    v_in = run("verify", path)
+    names_in = [run("pubnames", *t, "--check", path).returncode == 0 for t in ([], ["--types"])]
     for k, rules in enumerate(RULESETS):
-        out = os.path.join(tmp, f"{k}_{base}")
-        r = cw("remap", *sum((["--prefix", f"{a}={b}"] for a, b in rules), []), "-o", out, c)
-        if r.returncode:
-            bad["run"].append(f"{c}: {r.stderr.strip()}")
+        out = str(tmp_path / f"{k}.cubin")
+        r = remap(rules, out, path)
+        if not check(f"rules {k}: remap runs", r.returncode == 0, r.stderr.strip()):
             continue
         # the same verdict and counts (a finding's offset moves with the bytes after a path)
-        v_out = cw("verify", out)
-        if v_out.returncode != v_in.returncode or \
-                v_out.stdout.splitlines()[-1:] != [x.replace(c, out) for x in v_in.stdout.splitlines()[-1:]]:
-            bad["verify"].append(f"{c}: {v_out.stdout.strip()[-200:]}")
-        if lines_view(out, []) != lines_view(c, rules):
-            bad["lines"].append(c)
-        if info_view(out, []) != info_view(c, rules):
-            bad["info"].append(c)
-        if llvm_in:
-            llvm_checked += 1
-            if not llvm_verify(out):
-                bad["llvm"].append(c)
+        v_out = run("verify", out)
+        check(f"rules {k}: verify says of the output what it says of the input",
+              v_out.returncode == v_in.returncode and
+              v_out.stdout.splitlines()[-1:] == [x.replace(path, out) for x in v_in.stdout.splitlines()[-1:]],
+              v_out.stdout.strip()[-200:])
+        check(f"rules {k}: lines --json = the input's, paths rewritten by the rule",
+              lines_view(out, []) == lines_view(path, rules))
+        check(f"rules {k}: dump --info --json = the input's (references by target, unit paths rewritten)",
+              info_view(out, []) == info_view(path, rules))
         for t, ok_in in zip(([], ["--types"]), names_in):
-            if ok_in and cw("pubnames", *t, "--check", out).returncode:
-                bad["names"].append(f"{c} {t}")
-        if not outside_same(c, out):
-            bad["bytes"].append(c)
-    same = os.path.join(tmp, "same_" + base)
-    r = cw("remap", "--prefix", "/no/such/prefix=/x", "-o", same, c)
-    if r.returncode or open(same, "rb").read() != open(c, "rb").read():
-        bad["identity"].append(c)
+            if ok_in:
+                check(f"rules {k}: pubnames {' '.join(t)} --check passes as on the input",
+                      run("pubnames", *t, "--check", out).returncode == 0)
+        check(f"rules {k}: every byte outside the debug and relocation sections is the input's",
+              outside_same(path, out))
+    same = str(tmp_path / "same.cubin")
+    r = remap([("/no/such/prefix", "/x")], same, path)
+    check("a rule that matches nothing gives the input byte for byte",
+          r.returncode == 0 and open(same, "rb").read() == open(path, "rb").read(), r.stderr)
 
-n = len(CUBINS)
-T.check(f"remap runs on {n} cubins, two rule sets each", n and not bad["run"], bad["run"][:3])
-T.check(f"{n} cubins: verify says of the output what it says of the input", not bad["verify"], bad["verify"][:3])
-T.check(f"{n} cubins: lines --json = the input's, paths rewritten by the rule", not bad["lines"], bad["lines"][:3])
-T.check(f"{n} cubins: dump --info --json = the input's (references by target, unit paths rewritten)",
-        not bad["info"], bad["info"][:3])
-T.check(f"llvm-dwarfdump --verify passes on the output where it passes on the input ({llvm_checked} outputs)",
-        llvm_checked and not bad["llvm"], bad["llvm"][:3])
-T.check(f"{n} cubins: pubnames --check (and --types) passes on the output where it passes on the input",
-        not bad["names"], bad["names"][:3])
-T.check(f"{n} cubins: every byte outside the debug and relocation sections is the input's", not bad["bytes"],
-        bad["bytes"][:3])
-T.check(f"{n} cubins: a rule that matches nothing gives the input byte for byte", not bad["identity"],
-        bad["identity"][:3])
+
+def llvm_verify(path, tmp):
+    rel = os.path.join(tmp, os.path.basename(path) + ".rel")
+    subprocess.run([PREP, "-r", "-e", "-x", path, rel], capture_output=True)
+    return subprocess.run(["llvm-dwarfdump", "--verify", rel], capture_output=True, text=True).returncode == 0
+
+
+def test_llvm_verify(tmp_path, check):
+    """llvm-dwarfdump --verify passes on the output where it passes on the input"""
+    if not shutil.which("llvm-dwarfdump"):
+        pytest.skip("llvm-dwarfdump is not installed")
+    for path in CUBINS:
+        if not llvm_verify(path, tmp_path):
+            continue
+        for k, rules in enumerate(RULESETS):
+            out = str(tmp_path / f"{k}_{os.path.basename(path)}")
+            r = remap(rules, out, path)
+            check(f"{short(path)} rules {k}", r.returncode == 0 and llvm_verify(out, tmp_path), r.stderr)
+    assert check.count, "llvm-dwarfdump --verify passes on none of the inputs"
+
 
 # nvlink -g links remapped -dc objects; its line tables carry the new paths
-sets = {}
-for c in CUBINS:
-    if c.endswith(".rdc.cubin") and "/link3/" in c:
-        sets.setdefault(os.path.dirname(c), []).append(c)
-linked = 0
-if shutil.which("nvlink"):
-    for d, objs in sorted(sets.items()):
-        arch = [p for p in d.split("/") if p.startswith("sm_")][0]
-        outs = []
-        for o in sorted(objs):
-            out = os.path.join(tmp, f"dc_{arch}_{os.path.basename(d)}_{os.path.basename(o)}")
-            cw("remap", "--prefix", "/=/remapped/", "-o", out, o)
-            outs.append(out)
-        lk = os.path.join(tmp, f"link_{arch}_{os.path.basename(d)}.cubin")
-        r = subprocess.run(["nvlink", "-g", f"-arch={arch}", "-o", lk, *outs], capture_output=True, text=True)
-        paths = [f[4] for s in (lines_view(lk, []) or []) for f in s[2]] if r.returncode == 0 else []
-        ok = r.returncode == 0 and paths and all(p.startswith("/remapped/") or not p.startswith("/")
-                                                  for p in paths)
-        T.check(f"nvlink -g -arch={arch} links the remapped {os.path.basename(d)} objects; every absolute path "
-                f"in its line tables is remapped ({len(paths)} files)", ok, r.stderr[:300])
-        linked += 1
-if not linked:
-    print("skip nvlink links of remapped objects: " +
-          ("nvlink is not installed" if not shutil.which("nvlink") else
-           "no link3 -dc objects among the cubins given (tests/gen.sh makes them; the sanitizer run takes "
-           "every eighth cubin, and the normal run links them)"))
+LINK3 = sorted({os.path.dirname(c) for c in CUBINS if c.endswith(".rdc.cubin") and "/link3/" in c})
+NO_LINK3 = ("no link3 -dc objects among the cubins (tests/gen.sh makes them; the sanitizer run takes every "
+            "eighth cubin, and the normal run links them)")
+
+
+@pytest.mark.parametrize("d", LINK3 or [pytest.param(None, marks=pytest.mark.skip(reason=NO_LINK3))],
+                         ids=lambda d: short(d) if d else "none")
+def test_nvlink(d, tmp_path):
+    if not shutil.which("nvlink"):
+        pytest.skip("nvlink is not installed")
+    arch = [p for p in d.split("/") if p.startswith("sm_")][0]
+    outs = []
+    for o in sorted(c for c in CUBINS if os.path.dirname(c) == d and c.endswith(".rdc.cubin")):
+        outs.append(str(tmp_path / os.path.basename(o)))
+        remap([("/", "/remapped/")], outs[-1], o)
+    lk = str(tmp_path / "link.cubin")
+    r = subprocess.run(["nvlink", "-g", f"-arch={arch}", "-o", lk, *outs], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[:300]
+    paths = [f[4] for s in (lines_view(lk, []) or []) for f in s[2]]
+    # every absolute path in its line tables is remapped
+    assert paths and [p for p in paths if p.startswith("/") and not p.startswith("/remapped/")] == []
+
 
 # --- containers: each image comes out as remap makes it of the bare cubin ---
-
-
 def extracted(path, d):
     """{label tag: bytes} of the ELF images extract writes."""
     os.makedirs(d)
-    cw("extract", "--elf", "-o", d, path)
+    run("extract", "--elf", "-o", d, path)
     return {f.split(".", 1)[1]: open(os.path.join(d, f), "rb").read() for f in sorted(os.listdir(d))}
 
 
-def container_case(name, path, rules, must_fit=True):
-    out = os.path.join(tmp, f"c{len(os.listdir(tmp))}_" + os.path.basename(path))
-    r = cw("remap", *sum((["--prefix", f"{a}={b}"] for a, b in rules), []), "-o", out, path)
-    if not must_fit:
-        T.check(f"{name}: a container that would grow is refused (exit 1, one line, no output file)",
-                r.returncode == 1 and len(r.stderr.strip().splitlines()) == 1 and "grow" in r.stderr
-                and not os.path.exists(out), r.stderr)
-        return
-    if not T.check(f"{name}: remap runs", r.returncode == 0, r.stderr):
-        return
-    tag = os.path.basename(path)
-    got = extracted(out, os.path.join(tmp, "x_" + tag))
-    orig = extracted(path, os.path.join(tmp, "o_" + tag))
+def container_checks(check, tmp, path, rules, host=False):
+    out = os.path.join(tmp, "out_" + os.path.basename(path))
+    r = remap(rules, out, path)
+    assert r.returncode == 0, f"remap: {r.stderr}"
+    got = extracted(out, os.path.join(tmp, "x"))
+    orig = extracted(path, os.path.join(tmp, "o"))
     want = {}
     for k, data in orig.items():
         src, dst = os.path.join(tmp, "src.cubin"), os.path.join(tmp, "dst.cubin")
         open(src, "wb").write(data)
-        cw("remap", *sum((["--prefix", f"{a}={b}"] for a, b in rules), []), "-o", dst, src)
+        remap(rules, dst, src)
         want[k] = open(dst, "rb").read()
     changed = sum(want[k] != orig[k] for k in orig)
-    T.check(f"{name}: every extracted cubin = remap of the original's ({len(orig)} images, {changed} changed)",
-            orig and got == want and changed, f"{sorted(got)} vs {sorted(want)}")
-    lo, li = json.loads(cw("list", "--json", out).stdout)[0], json.loads(cw("list", "--json", path).stdout)[0]
+    check(f"every extracted cubin = remap of the original's ({len(orig)} images, {changed} changed)",
+          orig and got == want and changed, f"{sorted(got)} vs {sorted(want)}")
+    lo, li = json.loads(run("list", "--json", out).stdout)[0], json.loads(run("list", "--json", path).stdout)[0]
     kinds = lambda d: [(i["kind"], i["sm"], i["compression"], i["label"].replace(out, path)) for i in d["images"]]
-    T.check(f"{name}: the same containers and entries, compression kept", kinds(lo) == kinds(li))
-    if path.endswith(".exe") or "/app" in path:
+    check("the same containers and entries, compression kept", kinds(lo) == kinds(li))
+    if host:
         a, b = open(path, "rb").read(), open(out, "rb").read()
         spans = [(c["file_offset"], c["file_offset"] + c["size"]) for c in li["containers"]]
-        outside = all(a[i] == b[i] for i in range(len(a)) if not any(x <= i < y for x, y in spans))
-        T.check(f"{name}: same size, every byte outside the containers the input's",
-                len(a) == len(b) and outside)
+        check("same size, every byte outside the containers the input's",
+              len(a) == len(b) and all(a[i] == b[i] for i in range(len(a)) if not any(x <= i < y for x, y in spans)))
 
 
-FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures")
-SHORT = [("/proc/self/cwd", "/p"), ("/usr/local/cuda", "/c")]
-container_case("fatbin (lz4)", os.path.join(FIX, "inline_G_speed.fatbin"), RULESETS[0])
-container_case("host executable (lineinfo, zstd and stored)", os.path.join(FIX, "hostapp_lineinfo.exe"), SHORT)
-container_case("host executable, a longer path", os.path.join(FIX, "hostapp_lineinfo.exe"),
-               [("/proc/self/cwd", "/a/much/longer/directory/than/before")], must_fit=False)
-if shutil.which("fatbinary"):
-    for mode, flags in (("stored", []), ("zstd", ["--compress-all"])):
-        fb = os.path.join(tmp, f"fb_{mode}.fatbin")
-        subprocess.run(["fatbinary", "-64", f"--create={fb}", *flags,
-                        f"--image3=kind=elf,sm=90,file={os.path.join(FIX, 'tiny_sm90_G.cubin')}",
-                        f"--image3=kind=elf,sm=75,file={os.path.join(FIX, 'calls_sm75_G.cubin')}"],
-                       check=True, capture_output=True)
-        container_case(f"fatbinary fatbin ({mode})", fb, RULESETS[0])
-SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "app.cu")
-if shutil.which("nvcc"):
-    app = os.path.join(tmp, "app")
+@pytest.mark.parametrize("path,rules,host", [
+    pytest.param(os.path.join(FIX, "inline_G_speed.fatbin"), RULESETS[0], False, id="fatbin-lz4"),
+    pytest.param(os.path.join(FIX, "hostapp_lineinfo.exe"), SHORT, True, id="host-executable-zstd-stored")])
+def test_container(path, rules, host, tmp_path, check):
+    container_checks(check, str(tmp_path), path, rules, host)
+
+
+def test_container_that_would_grow(tmp_path):
+    """a host executable, a longer path: refused (exit 1, one line, no output file)"""
+    out = tmp_path / "out.exe"
+    r = remap([("/proc/self/cwd", "/a/much/longer/directory/than/before")], out, os.path.join(FIX, "hostapp_lineinfo.exe"))
+    assert r.returncode == 1 and len(r.stderr.strip().splitlines()) == 1 and "grow" in r.stderr and \
+        not out.exists(), r.stderr
+
+
+@pytest.mark.parametrize("flags", [[], ["--compress-all"]], ids=["stored", "zstd"])
+def test_fatbinary_fatbin(flags, tmp_path, check):
+    if not shutil.which("fatbinary"):
+        pytest.skip("fatbinary is not installed")
+    fb = str(tmp_path / "fb.fatbin")
+    subprocess.run(["fatbinary", "-64", f"--create={fb}", *flags,
+                    f"--image3=kind=elf,sm=90,file={os.path.join(FIX, 'tiny_sm90_G.cubin')}",
+                    f"--image3=kind=elf,sm=75,file={os.path.join(FIX, 'calls_sm75_G.cubin')}"],
+                   check=True, capture_output=True)
+    container_checks(check, str(tmp_path), fb, RULESETS[0])
+
+
+def test_nvcc_executable(tmp_path, check):
+    """nvcc -G executable (sm_75 + sm_90)"""
+    if not shutil.which("nvcc"):
+        pytest.skip("nvcc is not installed")
+    app = str(tmp_path / "app")
     r = subprocess.run(["nvcc", "-G", "-gencode", "arch=compute_90,code=sm_90", "-gencode",
-                        "arch=compute_75,code=sm_75", "-o", app, SRC], capture_output=True, text=True)
-    if T.check("nvcc -G builds a two-SM executable", r.returncode == 0, r.stderr[:300]):
-        container_case("nvcc -G executable (sm_75 + sm_90)", app, SHORT)
-else:
-    print("skip nvcc-built executable: nvcc not found")
+                        "arch=compute_75,code=sm_75", "-o", app, os.path.join(ROOT, "tests", "src", "app.cu")],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, f"nvcc -G: {r.stderr[:300]}"
+    container_checks(check, str(tmp_path), app, SHORT, host=True)
 
-lib = "/usr/local/cuda/lib64/libcusparse.so.12"
-if LIBS and os.path.exists(lib):
-    out = os.path.join(tmp, "lib.so")
-    r = cw("remap", "--prefix", "/no/such/prefix=/x", "-o", out, lib)
-    same = r.returncode == 0 and subprocess.run(["cmp", "-s", lib, out]).returncode == 0
-    T.check("libcusparse.so.12 (162 MB, 1,036 cubins): no rule matches, the output is the input", same, r.stderr)
-    os.remove(out) if os.path.exists(out) else None
-elif LIBS:
-    print(f"skip {lib}: not installed")
 
-r = cw("remap", "-o", os.path.join(tmp, "x"), CUBINS[0] if CUBINS else "x")
-T.check("no --prefix: usage error (exit 2)", r.returncode == 2 and "--prefix" in r.stderr)
-r = cw("remap", "--prefix", "=x", "-o", os.path.join(tmp, "x"), CUBINS[0] if CUBINS else "x")
-T.check("--prefix with an empty OLD: usage error (exit 2)", r.returncode == 2)
-shutil.rmtree(tmp)
-T.done()
+def test_library_unchanged(tmp_path):
+    """libcusparse.so.12 (162 MB, 1,036 cubins): no rule matches, the output is the input"""
+    lib = os.path.join(CUDA_LIB64, "libcusparse.so.12")
+    if not LIBS:
+        pytest.skip("NVIDIA's libraries are read with --libs")
+    if not os.path.exists(lib):
+        pytest.skip(f"{lib} is not installed")
+    out = str(tmp_path / "lib.so")
+    r = remap([("/no/such/prefix", "/x")], out, lib)
+    assert r.returncode == 0 and subprocess.run(["cmp", "-s", lib, out]).returncode == 0, r.stderr
+
+
+def test_no_prefix(tmp_path):
+    r = run("remap", "-o", tmp_path / "x", CUBINS[0])
+    assert r.returncode == 2 and "--prefix" in r.stderr
+
+
+def test_empty_old_prefix(tmp_path):
+    r = run("remap", "--prefix", "=x", "-o", tmp_path / "x", CUBINS[0])
+    assert r.returncode == 2
