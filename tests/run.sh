@@ -36,12 +36,6 @@ suite() { # NAME: whether to run it (every suite when none was named)
 # compiles them again; named alone, a suite uses what an earlier run left)
 # (build/gen/stage1: the PTX stage-1 programs, for the ptx-lines suite alone, which
 # checks their rows and numbering; the other suites take the rest)
-# the outside binaries whose oracle copies (cubin_prep) mean the same file:
-# not the ELF32 copy (cubin_prep lays out ELF64), the sh_link-elsewhere copy
-# (the copier follows sh_link) nor the 0x05 rule (llvm decodes it its way);
-# check_external.py compares those with their sources instead
-ext_oracle=$(ls tests/fixtures/external/*.cubin | grep -v -e '\.elf32\.' -e '\.shlink\.' -e '\.cfa05\.')
-
 gen_cubins() { find build/gen -name '*.cubin' -not -path '*/stage1/*' 2>/dev/null | sort; }
 gen=$(gen_cubins)
 
@@ -116,7 +110,7 @@ if suite structure; then
     python3 tests/tools/module_graph.py "$build" >"$log/mg.txt" 2>&1 || echo "FAIL module_graph.py: exit $?" >>"$log/mg.txt"
     count_lines "$log/mg.txt"
     grep '^ok' "$log/mg.txt"
-    echo "== every source file named in docs/architecture.md, none over 600 lines"
+    echo "== every source file named in docs/architecture.md, none over 1,000 lines, no stage-1 function over 120"
     python3 tests/tools/layout_check.py >"$log/layout.txt" 2>&1 || echo "FAIL layout_check.py: exit $?" >>"$log/layout.txt"
     count_lines "$log/layout.txt"
     grep '^ok' "$log/layout.txt"
@@ -134,60 +128,37 @@ if suite ptx-info || suite dies || suite frames || suite misc || suite external 
     else
         if suite ptx-info; then
             echo "== hand-made .nv_debug_info_ptx vs llvm-dwarfdump"
-            python3 tests/tools/mkelf.py info-ptx "$log/ptx.cubin"
-            python3 tests/ref/compare_dies.py --ours=.nv_debug_info_ptx "$build/cudwarf" "$build/tests/cubin_prep" \
-                "$log/ptx.cubin" >"$log/ptx.txt" 2>&1 || echo "FAIL compare_dies.py (ptx): exit $?" >>"$log/ptx.txt"
-            python3 tests/ref/compare_dies.py "$build/cudwarf" "$build/tests/cubin_prep" "$log/ptx.cubin" >>"$log/ptx.txt" 2>&1 ||
-                echo "FAIL compare_dies.py: exit $?" >>"$log/ptx.txt"
-            cat "$log/ptx.txt"; count_lines "$log/ptx.txt" >/dev/null
+            pytest_suite ptx-info tests/ref/compare_dies.py
         fi
 
         if suite dies; then
             echo "== DIE trees of the fixtures vs llvm-dwarfdump"
-            python3 tests/ref/compare_dies.py "$build/cudwarf" "$build/tests/cubin_prep" tests/fixtures/*.cubin $ext_oracle >"$log/fx.txt" 2>&1 ||
-                echo "FAIL compare_dies.py: exit $?" >>"$log/fx.txt"
-            count_lines "$log/fx.txt"
-            echo "$(grep -c '^ok' "$log/fx.txt") views agree"
+            pytest_suite dies tests/ref/compare_dies.py
         fi
 
         if suite frames; then
             echo "== .debug_frame of the fixtures vs llvm-dwarfdump"
-            python3 tests/ref/compare_frames.py "$build/cudwarf" "$build/tests/cubin_prep" tests/fixtures/*.cubin $ext_oracle >"$log/ff.txt" 2>&1 ||
-                echo "FAIL compare_frames.py: exit $?" >>"$log/ff.txt"
-            count_lines "$log/ff.txt"
-            echo "$(grep -c '^ok' "$log/ff.txt") views agree"
+            pytest_suite frames tests/ref/compare_frames.py
         fi
 
         if suite misc; then
             echo "== .debug_loc, .debug_str, .debug_pubnames/pubtypes of the fixtures vs llvm-dwarfdump"
-            python3 tests/ref/compare_misc.py "$build/cudwarf" "$build/tests/cubin_prep" tests/fixtures/*.cubin $ext_oracle >"$log/fm.txt" 2>&1 ||
-                echo "FAIL compare_misc.py: exit $?" >>"$log/fm.txt"
-            count_lines "$log/fm.txt"
-            echo "$(grep -c '^ok' "$log/fm.txt") views agree"
+            pytest_suite misc tests/ref/compare_misc.py
         fi
 
         if suite external; then
             echo "== binaries of CUDA 6.5-12.5 and synthetic old-toolkit cubins (tests/fixtures/external)"
-            python3 tests/ref/check_external.py "$build/cudwarf" >"$log/ext.txt" 2>&1 ||
-                echo "FAIL check_external.py: exit $?" >>"$log/ext.txt"
-            count_lines "$log/ext.txt"
-            tail -1 "$log/ext.txt"
+            pytest_suite external tests/ref/check_external.py
         fi
 
         if suite resources; then
             echo "== resources per function vs ptxas -v (tests/src/resources, nbody; sm_75-120, -lineinfo/-G/-rdc)"
-            python3 tests/ref/check_resources.py "$build/cudwarf" >"$log/res.txt" 2>&1 ||
-                echo "FAIL check_resources.py: exit $?" >>"$log/res.txt"
-            count_lines "$log/res.txt"
-            tail -1 "$log/res.txt"
+            pytest_suite resources tests/ref/check_resources.py
         fi
 
         if suite lines; then
             echo "== line rows of the fixtures vs libdw"
-            python3 tests/ref/compare_lines.py "$build/cudwarf" "$build/tests/libdw_lines" tests/fixtures/*.cubin $ext_oracle >"$log/fl.txt" 2>&1 ||
-                echo "FAIL compare_lines.py: exit $?" >>"$log/fl.txt"
-            count_lines "$log/fl.txt"
-            echo "$(grep -c '^ok' "$log/fl.txt") views agree"
+            pytest_suite lines tests/ref/compare_lines.py
         fi
 
         if suite gen; then
@@ -202,23 +173,11 @@ if suite ptx-info || suite dies || suite frames || suite misc || suite external 
                 echo "skipped: no nvcc"
                 skip=$((skip + 1))
             else
-                python3 tests/ref/compare_dies.py "$build/cudwarf" "$build/tests/cubin_prep" $gen >"$log/gen.txt" 2>&1 ||
-                    echo "FAIL compare_dies.py: exit $?" >>"$log/gen.txt"
-                count_lines "$log/gen.txt"
-                echo "$(grep -c '^ok' "$log/gen.txt") DIE views agree ($(echo "$gen" | wc -l) cubins: sm_75/90/100, -G/-lineinfo, whole/-dc/nvlink)"
-                python3 tests/ref/compare_frames.py "$build/cudwarf" "$build/tests/cubin_prep" $gen >"$log/gf.txt" 2>&1 ||
-                    echo "FAIL compare_frames.py: exit $?" >>"$log/gf.txt"
-                count_lines "$log/gf.txt"
-                echo "$(grep -c '^ok' "$log/gf.txt") frame views agree"
-                python3 tests/ref/compare_lines.py "$build/cudwarf" "$build/tests/libdw_lines" $gen >"$log/gl.txt" 2>&1 ||
-                    echo "FAIL compare_lines.py: exit $?" >>"$log/gl.txt"
-                count_lines "$log/gl.txt"
-                echo "$(grep -c '^ok' "$log/gl.txt") line views agree"
+                # DIE, frame and line views of the cubins (sm_75/90/100, -G/-lineinfo, whole/-dc/nvlink;
+                # the tests take every fourth under ASan, as above: suite_env.gen_sample)
+                pytest_suite gen tests/ref/compare_dies.py tests/ref/compare_frames.py tests/ref/compare_lines.py
                 echo "== fatbins (fatbinary, every compression mode) and host builds (nvcc)"
-                python3 tests/ref/check_fatbin.py "$build/cudwarf" build/gen >"$log/fb.txt" 2>&1 ||
-                    echo "FAIL check_fatbin.py: exit $?" >>"$log/fb.txt"
-                count_lines "$log/fb.txt"
-                tail -1 "$log/fb.txt"
+                pytest_suite gen tests/ref/check_fatbin.py
             fi
         fi
     fi
@@ -233,19 +192,12 @@ if suite addr2line; then
     echo "== addr2line's inline stacks equal the chains in the rows"
     # zerobase_*: the rows name wrong functions (nvlink's zero .debug_str base); build/gen's copy of it is
     # checked with its link inputs at hand
-    python3 tests/ref/check_addr2line.py "$build/cudwarf" $(ls tests/fixtures/*.cubin | grep -v /zerobase_) $(echo "${gen:-}" | grep lineinfo) >"$log/a2l.txt" 2>&1 ||
-        echo "FAIL check_addr2line.py: exit $?" >>"$log/a2l.txt"
-    count_lines "$log/a2l.txt"
-    echo "$(grep -c '^ok' "$log/a2l.txt") files checked"
+    pytest_suite addr2line tests/ref/check_addr2line.py
 fi
 
 if suite inline-dies; then
     echo "== -G inline stacks from the DIEs: addr2line -i = llvm-dwarfdump's inlined subroutines"
-    python3 tests/ref/check_inline_dies.py "$build/cudwarf" "$build/tests/cubin_prep" tests/fixtures/*_G*.cubin \
-        $(echo "${gen:-}" | grep -E '/G/|cub_block') >"$log/id.txt" 2>&1 ||
-        echo "FAIL check_inline_dies.py: exit $?" >>"$log/id.txt"
-    count_lines "$log/id.txt"
-    echo "$(grep -c '^ok' "$log/id.txt") files checked"
+    pytest_suite inline-dies tests/ref/check_inline_dies.py
 fi
 
 if suite reencode; then
@@ -284,10 +236,7 @@ fi
 
 if suite reg-sass; then
     echo "== .nv_debug_info_reg_sass records against the PTX text and the symbols"
-    python3 tests/ref/check_reg_sass.py "$build/cudwarf" tests/fixtures/*.cubin ${gen:-} >"$log/rs.txt" 2>&1 ||
-        echo "FAIL check_reg_sass.py: exit $?" >>"$log/rs.txt"
-    count_lines "$log/rs.txt"
-    echo "$(grep -c '^ok' "$log/rs.txt") files checked"
+    pytest_suite reg-sass tests/ref/check_reg_sass.py
 fi
 
 if suite macinfo; then
@@ -297,44 +246,22 @@ fi
 
 if suite aranges; then
     echo "== .debug_aranges vs llvm-dwarfdump, .debug_ranges vs eu-readelf (a hand-made object)"
-    python3 tests/tools/mkelf.py ranges "$log/rg.o"
-    python3 tests/ref/check_ranges.py "$build/cudwarf" "$log/rg.o" >"$log/rg.txt" 2>&1 || echo "FAIL check_ranges.py: exit $?" >>"$log/rg.txt"
-    count_lines "$log/rg.txt"
-    cat "$log/rg.txt"
+    pytest_suite aranges tests/ref/check_ranges.py
 fi
 
 if suite pubnames; then
     echo "== .debug_pubnames/.debug_pubtypes built from .debug_info equal ptxas's, byte for byte"
-    python3 tests/ref/check_pubnames.py "$build/cudwarf" tests/fixtures/*.cubin ${gen:-} >"$log/pn.txt" 2>&1 ||
-        echo "FAIL check_pubnames.py: exit $?" >>"$log/pn.txt"
-    count_lines "$log/pn.txt"
-    tail -1 "$log/pn.txt"
+    pytest_suite pubnames tests/ref/check_pubnames.py
 fi
 
 if suite link; then
     echo "== cudwarf link vs nvlink -g: sections, relocations, inlined-function names (2, 3, 10 objects)"
-    sets=""
-    for d in tests/fixtures/link2/*/ $(find build/gen -name link.g.cubin -printf '%h\n' 2>/dev/null | sort); do
-        d=${d%/}
-        [ -f "$d/link.g.cubin" ] || continue
-        if [ -f "$d/kern.rdc.cubin" ]; then ins="$d/kern.rdc.cubin,$d/other.rdc.cubin"
-        else ins=$(ls "$d"/*.rdc.cubin | tr '\n' , | sed 's/,$//'); fi
-        sets="$sets $d/link.g.cubin=$ins"
-    done
-    # one object whose FDE pointer lands on the next CIE (docs/spec-disagreements.md 7)
-    sets="$sets tests/fixtures/virt_sm90_lineinfo.link.g.cubin=tests/fixtures/virt_sm90_lineinfo.rdc.cubin"
-    python3 tests/ref/check_link.py "$build/cudwarf" $sets >"$log/lk.txt" 2>&1 ||
-        echo "FAIL check_link.py: exit $?" >>"$log/lk.txt"
-    count_lines "$log/lk.txt"
-    tail -1 "$log/lk.txt"
+    pytest_suite link tests/ref/check_link.py
 fi
 
 if suite containers; then
     echo "== fatbin containers in any section (scan, wrappers), -rdc executables, --sm, no device code"
-    python3 tests/cli/containers.py "$build/cudwarf" tests/fixtures >"$log/ct.txt" 2>&1 ||
-        echo "FAIL containers.py: exit $?" >>"$log/ct.txt"
-    count_lines "$log/ct.txt"
-    tail -1 "$log/ct.txt"
+    pytest_suite containers tests/cli/containers.py
 fi
 
 if suite remap; then
@@ -347,57 +274,34 @@ fi
 if suite size; then
     echo "== cudwarf size: classes = readelf's section sizes; stored = the containers' bytes; duplicates"
     libs=; [ "$build" = build ] && libs=--libs
-    python3 tests/cli/size.py "$build/cudwarf" tests/fixtures $libs $(gen_cubins) \
-        >"$log/sz.txt" 2>&1 || echo "FAIL size.py: exit $?" >>"$log/sz.txt"
-    count_lines "$log/sz.txt"
-    grep '^skip' "$log/sz.txt"
-    tail -1 "$log/sz.txt"
+    pytest_suite size tests/cli/size.py $libs
 fi
 
 if suite libraries; then
     echo "== NVIDIA's libraries (/usr/local/cuda/lib64): every container an independent scan finds; -j 2 = -j 1"
-    quick=; [ "$build" = build ] || quick=--quick  # under ASan one library: the scan's code is the same
-    python3 tests/cli/libraries.py "$build/cudwarf" $quick >"$log/lb.txt" 2>&1 ||
-        echo "FAIL libraries.py: exit $?" >>"$log/lb.txt"
-    count_lines "$log/lb.txt"
-    grep '^skip' "$log/lb.txt"
-    tail -1 "$log/lb.txt"
+    quick=; [ "$build" = build ] || quick=--quick  # under ASan two libraries: the scan's code is the same
+    pytest_suite libraries tests/cli/libraries.py $quick
 fi
 
 if suite link-inputs; then
     echo "== cudwarf link of host objects (nvcc -dc -c, two SMs) = link of the -dc cubins; --arch, --symbols from -dlink"
-    python3 tests/cli/link_inputs.py "$build/cudwarf" build/gen >"$log/li.txt" 2>&1 ||
-        echo "FAIL link_inputs.py: exit $?" >>"$log/li.txt"
-    count_lines "$log/li.txt"
-    tail -1 "$log/li.txt"
+    pytest_suite link-inputs tests/cli/link_inputs.py
 fi
 
 if suite archives; then
     echo "== static libraries as link inputs (nvcc -lib, libcudadevrt.a) vs nvlink -g"
-    python3 tests/cli/link_archive.py "$build/cudwarf" build/gen >"$log/la.txt" 2>&1 ||
-        echo "FAIL link_archive.py: exit $?" >>"$log/la.txt"
-    count_lines "$log/la.txt"
-    tail -1 "$log/la.txt"
+    pytest_suite archives tests/cli/link_archive.py
 fi
 
 if suite strip; then
     echo "== cudwarf strip: the rest byte for byte; stripped + --keep-debug companion = the original"
     # (the sanitizer build: the fixtures and every third compiled link)
-    some=$(find build/gen -name 'link.g.cubin' -o -name 'kern.cubin' 2>/dev/null | sort)
-    [ "$build" = build ] || some=$(echo "$some" | awk 'NR % 3 == 1')
-    python3 tests/ref/check_strip.py "$build/cudwarf" tests/fixtures/*.cubin tests/fixtures/link2/*/*.cubin \
-        $some >"$log/st.txt" 2>&1 ||
-        echo "FAIL check_strip.py: exit $?" >>"$log/st.txt"
-    count_lines "$log/st.txt"
-    tail -1 "$log/st.txt"
+    pytest_suite strip tests/ref/check_strip.py
 fi
 
 if suite ptx-lines; then
     echo "== ptx-lines: PTX stage 1 byte for byte against ptxas (fixtures, build/gen/stage1)"
-    python3 tests/cli/ptx_lines.py "$build/cudwarf" tests/fixtures build/gen >"$log/pl.txt" 2>&1 ||
-        echo "FAIL ptx_lines.py: exit $?" >>"$log/pl.txt"
-    count_lines "$log/pl.txt"
-    grep 'sections byte-identical' "$log/pl.txt"
+    pytest_suite ptx-lines tests/cli/ptx_lines.py
 fi
 
 if suite correlate; then
@@ -407,10 +311,7 @@ fi
 
 if suite sass-ptx; then
     echo "== .nv_debug_line_sass rows point at PTX instructions of the right function"
-    python3 tests/ref/check_sass_ptx.py "$build/cudwarf" tests/fixtures/*.cubin ${gen:-} >"$log/sp.txt" 2>&1 ||
-        echo "FAIL check_sass_ptx.py: exit $?" >>"$log/sp.txt"
-    count_lines "$log/sp.txt"
-    echo "$(grep -c '^ok' "$log/sp.txt") views checked"
+    pytest_suite sass-ptx tests/ref/check_sass_ptx.py
 fi
 
 if suite constants; then
@@ -427,10 +328,7 @@ fi
 
 if suite names; then
     echo "== names as people type them, misses that say why, template lines, images without code (nbody.cu)"
-    python3 tests/ref/check_names.py "$build/cudwarf" >"$log/names.txt" 2>&1 ||
-        echo "FAIL check_names.py: exit $?" >>"$log/names.txt"
-    count_lines "$log/names.txt"
-    tail -1 "$log/names.txt"
+    pytest_suite names tests/ref/check_names.py
 fi
 
 if suite install; then

@@ -2,17 +2,37 @@
 """The layout rules of the sources: docs/architecture.md names every file of
 src/, tools/ and include/ (by path or name; a header also through the .c
 file it declares, "cursor.h, .c" pairs, the chapters' list), no C file
-or header runs over 600 lines (files stay small and named by what they do),
-and the CLI includes only its own headers and the public ones (a library
-user has the same API as the tool).
+or header runs over 1,000 lines, no function of stage 1 (src/ptx) over
+120 (the unit a reader holds in mind: files split along seams, not to fit
+a cap), and the CLI includes only its own headers and the public ones (a
+library user has the same API as the tool).
 
 usage: layout_check.py   (from the repository's root)
 """
 import os, re, sys
 
+
+
+def long_functions(path, most):
+    """Functions of path longer than `most` lines (a definition: a line
+    at column 0 ending in ")" followed by "{" alone, up to "}" alone)."""
+    lines, out, i = open(path).read().split("\n"), [], 0
+    while i + 1 < len(lines):
+        if re.match(r"^[A-Za-z].*\)\s*$", lines[i]) and lines[i + 1] == "{":
+            j = i + 2
+            while j < len(lines) and lines[j] != "}":
+                j += 1
+            if j - i + 1 > most:
+                out.append(f"{path}:{i + 1}: a function of {j - i + 1} lines (more than {most})")
+            i = j
+        i += 1
+    return out
+
+
 doc = open("docs/architecture.md").read()
 words = set(re.findall(r"[\w./*-]+", doc))
-limit = 600
+limit = 1000
+fn_limit = {"src/ptx": 120}
 bad, n = [], 0
 for top in ("src", "tools", "include"):
     for root, _, files in os.walk(top):
@@ -33,6 +53,8 @@ for top in ("src", "tools", "include"):
             lines = sum(1 for _ in open(path, errors="replace"))
             if ext in (".c", ".h") and lines > limit:
                 bad.append(f"{path}: {lines} lines (more than {limit})")
+            if ext == ".c" and root in fn_limit:
+                bad += long_functions(path, fn_limit[root])
 tool_headers = {f for f in os.listdir("tools") if f.endswith(".h")}
 public = {"cudwarf.h"} | {"cudwarf/" + f for f in os.listdir("include/cudwarf")}
 for f in sorted(os.listdir("tools")):
@@ -43,5 +65,6 @@ for f in sorted(os.listdir("tools")):
                 bad.append(f"tools/{f}:{no}: includes \"{m.group(1)}\", neither a tool header nor a public one")
 for b in bad:
     print("FAIL", b)
-print(f"{'ok  ' if not bad else 'FAIL'} {n} files named in docs/architecture.md, none over {limit} lines")
+print(f"{'ok  ' if not bad else 'FAIL'} {n} files named in docs/architecture.md, none over {limit} lines,"
+      f" no stage-1 function over {fn_limit['src/ptx']}")
 sys.exit(1 if bad else 0)
