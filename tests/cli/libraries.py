@@ -1,34 +1,35 @@
-#!/usr/bin/env python3
-"""NVIDIA's own libraries: `cudwarf list` finds exactly the fatbin
-containers and images an independent scan finds, `list --headers` lists
-the same entries without decoding them, and -j 2 prints what -j 1 prints.
+"""NVIDIA's own libraries (/usr/local/cuda/lib64): `cudwarf list` finds
+exactly the fatbin containers and images an independent scan finds,
+`list --headers` lists the same entries without decoding them, and -j 2
+prints what -j 1 prints.
 
 The scan here is written apart from the library (Python, over the raw
 bytes): in .nv_fatbin and __nv_relfatbin every container back to back; in
 every other section with file bytes, every occurrence of the magic whose
 whole container is valid (version 1, header size 16, entries of 64+ byte
 headers and payloads exactly filling it).  Counts of ELF, PTX and LTO IR
-entries must equal list's, library by library.
+entries must equal list's, library by library.  A library not installed is
+skipped, saying so.
 
-usage: libraries.py CUDWARF [--quick] [DIR]   (DIR: /usr/local/cuda/lib64)
-Skips, saying so, when the libraries are not installed.
+    python3 -m pytest -m libraries              six libraries (minutes)
+    python3 -m pytest -m libraries --quick      two (tests/run.sh: the sanitizer build)
 """
-import json, mmap, os, struct, subprocess, sys
+import functools
+import json
+import mmap
+import os
+import struct
 
-CUDWARF = sys.argv[1]
-QUICK = "--quick" in sys.argv
-args = [a for a in sys.argv[2:] if a != "--quick"]
-DIR = args[0] if args else "/usr/local/cuda/lib64"
-LIBS = ["libcusparse.so.12", "libcurand.so.10"] if QUICK else ["libcufft.so.12", "libcusparse.so.12", "libcurand.so.10", "libcublasLt.so.13",
-                                             "libcudnn_engines_precompiled.so.9", "libnccl.so.2"]
-passed = failed = skipped = 0
+import pytest
 
+from suite_env import CUDA_LIB64, QUICK, run
 
-def check(name, cond, detail=""):
-    global passed, failed
-    passed += bool(cond)
-    failed += not cond
-    print(f"{'ok  ' if cond else 'FAIL'} {name}" + ("" if cond else f" {detail}"))
+pytestmark = pytest.mark.libraries
+
+LIBS = ["libcusparse.so.12", "libcurand.so.10"] if QUICK else [
+    "libcufft.so.12", "libcusparse.so.12", "libcurand.so.10", "libcublasLt.so.13",
+    "libcudnn_engines_precompiled.so.9", "libnccl.so.2"]
+DECODED = ("image_size", "debug_sections", "has_code")  # what decoding adds to list's entries
 
 
 def sections(m):
@@ -65,6 +66,7 @@ def container(m, i, end):
 
 
 def scan(path):
+    """(containers, {entry kind: count}) the independent scan finds"""
     counts, ncon = {}, 0
     with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
         for name, ty, off, sz in sections(m):
@@ -85,7 +87,7 @@ def scan(path):
                 kinds, size = container(m, i, end)
                 if kinds is None:
                     if name in (".nv_fatbin", "__nv_relfatbin"):
-                        raise SystemExit(f"{path}: {name}+{i - off:#x}: not a container")
+                        pytest.fail(f"{path}: {name}+{i - off:#x}: not a container")
                     pos = i + 1
                     continue
                 ncon += 1
@@ -95,52 +97,77 @@ def scan(path):
     return ncon, counts
 
 
-for lib in LIBS:
-    path = os.path.join(DIR, lib)
+def installed(lib):
+    path = os.path.join(CUDA_LIB64, lib)
     if not os.path.exists(path):
-        print(f"skip {lib}: not installed in {DIR}")
-        skipped += 1
-        continue
+        pytest.skip(f"{lib}: not installed in {CUDA_LIB64}")
+    return path
+
+
+@functools.lru_cache(maxsize=None)
+def decoded(path):
+    """list --json --decode's document (several tests compare with it: decoding a library takes seconds)"""
+    r = run("list", "--json", "--decode", path)
+    assert r.returncode == 0, r.stderr[:200]
+    return json.loads(r.stdout)[0]
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_list_equals_scan(lib):
+    """list finds the containers and ELF, PTX, LTO IR images the independent scan finds"""
+    path = installed(lib)
     ncon, want = scan(path)
-    r = subprocess.run([CUDWARF, "list", "--json", "--decode", path], capture_output=True, text=True)
-    doc = json.loads(r.stdout)[0] if r.returncode == 0 else {"images": [], "containers": []}
+    doc = decoded(path)
     got = {}
     for im in doc["images"]:
         got[im["kind_code"]] = got.get(im["kind_code"], 0) + 1
-    check(f"{lib}: list finds the {ncon} containers and {want.get(2, 0)} ELF, {want.get(1, 0)} PTX, "
-          f"{want.get(8, 0)} LTO IR images the independent scan finds",
-          r.returncode == 0 and got == want and len(doc["containers"]) == ncon, f"{got} vs {want} {r.stderr[:200]}")
-    labels = [im["label"] for im in doc["images"]]
-    check(f"{lib}: every label is unique", len(set(labels)) == len(labels))
-    # --headers: the same containers and entries, only what decoding adds left out
-    h = subprocess.run([CUDWARF, "list", "--json", "--headers", path], capture_output=True, text=True)
-    hd = json.loads(h.stdout)[0] if h.returncode == 0 else {}
-    decoded = ("image_size", "debug_sections", "has_code")  # what decoding adds
-    strip = lambda ims: [{k: v for k, v in im.items() if k not in decoded} for im in ims]
-    check(f"{lib}: list --headers lists the same {len(doc['images'])} entries, without image_size, "
-          f"debug_sections and has_code", h.returncode == 0 and hd.get("containers") == doc["containers"] and
-          hd.get("images") == strip(doc["images"]) and
-          not any(k in im for im in hd.get("images", []) for k in decoded),
-          h.stderr[:200])
-    # the default: decoded whole under 256 MiB unpacked, else the compressed
-    # entries as --headers lists them and everything else as --decode does
-    d = subprocess.run([CUDWARF, "list", "--json", path], capture_output=True, text=True)
-    dd = json.loads(d.stdout)[0] if d.returncode == 0 else {}
+    assert got == want and len(doc["containers"]) == ncon, \
+        f"list: {got} in {len(doc['containers'])} containers; the scan: {want} in {ncon}"
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_labels_unique(lib):
+    labels = [im["label"] for im in decoded(installed(lib))["images"]]
+    assert len(set(labels)) == len(labels)
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_headers(lib):
+    """list --headers: the same containers and entries, only what decoding adds left out"""
+    path = installed(lib)
+    doc = decoded(path)
+    h = run("list", "--json", "--headers", path)
+    assert h.returncode == 0, h.stderr[:200]
+    hd = json.loads(h.stdout)[0]
+    assert hd.get("containers") == doc["containers"]
+    assert hd.get("images") == [{k: v for k, v in im.items() if k not in DECODED} for im in doc["images"]]
+    assert not any(k in im for im in hd.get("images", []) for k in DECODED)
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_default_budget(lib):
+    """the default: decoded whole under 256 MiB unpacked, else the compressed
+    entries as --headers lists them and everything else as --decode does"""
+    path = installed(lib)
+    doc = decoded(path)
+    d = run("list", "--json", path)
+    assert d.returncode == 0, d.stderr[:200]
+    dd = json.loads(d.stdout)[0]
     packed = [im.get("compression") in ("zstd", "lz4") and not (im.get("flags", 0) & 0x10000 and im["kind_code"] != 2)
               for im in doc["images"]]
     unpacked = sum(im.get("decompressed_size", 0) for im, p in zip(doc["images"], packed) if p)
     over = unpacked > 256 << 20
-    want_imgs = [{k: v for k, v in im.items() if not (over and p) or k not in decoded}
+    want_imgs = [{k: v for k, v in im.items() if not (over and p) or k not in DECODED}
                  for im, p in zip(doc["images"], packed)]
-    check(f"{lib}: list without --decode ({unpacked >> 20} MiB compressed: "
-          f"{'over' if over else 'under'} the budget) lists {sum(packed) if over else 0} entries undecoded, "
-          f"the rest as --decode", d.returncode == 0 and dd.get("images") == want_imgs and
-          dd.get("not_decoded", 0) == (sum(packed) if over else 0) and
-          (("note: %d compressed images" % sum(packed)) in d.stderr) == over, d.stderr[:200])
-    if lib == "libcusparse.so.12":
-        a = subprocess.run([CUDWARF, "verify", "-j", "1", path], capture_output=True, text=True)
-        b = subprocess.run([CUDWARF, "verify", "-j", "2", path], capture_output=True, text=True)
-        check(f"{lib}: verify -j 2 prints byte for byte what -j 1 prints ({len(a.stdout.splitlines())} lines)",
-              a.stdout == b.stdout and a.stderr == b.stderr and a.returncode == b.returncode and a.stdout)
-print(f"libraries: {passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else ""))
-sys.exit(1 if failed else 0)
+    print(f"{unpacked >> 20} MiB compressed: {'over' if over else 'under'} the budget")
+    assert dd.get("images") == want_imgs
+    assert dd.get("not_decoded", 0) == (sum(packed) if over else 0)
+    assert (("note: %d compressed images" % sum(packed)) in d.stderr) == over, d.stderr[:200]
+
+
+def test_verify_jobs():
+    """verify -j 2 prints byte for byte what -j 1 prints"""
+    path = installed("libcusparse.so.12")
+    a, b = run("verify", "-j", "1", path), run("verify", "-j", "2", path)
+    assert a.stdout, a.stderr[:200]
+    assert a.stdout == b.stdout and a.stderr == b.stderr and a.returncode == b.returncode

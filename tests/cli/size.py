@@ -1,9 +1,9 @@
-#!/usr/bin/env python3
 """cudwarf size: its figures against independent sums.
 
-- Every cubin given: `size --json`'s classes against GNU readelf's section
-  table, classified here by name, type and flags (docs/json.md's rules),
-  with what no section holds as headers; they add up to the file size.
+- Every cubin (the fixtures and build/gen's): `size --json`'s classes
+  against GNU readelf's section table, classified here by name, type and
+  flags (docs/json.md's rules), with what no section holds as headers; they
+  add up to the file size.
 - A fatbin fatbinary builds with one image twice (plain and --compress-all),
   the fixtures' fatbin and host executable, and (with --libs) NVIDIA's
   libraries: the stored total equals the containers' bytes as a scan here
@@ -12,26 +12,27 @@
   unpacked ELF images readelf's sums over the extracted files; the
   repeated image and its kernel are reported as duplicates.
 
-usage: size.py CUDWARF FIXTURES [--libs] [CUBIN...]
+    python3 -m pytest -m size
+    python3 -m pytest -m size --libs     also libcublasLt and libcufft (tests/run.sh: the normal build)
 """
-import glob, json, os, re, shutil, struct, subprocess, sys, tempfile
+import glob
+import json
+import os
+import re
+import struct
+import subprocess
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
-from tally import Tally  # noqa: E402
+import pytest
 
-CUDWARF, FIX = sys.argv[1], sys.argv[2]
-LIBS = "--libs" in sys.argv
-EXTRA = [a for a in sys.argv[3:] if a != "--libs"]
-T = Tally("size")
-check = T.check
+from suite_env import CUDA_LIB64, FIX, LIBS, fixture_cubins, gen_cubins, require, run, short
 
-
-def run(*a):
-    return subprocess.run([CUDWARF, *a], capture_output=True, text=True)
-
+pytestmark = pytest.mark.size
 
 DEBUG_NV = re.compile(r"^(\.nv\.merc)?\.nv_debug")
 DEBUG_DWARF = re.compile(r"^(\.nv\.merc)?\.debug_")
+KEYS = ("code", "data", "debug", "nv_debug", "metadata", "symbols", "relocations", "other", "headers")
+TINY = os.path.join(FIX, "tiny_sm90_G.cubin")
+EXE = os.path.join(FIX, "hostapp_lineinfo.exe")
 
 
 def classes(path):
@@ -116,7 +117,7 @@ def containers(path):
             n = valid(i, end)
             if not n:
                 if not scan:
-                    raise SystemExit(f"{path}+{i:#x}: not a container")
+                    pytest.fail(f"{path}+{i:#x}: not a container")
                 pos = i + 1
                 continue
             total += n
@@ -143,113 +144,109 @@ def size_json(*a):
     return (json.loads(r.stdout)[0] if r.returncode == 0 else None), r
 
 
-KEYS = ("code", "data", "debug", "nv_debug", "metadata", "symbols", "relocations", "other", "headers")
-
 # --- cubins: classes = readelf's sums, total = the file ---
-cubins = sorted(glob.glob(os.path.join(FIX, "*.cubin"))) + EXTRA
-bad = []
-for c in cubins:
-    want, fsize = classes(c)
-    doc, r = size_json(c)
-    got = {k: doc["unpacked"][k] for k in KEYS} if doc else None
-    if not doc or got != want or doc["unpacked"]["total"] != fsize or doc["stored"]["total"] != fsize \
-            or sum(got.values()) != fsize:
-        bad.append(f"{c}: {got} != {want} ({fsize}) {r.stderr[:200]}")
-check(f"{len(cubins)} cubins: every class = readelf's section sizes, headers = the rest; total = the file",
-      not bad and cubins, "; ".join(bad[:3]))
-
-# the kernel table: the code of each .text.NAME
-c = os.path.join(FIX, "tiny_sm90_G.cubin")
-doc, r = size_json("--by=kernel", c)
-check("--by=kernel: _Z11tiny_kernelPii's 1024 code bytes (readelf: .text._Z11tiny_kernelPii size 0x400)",
-      doc and doc["rows"] == [{"name": "_Z11tiny_kernelPii", "bytes": 1024, "copies": 1}], r.stdout[:300])
+@pytest.mark.parametrize("cubin", fixture_cubins() + gen_cubins(), ids=short)
+def test_classes(cubin):
+    """every class = readelf's section sizes, headers = the rest; total = the file"""
+    want, fsize = classes(cubin)
+    doc, r = size_json(cubin)
+    assert doc, r.stderr[:200]
+    got = {k: doc["unpacked"][k] for k in KEYS}
+    assert got == want and doc["unpacked"]["total"] == fsize and doc["stored"]["total"] == fsize and \
+        sum(got.values()) == fsize, f"{got} != {want} ({fsize})"
 
 
-def containers_case(name, path):
+def test_by_kernel():
+    """--by=kernel: _Z11tiny_kernelPii's 1024 code bytes (readelf: .text._Z11tiny_kernelPii size 0x400)"""
+    doc, r = size_json("--by=kernel", TINY)
+    assert doc and doc["rows"] == [{"name": "_Z11tiny_kernelPii", "bytes": 1024, "copies": 1}], r.stdout[:300]
+
+
+def containers_case(path, check, tmp):
+    """stored total = the containers' bytes; unpacked = what extract writes; the size --json document"""
     doc, r = size_json(path)
-    if not doc:
-        check(f"{name}: size --json", False, r.stderr)
-        return None
+    assert doc, r.stderr
     want = containers(path)
-    check(f"{name}: stored total {doc['stored']['total']} = the containers' {want} bytes (independent scan)",
+    check(f"stored total {doc['stored']['total']} = the containers' {want} bytes (independent scan)",
           doc["stored"]["total"] == want == doc.get("container_bytes"), json.dumps(doc["stored"]))
-    d = tempfile.mkdtemp()
-    try:
-        e = run("extract", "-o", d, path)
-        files = sorted(glob.glob(os.path.join(d, "*")))
-        elfs = [f for f in files if f.endswith(".cubin")]
-        sums = {k: 0 for k in KEYS}
-        for f in elfs:
-            for k, v in classes(f)[0].items():
-                sums[k] += v
-        ptx = sum(os.path.getsize(f) for f in files if f.endswith(".ptx"))
-        total = sum(os.path.getsize(f) for f in files)
-        got = {k: doc["unpacked"][k] for k in KEYS}
-        check(f"{name}: unpacked classes = readelf's sums over the {len(elfs)} extracted cubins, PTX = the "
-              f"{ptx} bytes of extracted PTX, total = the {total} bytes extract wrote",
-              e.returncode == 0 and got == sums and doc["unpacked"]["ptx"] == ptx
-              and doc["unpacked"]["total"] == total, f"{got} vs {sums}; ptx {doc['unpacked']['ptx']}")
-    finally:
-        shutil.rmtree(d)
+    e = run("extract", "-o", tmp, path)
+    files = sorted(glob.glob(os.path.join(tmp, "*")))
+    elfs = [f for f in files if f.endswith(".cubin")]
+    sums = {k: 0 for k in KEYS}
+    for f in elfs:
+        for k, v in classes(f)[0].items():
+            sums[k] += v
+    ptx = sum(os.path.getsize(f) for f in files if f.endswith(".ptx"))
+    total = sum(os.path.getsize(f) for f in files)
+    got = {k: doc["unpacked"][k] for k in KEYS}
+    check(f"unpacked classes = readelf's sums over the {len(elfs)} extracted cubins, PTX = the "
+          f"{ptx} bytes of extracted PTX, total = the {total} bytes extract wrote",
+          e.returncode == 0 and got == sums and doc["unpacked"]["ptx"] == ptx
+          and doc["unpacked"]["total"] == total, f"{got} vs {sums}; ptx {doc['unpacked']['ptx']}")
     return doc
 
 
-for name, path in (("fixture fatbin (lz4)", os.path.join(FIX, "inline_G_speed.fatbin")),
-                   ("fixture host executable", os.path.join(FIX, "hostapp_lineinfo.exe"))):
-    containers_case(name, path)
+@pytest.mark.parametrize("path", [os.path.join(FIX, "inline_G_speed.fatbin"), EXE], ids=short)
+def test_containers(path, check, tmp_path):
+    """the fixtures' fatbin (lz4) and host executable"""
+    containers_case(path, check, str(tmp_path))
 
-# --by=container: each container's row is its whole size, as list has it
-exe = os.path.join(FIX, "hostapp_lineinfo.exe")
-doc, r = size_json("--by=container", exe)
-lst = json.loads(run("list", "--json", exe).stdout)[0]["containers"]
-want = sorted((f"{exe}[{c['section']}#{c['ordinal']}]", c["size"]) for c in lst)
-check("--by=container: every container's stored bytes = its size in list --json",
-      doc and sorted((x["name"], x["stored"]) for x in doc["rows"]) == want, f"{doc and doc['rows']} vs {want}")
+
+def test_by_container():
+    """--by=container: every container's stored bytes = its size in list --json"""
+    doc, r = size_json("--by=container", EXE)
+    lst = json.loads(run("list", "--json", EXE).stdout)[0]["containers"]
+    want = sorted((f"{EXE}[{c['section']}#{c['ordinal']}]", c["size"]) for c in lst)
+    assert doc and sorted((x["name"], x["stored"]) for x in doc["rows"]) == want, f"{doc and doc['rows']} vs {want}"
+
 
 # --- a fatbin with one image twice: the duplicates ---
-if shutil.which("fatbinary"):
-    tmp = tempfile.mkdtemp()
-    try:
-        for mode in ("plain", "compressed"):
-            fb = os.path.join(tmp, f"dup_{mode}.fatbin")
-            subprocess.run(["fatbinary", "-64", f"--create={fb}", *(["--compress-all"] if mode == "compressed" else []),
-                            f"--image3=kind=elf,sm=90,file={c}", f"--image3=kind=elf,sm=75,file="
-                            f"{os.path.join(FIX, 'calls_sm75_G.cubin')}", f"--image3=kind=elf,sm=90,file={c}"],
-                           check=True, capture_output=True)
-            doc = containers_case(f"fatbinary, one image twice ({mode})", fb)
-            if doc:
-                di, dk = doc["duplicate_images"], doc["duplicate_kernels"]
-                stored = [g["bytes"] for g in di]
-                check(f"{mode}: the repeated image is one duplicate set of 2 (images 0.0 and 0.2), "
-                      f"its stored bytes wasted once",
-                      len(di) == 1 and di[0]["copies"] == 2 and di[0]["where"][0].endswith("[0.0: ELF sm_90]")
-                      and di[0]["where"][1].endswith("[0.2: ELF sm_90]")
-                      and doc["duplicate_image_bytes"] == stored[0]
-                      and (mode == "compressed" or stored[0] == os.path.getsize(c)), json.dumps(di)[:300])
-                check(f"{mode}: _Z11tiny_kernelPii's 1024 code bytes, twice, are a duplicate kernel set",
-                      any(g["copies"] == 2 and g["bytes"] == 1024 and all("_Z11tiny_kernelPii in " in w
-                                                                          for w in g["where"]) for g in dk),
-                      json.dumps(dk)[:300])
-    finally:
-        shutil.rmtree(tmp)
-else:
-    print("skip fatbinary duplicates: fatbinary not found")
+@pytest.mark.parametrize("mode", ["plain", "compressed"])
+def test_duplicates(mode, check, tmp_path):
+    """fatbinary, one image twice: the repeated image and its kernel are duplicates"""
+    require("fatbinary")
+    fb = str(tmp_path / f"dup_{mode}.fatbin")
+    subprocess.run(["fatbinary", "-64", f"--create={fb}", *(["--compress-all"] if mode == "compressed" else []),
+                    f"--image3=kind=elf,sm=90,file={TINY}",
+                    f"--image3=kind=elf,sm=75,file={os.path.join(FIX, 'calls_sm75_G.cubin')}",
+                    f"--image3=kind=elf,sm=90,file={TINY}"], check=True, capture_output=True)
+    os.mkdir(tmp_path / "x")
+    doc = containers_case(fb, check, str(tmp_path / "x"))
+    di, dk = doc["duplicate_images"], doc["duplicate_kernels"]
+    stored = [g["bytes"] for g in di]
+    check("the repeated image is one duplicate set of 2 (images 0.0 and 0.2), its stored bytes wasted once",
+          len(di) == 1 and di[0]["copies"] == 2 and di[0]["where"][0].endswith("[0.0: ELF sm_90]")
+          and di[0]["where"][1].endswith("[0.2: ELF sm_90]")
+          and doc["duplicate_image_bytes"] == stored[0]
+          and (mode == "compressed" or stored[0] == os.path.getsize(TINY)), json.dumps(di)[:300])
+    check("_Z11tiny_kernelPii's 1024 code bytes, twice, are a duplicate kernel set",
+          any(g["copies"] == 2 and g["bytes"] == 1024 and all("_Z11tiny_kernelPii in " in w for w in g["where"])
+              for g in dk), json.dumps(dk)[:300])
+
 
 # --- NVIDIA's libraries ---
-if LIBS:
-    for lib in ("libcublasLt.so.13", "libcufft.so.12"):
-        path = os.path.join("/usr/local/cuda/lib64", lib)
-        if not os.path.exists(path):
-            print(f"skip {lib}: not installed")
-            continue
-        doc, r = size_json(path)
-        want = containers(path)
-        check(f"{lib}: stored total = the {want} container bytes an independent scan finds",
-              doc and doc["stored"]["total"] == want == doc["container_bytes"], r.stderr[:300])
+@pytest.mark.parametrize("lib", ["libcublasLt.so.13", "libcufft.so.12"])
+def test_library(lib):
+    """stored total = the container bytes an independent scan finds"""
+    path = os.path.join(CUDA_LIB64, lib)
+    if not LIBS:
+        pytest.skip("NVIDIA's libraries: not asked for (--libs)")
+    if not os.path.exists(path):
+        pytest.skip(f"{lib}: not installed in {CUDA_LIB64}")
+    doc, r = size_json(path)
+    assert doc, r.stderr[:300]
+    want = containers(path)
+    assert doc["stored"]["total"] == want == doc["container_bytes"], f"{doc['stored']} vs {want}"
+
 
 # --- the command line ---
-r = run("size", "--by=nothing", c)
-check("--by=nothing: usage error (exit 2)", r.returncode == 2 and "--by" in r.stderr and not r.stdout)
-r = run("size", "--json", os.path.join(FIX, "nonexistent.cubin"))
-check("a missing file: exit 1, nothing on stdout", r.returncode == 1 and not r.stdout)
-T.done()
+def test_by_nothing():
+    """--by=nothing: usage error (exit 2)"""
+    r = run("size", "--by=nothing", TINY)
+    assert r.returncode == 2 and "--by" in r.stderr and not r.stdout, r.stderr
+
+
+def test_missing_file():
+    """a missing file: exit 1, nothing on stdout"""
+    r = run("size", "--json", os.path.join(FIX, "nonexistent.cubin"))
+    assert r.returncode == 1 and not r.stdout, r.stderr

@@ -1,5 +1,6 @@
-#!/usr/bin/env python3
-"""`cudwarf strip -o OUT --keep-debug=DBG IN` on real cubins:
+"""`cudwarf strip -o OUT --keep-debug=DBG IN` on real cubins (the fixtures,
+tests/fixtures/link2's, and build/gen's link.g.cubin and kern.cubin; the
+sanitizer build, --build other than build: every third of build/gen's):
   - OUT has no debug section and no relocation section aimed at one, the
     same number of section headers, every other section byte-identical to
     IN's (by name), the same symbols (those of removed sections null), and
@@ -11,15 +12,34 @@
     neither file.
 Everything is read here with a small ELF parser, independently of cudwarf.
 
-usage: check_strip.py CUDWARF FILE...
+    python3 -m pytest -m strip
+    python3 -m pytest -m strip -k tiny_sm90
 """
-import json, os, shutil, struct, subprocess, sys, tempfile
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "common"))
-import lines_json  # noqa: E402
+import glob
+import json
+import os
+import shutil
+import struct
+import subprocess
 
-cudwarf = sys.argv[1]
-fail = 0
+import pytest
+
+import lines_json
+from suite_env import FIX, GEN, SANITIZED, fixture_cubins, run, short
+
+pytestmark = pytest.mark.strip
 DEBUG = (".debug_", ".nv_debug", ".nv.merc.debug_", ".nv.merc.nv_debug")
+
+
+def inputs():
+    some = sorted(p for p in glob.glob(os.path.join(GEN, "**", "*.cubin"), recursive=True)
+                  if os.path.basename(p) in ("link.g.cubin", "kern.cubin"))
+    if SANITIZED:
+        some = some[::3]  # the sanitizer build: the same code, a third of the time
+    return fixture_cubins() + sorted(glob.glob(os.path.join(FIX, "link2", "*", "*.cubin"))) + some
+
+
+FILES = inputs()
 
 
 class Elf:
@@ -52,91 +72,96 @@ class Elf:
         return out
 
 
-def run(*args):
-    return subprocess.run([cudwarf, *args], capture_output=True, text=True)
-
-
 def body(text):
     return text.split("\n", 2)[2] if text.count("\n") > 1 else text
 
 
-def report(ok, what):
-    global fail
-    print(("ok   " if ok else "FAIL ") + what)
-    fail += not ok
+def is_elf(path):
+    return open(path, "rb").read(4) == b"\x7fELF"
 
 
-cuobjdump = shutil.which("cuobjdump")
-with tempfile.TemporaryDirectory() as tmp:
-    out, dbg = os.path.join(tmp, "s.cubin"), os.path.join(tmp, "s.dbg")
-    files = [p for p in sys.argv[2:] if open(p, "rb").read(4) == b"\x7fELF"]
-    for path in files:
-        p = run("strip", "-o", out, "--keep-debug=" + dbg, path)
-        if p.returncode:
-            report(False, f"{path}: strip: {p.stderr.strip()}")
+def section_problems(a, b):
+    """what strip changed that it should not have, or did not remove"""
+    problems = []
+    if len(a.hdrs) != len(b.hdrs):
+        problems.append(f"{len(b.hdrs)} section headers, the input has {len(a.hdrs)}")
+    removed = {i for i, n in enumerate(a.names) if n.startswith(DEBUG)}
+    removed |= {i for i, h in enumerate(a.hdrs) if h[1] in (4, 9, 0x70000082) and h[7] in removed}
+    for i in range(1, min(len(a.hdrs), len(b.hdrs))):
+        if i in removed:
+            if b.hdrs[i][1] != 0:
+                problems.append(f"section {i} ({a.names[i]}) still there")
             continue
-        a, b = Elf(path), Elf(out)
-        problems = []
-        if len(a.hdrs) != len(b.hdrs):
-            problems.append(f"{len(b.hdrs)} section headers, the input has {len(a.hdrs)}")
-        removed = {i for i, n in enumerate(a.names) if n.startswith(DEBUG)}
-        removed |= {i for i, h in enumerate(a.hdrs) if h[1] in (4, 9, 0x70000082) and h[7] in removed}
-        for i in range(1, min(len(a.hdrs), len(b.hdrs))):
-            if i in removed:
-                if b.hdrs[i][1] != 0:
-                    problems.append(f"section {i} ({a.names[i]}) still there")
-                continue
-            if a.names[i] != b.names[i] or a.hdrs[i][1:4] != b.hdrs[i][1:4] or a.hdrs[i][5:] != b.hdrs[i][5:]:
-                problems.append(f"section {i} ({a.names[i]}): header changed")
-            elif a.hdrs[i][1] in (2, 0x70000085):
-                sa, sb = a.data_of(i), b.data_of(i)
-                for k in range(0, len(sa), 24):
-                    shndx, = struct.unpack_from("<H", sa, k + 6)
-                    want = bytes(24) if shndx in removed else sa[k:k + 24]
-                    if sb[k:k + 24] != want:
-                        problems.append(f"{a.names[i]}: symbol {k // 24} changed")
-                        break
-            elif a.data_of(i) != b.data_of(i):
-                problems.append(f"section {i} ({a.names[i]}): bytes changed")
-        if a.segments() != b.segments():
-            problems.append("segments changed")
-        if cuobjdump:
-            sa = subprocess.run([cuobjdump, "-sass", path], capture_output=True, text=True).stdout
-            sb = subprocess.run([cuobjdump, "-sass", out], capture_output=True, text=True).stdout
-            if sa != sb:
-                problems.append("cuobjdump -sass differs")
-        lines_a = run("lines", path).stdout
-        lines_b = run("lines", "--debug-file", dbg, out).stdout
-        if body(lines_a) != body(lines_b):
-            problems.append("cudwarf lines differs with --debug-file")
-        dump_a = run("dump", "--info", "--frames", "--loc", path).stdout
-        dump_b = run("dump", "--info", "--frames", "--loc", "--debug-file", dbg, out).stdout
-        if body(dump_a) != body(dump_b):
-            problems.append("cudwarf dump differs with --debug-file")
-        locs = []
-        doc, = json.loads(run("lines", "--json", path).stdout)
-        for s in doc["sections"]:
-            for t in s["tables"]:
-                locs += [f"{r['symbol']}+{r['offset']:#x}" for r in list(lines_json.rows(t))[::7] if r.get("symbol")]
-        locs = sorted(set(locs))[:40]
-        if locs:
-            a2a = run("addr2line", "-e", path, "-fip", *locs).stdout
-            a2b = run("addr2line", "--debug-file", dbg, "-e", out, "-fip", *locs).stdout
-            if a2a != a2b:
-                problems.append("addr2line differs with --debug-file")
-        saved = len(a.data) - len(b.data)
-        report(not problems, f"{path}: {len(removed)} sections removed, {saved} bytes saved, "
-                             f"{len(locs)} addr2line answers equal" + ("" if not problems else ": " + "; ".join(problems[:3])))
-    if len(files) >= 2:
-        run("strip", "-o", out, "--keep-debug=" + dbg, files[0])
-        p = run("lines", "--debug-file", dbg, files[1])
-        report(p.returncode == 1 and "does not belong" in p.stderr,
-               f"a companion beside another cubin is refused: {p.stderr.strip()[:100]}")
-        bad = os.path.join(tmp, "bad.cubin")
-        open(bad, "wb").write(open(files[0], "rb").read()[:200])
-        o2, d2 = os.path.join(tmp, "o2.cubin"), os.path.join(tmp, "d2.dbg")
-        p = run("strip", "-o", o2, "--keep-debug=" + d2, bad)
-        left = [x for x in os.listdir(tmp) if x.startswith(("o2", "d2"))]
-        report(p.returncode == 1 and not left, f"a truncated input writes nothing: exit {p.returncode}, left {left}")
-print(f"{len(files)} files stripped, {fail} failed")
-sys.exit(1 if fail else 0)
+        if a.names[i] != b.names[i] or a.hdrs[i][1:4] != b.hdrs[i][1:4] or a.hdrs[i][5:] != b.hdrs[i][5:]:
+            problems.append(f"section {i} ({a.names[i]}): header changed")
+        elif a.hdrs[i][1] in (2, 0x70000085):
+            sa, sb = a.data_of(i), b.data_of(i)
+            for k in range(0, len(sa), 24):
+                shndx, = struct.unpack_from("<H", sa, k + 6)
+                want = bytes(24) if shndx in removed else sa[k:k + 24]
+                if sb[k:k + 24] != want:
+                    problems.append(f"{a.names[i]}: symbol {k // 24} changed")
+                    break
+        elif a.data_of(i) != b.data_of(i):
+            problems.append(f"section {i} ({a.names[i]}): bytes changed")
+    if a.segments() != b.segments():
+        problems.append("segments changed")
+    return problems
+
+
+@pytest.mark.parametrize("path", FILES, ids=short)
+def test_strip(path, tmp_path, check):
+    if not is_elf(path):
+        pytest.skip("not an ELF file")
+    out, dbg = str(tmp_path / "s.cubin"), str(tmp_path / "s.dbg")
+    p = run("strip", "-o", out, "--keep-debug=" + dbg, path)
+    assert p.returncode == 0, p.stderr
+    a, b = Elf(path), Elf(out)
+    problems = section_problems(a, b)
+    check("debug sections removed, every other section, symbol and segment unchanged", not problems,
+          "; ".join(problems[:3]))
+    cuobjdump = shutil.which("cuobjdump")
+    if cuobjdump:
+        sa = subprocess.run([cuobjdump, "-sass", path], capture_output=True, text=True).stdout
+        sb = subprocess.run([cuobjdump, "-sass", out], capture_output=True, text=True).stdout
+        check("cuobjdump -sass the same", sa == sb)
+    lines_a = run("lines", path).stdout
+    lines_b = run("lines", "--debug-file", dbg, out).stdout
+    check("cudwarf lines the same with --debug-file", body(lines_a) == body(lines_b))
+    dump_a = run("dump", "--info", "--frames", "--loc", path).stdout
+    dump_b = run("dump", "--info", "--frames", "--loc", "--debug-file", dbg, out).stdout
+    check("cudwarf dump the same with --debug-file", body(dump_a) == body(dump_b))
+    locs = []
+    doc, = json.loads(run("lines", "--json", path).stdout)
+    for s in doc["sections"]:
+        for t in s["tables"]:
+            locs += [f"{r['symbol']}+{r['offset']:#x}" for r in list(lines_json.rows(t))[::7] if r.get("symbol")]
+    locs = sorted(set(locs))[:40]
+    if locs:
+        a2a = run("addr2line", "-e", path, "-fip", *locs).stdout
+        a2b = run("addr2line", "--debug-file", dbg, "-e", out, "-fip", *locs).stdout
+        check(f"addr2line the same with --debug-file ({len(locs)} answers)", a2a == a2b)
+
+
+@pytest.fixture
+def two():
+    """the first two ELF inputs (fixtures: always there)"""
+    files = [p for p in FILES if is_elf(p)][:2]
+    if len(files) < 2:
+        pytest.skip("fewer than two cubins")
+    return files
+
+
+def test_companion_of_another_refused(two, tmp_path):
+    out, dbg = str(tmp_path / "s.cubin"), str(tmp_path / "s.dbg")
+    run("strip", "-o", out, "--keep-debug=" + dbg, two[0])
+    p = run("lines", "--debug-file", dbg, two[1])
+    assert p.returncode == 1 and "does not belong" in p.stderr, p.stderr
+
+
+def test_truncated_writes_nothing(two, tmp_path):
+    bad = tmp_path / "bad.cubin"
+    bad.write_bytes(open(two[0], "rb").read()[:200])
+    p = run("strip", "-o", tmp_path / "o2.cubin", "--keep-debug=" + str(tmp_path / "d2.dbg"), bad)
+    left = [x.name for x in tmp_path.iterdir() if x.name.startswith(("o2", "d2"))]
+    assert p.returncode == 1 and not left, f"exit {p.returncode}, left {left}"
