@@ -22,13 +22,56 @@ def sections(data):
     return [(data[stroff + h[0]:data.index(b"\0", stroff + h[0])].decode(), h) for h in hdrs]
 
 
-def section_names(path):
-    """The names of path's sections; empty when it is no ELF file (this runs
-    while pytest collects, which must not fail)."""
+def section_sizes(path):
+    """{name: size} of path's sections; empty when it is no ELF file (this
+    runs while pytest collects, which must not fail)."""
     try:
         with open(path, "rb") as f:
             data = f.read()
-        return {n for n, _ in sections(data)} if data[:4] == b"\x7fELF" else set()
+        return {n: h[5] for n, h in sections(data)} if data[:4] == b"\x7fELF" else {}
+    except (OSError, ValueError, IndexError, struct.error, UnicodeDecodeError):
+        return {}
+
+
+def section_names(path):
+    return set(section_sizes(path))
+
+
+def uleb(b, i):
+    """(value, next index) of the ULEB128 at b[i]"""
+    v = shift = 0
+    while True:
+        x = b[i]
+        i += 1
+        v |= (x & 0x7F) << shift
+        shift += 7
+        if x < 0x80:
+            return v, i
+
+
+def abbrev_tags(path):
+    """The DW_TAG values .debug_abbrev declares (LLVM, which writes -G
+    cubins' DWARF, declares only the abbreviations its DIEs use); empty
+    when unreadable (read while pytest collects)."""
+    try:
+        data = open(path, "rb").read()
+        h = dict(sections(data)).get(".debug_abbrev")
+        b, i, tags = data[h[4]:h[4] + h[5]] if h else b"", 0, set()
+        while i < len(b):
+            code, i = uleb(b, i)
+            if code == 0:
+                continue  # a unit's abbreviations end
+            tag, i = uleb(b, i)
+            tags.add(tag)
+            i += 1  # DW_CHILDREN
+            while True:
+                at, i = uleb(b, i)
+                form, i = uleb(b, i)
+                if form == 0x21:  # DW_FORM_implicit_const: its value follows
+                    _, i = uleb(b, i)
+                if at == form == 0:
+                    break
+        return tags
     except (OSError, ValueError, IndexError, struct.error, UnicodeDecodeError):
         return set()
 

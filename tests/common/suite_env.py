@@ -58,20 +58,29 @@ def gen_sample():
     return gen_cubins()[::4] if SANITIZED else gen_cubins()
 
 
-def views(paths, names):
+def views(paths, names, marks=()):
     """pytest params (path, section) for each section of names that path has
     (section names read from the bytes: cheap enough for collection)."""
     out = []
     for p in paths:
         have = section_names(p)
-        out += [pytest.param(p, n, id=f"{short(p)}:{n}") for n in names if n in have]
+        out += [pytest.param(p, n, id=f"{short(p)}:{n}", marks=marks) for n in names if n in have]
     return out
 
 
-def or_skip(params, reason, nargs=1):
+def or_skip(params, reason, nargs=1, marks=()):
     """params, or one test skipped for reason when there are none (a suite
     with nothing to run shows "skipped", never "passed")."""
-    return params or [pytest.param(*[None] * nargs, id="none", marks=pytest.mark.skip(reason=reason))]
+    return params or [pytest.param(*[None] * nargs, id="none", marks=[*marks, pytest.mark.skip(reason=reason)])]
+
+
+def ref_views(names, mark):
+    """views() for the compare_*.py modules: of the fixtures and the outside
+    cubins the oracles read, marked with the suite's mark; of gen_sample(),
+    marked gen (a skip when tests/gen.sh compiled none)."""
+    gen = pytest.mark.gen
+    return views(fixture_cubins() + external_oracle(), names, [mark]) + \
+        or_skip(views(gen_sample(), names, [gen]), "no build/gen cubins (tests/gen.sh: nvcc)", 2, [gen])
 
 
 def require(*tools):

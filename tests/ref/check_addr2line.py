@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """addr2line's inline stacks agree with the rows.  For every address of a
 .debug_line table whose last row is inlined, the stack `cudwarf addr2line
 -i --json` prints must equal the chain built here from `cudwarf lines
@@ -14,19 +13,31 @@ of those objects, whose base words are right (check_link.py checks them
 against the objects): addr2line on nvlink's file must name what the
 objects say.
 
-usage: check_addr2line.py CUDWARF FILE...
+Inputs: the fixtures but zerobase_* (their rows name wrong functions:
+nvlink's zero .debug_str base; build/gen's copy is checked with its link
+inputs at hand) and build/gen's -lineinfo cubins (every fourth under the
+sanitizer build) whose .debug_str holds names: ptxas writes DIE strings
+inline, so that section is there for the names of inlined functions the
+line tables' contexts give (a file without it has no inlined row).
+
+    python3 -m pytest -m addr2line tests/ref/check_addr2line.py
 """
-import glob, json, os, subprocess, sys, tempfile
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "common"))
-import lines_json  # noqa: E402
+import glob
+import json
+import os
 
-cudwarf = sys.argv[1]
-fail = 0
-tmp = tempfile.mkdtemp()
+import pytest
+
+import lines_json
+from cubin_bytes import section_sizes
+from suite_env import fixture_cubins, gen_sample, run, short
+
+pytestmark = pytest.mark.addr2line
 
 
-def truth_of(path):
-    """The file whose rows tell the truth about path's inlined functions."""
+def truth_of(path, tmp_path):
+    """The file whose rows tell the truth about path's inlined functions,
+    and whether it is the relink of path's objects."""
     d = os.path.dirname(path)
     with open(path, "rb") as f:
         sm = (int.from_bytes(f.read(52)[48:52], "little") >> 8) & 0xff
@@ -37,16 +48,18 @@ def truth_of(path):
         ins = sorted(glob.glob(os.path.join(d, "*.rdc.cubin")))
     if not ins:
         return path, False
-    out = os.path.join(tmp, "truth.cubin")
-    r = subprocess.run([cudwarf, "link", "-o", out, *ins], capture_output=True, text=True)
+    out = str(tmp_path / "truth.cubin")
+    r = run("link", "-o", out, *ins)
     return (out, True) if r.returncode == 0 else (path, False)
 
 
-for path in sys.argv[2:]:
-    truth, relinked = truth_of(path)
-    doc, = json.loads(subprocess.run([cudwarf, "lines", "--json", "--section", ".debug_line", truth],
-                                     capture_output=True, text=True).stdout)
-    want, locs = [], []
+def inlined_chains(path):
+    """[(symbol+offset, [(path, line, function or None) innermost first])]
+    for every address whose answering row is inlined."""
+    p = run("lines", "--json", "--section", ".debug_line", path)
+    assert p.returncode == 0, p.stderr
+    doc, = json.loads(p.stdout)
+    out = []
     for sec in doc["sections"]:
         for t in sec["tables"]:
             seqs, cur = [], []
@@ -73,24 +86,28 @@ for path in sys.argv[2:]:
                         if not row["context"]:
                             break
                         row = by_row[row["context"]]
-                    locs.append(f"{r['symbol']}+0x{r['offset']:x}")
-                    want.append(chain)
-    if not locs:
-        continue
-    out = subprocess.run([cudwarf, "addr2line", "-i", "--json", "-e", path], input="\n".join(locs) + "\n",
-                         capture_output=True, text=True)
+                    out.append((f"{r['symbol']}+0x{r['offset']:x}", chain))
+    return out
+
+
+def inputs():
+    files = [f for f in fixture_cubins() if not os.path.basename(f).startswith("zerobase_")] + \
+        [f for f in gen_sample() if "lineinfo" in f]
+    return [f for f in files if section_sizes(f).get(".debug_str", 0) > 1]
+
+
+@pytest.mark.parametrize("path", inputs(), ids=short)
+def test_stacks(path, tmp_path, check):
+    truth, relinked = truth_of(path, tmp_path)
+    chains = inlined_chains(truth)
+    assert chains, "its .debug_str names inlined functions, but no row is inlined"
+    out = run("addr2line", "-i", "--json", "-e", path, input="\n".join(loc for loc, _ in chains) + "\n")
     got = json.loads(out.stdout)
-    bad = 0
-    for w, g in zip(want, got):
+    check("one answer per address", len(got) == len(chains), f"{len(got)} answers, {len(chains)} addresses")
+    source = " (names as in cudwarf link of its objects)" if relinked else ""
+    for (loc, w), g in zip(chains, got):
         frames = [(f["path"], f["line"], f["function"]) for f in g["frames"]]
         # the outermost frame's function is the symbol the address lies in
-        if [x[:2] for x in frames] != [x[:2] for x in w] or [x[2] for x in frames[:-1]] != [x[2] for x in w[:-1]]:
-            bad += 1
-            if bad < 3:
-                print(f"     {g['location']}: addr2line {frames} vs rows {w}")
-    ok = bad == 0 and len(got) == len(want)
-    fail += not ok
-    print(f"{'ok  ' if ok else 'FAIL'} {path}: {len(want)} inlined addresses, stacks up to "
-          f"{max(len(w) for w in want)} deep, {bad} differ" + (" (names as in cudwarf link of its objects)"
-                                                                if relinked else ""))
-sys.exit(1 if fail else 0)
+        check(f"{g['location']}: addr2line's stack = the rows' chain{source}",
+              [x[:2] for x in frames] == [x[:2] for x in w] and [x[2] for x in frames[:-1]] == [x[2] for x in w[:-1]],
+              f"addr2line {frames} vs rows {w}")

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """-G inline stacks: what `cudwarf addr2line -i --json` answers equals what
 the DIEs say, read by llvm-dwarfdump from a relocated copy.
 
@@ -13,19 +12,31 @@ and call_line of frame k-1's subroutine.  addr2line must give the same
 function names (linkage names) and the same caller files and lines, with
 inline_source "die".
 
-usage: check_inline_dies.py CUDWARF CUBIN_PREP FILE...
+Inputs: the -G fixtures (*_G*) and build/gen's -G and cub_block cubins
+(every fourth under the sanitizer build) whose .debug_abbrev declares
+DW_TAG_inlined_subroutine (NVVM, which is LLVM, declares only the
+abbreviations its DIEs use).
+
+    python3 -m pytest -m inline_dies tests/ref/check_inline_dies.py
 """
-import json, os, re, subprocess, sys, tempfile
+import glob
+import json
+import os
+import re
+import subprocess
 
-CUDWARF, PREP = sys.argv[1], sys.argv[2]
-tmp = tempfile.mkdtemp()
-fail = 0
+import pytest
+
+from cubin_bytes import abbrev_tags
+from suite_env import FIX, gen_sample, relocated, require, run, short
+
+pytestmark = pytest.mark.inline_dies
+DW_TAG_inlined_subroutine = 0x1d
 
 
-def dies(path):
+def dies(path, tmp_path):
     """llvm-dwarfdump's DIEs: [(depth, offset, tag, {attr: text})]."""
-    rel = os.path.join(tmp, "rel.cubin")
-    subprocess.run([PREP, "-r", "-e", "-x", path, rel], check=True, capture_output=True)
+    rel = relocated(path, tmp_path / "rel.cubin")
     out = subprocess.run(["llvm-dwarfdump", "--debug-info", rel], capture_output=True, text=True).stdout
     res, cur = [], None
     for line in out.splitlines():
@@ -62,8 +73,9 @@ def quoted(v):
     return m.group(1) if m else None
 
 
-for path in sys.argv[3:]:
-    tree = dies(path)
+def expected(tree):
+    """[(name+offset, (function names innermost first, caller sites))] for
+    sampled addresses of every function with inlined subroutines."""
     funcs = []  # (linkage, lo, hi, [inline nodes: (ranges, name, call_file, call_line, parent)])
     stack = []  # (depth, kind, index)
     for depth, off, tag, attrs in tree:
@@ -83,7 +95,7 @@ for path in sys.argv[3:]:
             stack.append((depth, "i", len(nodes) - 1))
         else:
             stack.append((depth, "o", -1))
-    locs, want = [], []
+    out = []
     for name, lo, hi, nodes in funcs:
         if not nodes:
             continue
@@ -107,30 +119,29 @@ for path in sys.argv[3:]:
                 chain.append(nodes[k])
                 k = nodes[k][4]
             # frames: names innermost first, then the function; callers at the call sites
-            names = [n[1] for n in chain] + [name]
-            sites = [(n[2], n[3]) for n in chain]
-            locs.append(f"{name}+0x{addr - lo:x}")
-            want.append((names, sites))
-    if not locs:
-        print(f"(none) {path}: no inlined subroutines to compare")
-        continue
-    r = subprocess.run([CUDWARF, "addr2line", "-i", "--json", "-e", path], input="\n".join(locs) + "\n",
-                       capture_output=True, text=True)
-    got = json.loads(r.stdout) if r.returncode == 0 else []
-    bad = 0
-    deepest = 0
-    for loc, (names, sites), g in zip(locs, want, got):
+            out.append((f"{name}+0x{addr - lo:x}", ([n[1] for n in chain] + [name], [(n[2], n[3]) for n in chain])))
+    return out
+
+
+def inputs():
+    files = sorted(glob.glob(os.path.join(FIX, "*_G*.cubin"))) + \
+        [f for f in gen_sample() if re.search(r"/G/|cub_block", f)]
+    return [f for f in files if DW_TAG_inlined_subroutine in abbrev_tags(f)]
+
+
+@pytest.mark.parametrize("path", inputs(), ids=short)
+def test_stacks(path, tmp_path, check):
+    require("llvm-dwarfdump")
+    want = expected(dies(path, tmp_path))
+    assert want, "its abbreviations declare DW_TAG_inlined_subroutine, but llvm-dwarfdump shows none to sample"
+    r = run("addr2line", "-i", "--json", "-e", path, input="\n".join(loc for loc, _ in want) + "\n")
+    assert r.returncode == 0, r.stderr.strip()[:300]
+    got = json.loads(r.stdout)
+    check("one answer per address", len(got) == len(want), f"{len(got)} answers, {len(want)} addresses")
+    for (loc, (names, sites)), g in zip(want, got):
         fr = g["frames"]
         gnames = [f["function"] for f in fr]
         gsites = [(f["path"], f["line"]) for f in fr[1:]]
-        deepest = max(deepest, len(names))
-        src_ok = g["inline_source"] == ("die" if len(names) > 1 else None)
-        if gnames != names or gsites != sites or not src_ok:
-            bad += 1
-            if bad <= 3:
-                print(f"     {loc}: addr2line {gnames} {gsites} ({g['inline_source']}) vs DIEs {names} {sites}")
-    ok = bad == 0 and len(got) == len(locs)
-    fail += not ok
-    print(f"{'ok  ' if ok else 'FAIL'} {path}: {len(locs)} addresses, stacks up to {deepest} deep, {bad} differ"
-          + ("" if r.returncode == 0 else f" (exit {r.returncode}: {r.stderr.strip()[:200]})"))
-sys.exit(1 if fail else 0)
+        check(f"{loc}: addr2line's functions, callers and inline_source = the DIEs'",
+              gnames == names and gsites == sites and g["inline_source"] == ("die" if len(names) > 1 else None),
+              f"addr2line {gnames} {gsites} ({g['inline_source']}) vs DIEs {names} {sites}")

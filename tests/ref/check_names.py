@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """What a new user meets (issue 38), on tests/src/names/nbody.cu built here
 with nvcc (-lineinfo and -G cubins for sm_90, a two-SM executable):
 
@@ -12,103 +11,137 @@ with nvcc (-lineinfo and -G cubins for sm_90, a two-SM executable):
 3. one message form for an --sm the input lacks; ptx-lines refuses a .cu;
 4. lines on a library without line tables says so in one line.
 
-usage: check_names.py CUDWARF   (skips, counted, without nvcc)
+Skipped without nvcc.
+
+    python3 -m pytest -m names tests/ref/check_names.py
 """
-import json, os, shutil, subprocess, sys, tempfile
+import json
+import os
+import subprocess
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "common"))
-import tally  # noqa: E402
+import pytest
 
-CUDWARF = sys.argv[1]
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from suite_env import CUDA_LIB64, CUDWARF, ROOT, require, run
+
+pytestmark = pytest.mark.names
+
 SRC = os.path.join(ROOT, "tests", "src", "names", "nbody.cu")
-T = tally.Tally("names")
-check = T.check
+MODES = ("lineinfo", "G")
+SCALE = {"_Z5scaleIfEvPT_S0_i", "_Z5scaleIdEvPT_S0_i"}
 
 
-def run(*a):
-    return subprocess.run([CUDWARF, *a], capture_output=True, text=True)
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """{mode: nbody.MODE.cubin for sm_90, "exe": the sm_75 + sm_90 -lineinfo executable}"""
+    require("nvcc")
+    tmp = tmp_path_factory.mktemp("names")
+    out = {m: str(tmp / f"nbody.{m}.cubin") for m in MODES}
+    for m in MODES:
+        subprocess.run(["nvcc", "-arch=sm_90", f"-{m}", "-cubin", "-o", out[m], SRC], check=True)
+    out["exe"] = str(tmp / "nbody")
+    subprocess.run(["nvcc", "-gencode", "arch=compute_75,code=sm_75", "-gencode", "arch=compute_90,code=sm_90",
+                    "-lineinfo", "-o", out["exe"], SRC], check=True)
+    return out
 
-
-if not shutil.which("nvcc"):
-    print("skipped: no nvcc (these checks compile tests/src/names/nbody.cu)")
-    print("names: 0 passed, 0 failed, 1 skipped")
-    sys.exit(0)
-tmp = tempfile.mkdtemp()
-cub = {m: os.path.join(tmp, f"nbody.{m}.cubin") for m in ("lineinfo", "G")}
-for m, p in cub.items():
-    subprocess.run(["nvcc", "-arch=sm_90", f"-{m}", "-cubin", "-o", p, SRC], check=True)
-exe = os.path.join(tmp, "nbody")
-subprocess.run(["nvcc", "-gencode", "arch=compute_75,code=sm_75", "-gencode", "arch=compute_90,code=sm_90",
-                "-lineinfo", "-o", exe, SRC], check=True)
 
 # 1. names
-for m, p in cub.items():
-    want = run("addr2line", "-f", "-i", "-e", p, "_Z6forcesPK6float4P6float3i+0x40")
-    for name in ("forces", "forces(float4 const*, float3*, int)", "void scale<float>(float*, float, int)"):
-        loc = f"{name}+0x40"
-        r = run("addr2line", "-f", "-i", "-e", p, loc)
-        if name.startswith("void"):
-            w = run("addr2line", "-f", "-i", "-e", p, "_Z5scaleIfEvPT_S0_i+0x40")
-        else:
-            w = want
-        check(f"{m}: addr2line -f -i {loc} answers as the mangled name", r.returncode == 0 and r.stdout == w.stdout
-              and r.stdout.strip() and "??" not in r.stdout, r.stdout + r.stderr)
-    r = run("addr2line", "-f", "--json", "-e", p, "scale+0x10", "forcse+0x10", "forces+0x90000")
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("name,mangled", [("forces", "_Z6forcesPK6float4P6float3i"),
+                                          ("forces(float4 const*, float3*, int)", "_Z6forcesPK6float4P6float3i"),
+                                          ("void scale<float>(float*, float, int)", "_Z5scaleIfEvPT_S0_i")])
+def test_name_answers_as_mangled(built, mode, name, mangled):
+    """addr2line -f -i NAME+0x40 answers as the mangled name"""
+    p = built[mode]
+    w = run("addr2line", "-f", "-i", "-e", p, f"{mangled}+0x40")
+    r = run("addr2line", "-f", "-i", "-e", p, f"{name}+0x40")
+    assert r.returncode == 0 and r.stdout.strip() and "??" not in r.stdout, r.stdout + r.stderr
+    assert r.stdout == w.stdout
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_misses_say_why(built, mode):
+    """a name of two instantiations lists both, a typo names the nearest, past the end says so; exit 1"""
+    r = run("addr2line", "-f", "--json", "-e", built[mode], "scale+0x10", "forcse+0x10", "forces+0x90000")
     j = json.loads(r.stdout) if r.stdout else []
     errs = [x.get("error") or "" for x in j]
-    check(f"{m}: a name of two instantiations lists both, a typo names the nearest, past the end says so; exit 1",
-          r.returncode == 1 and len(j) == 3 and "_Z5scaleIdEvPT_S0_i" in errs[0] and "_Z5scaleIfEvPT_S0_i" in errs[0]
-          and "nearest: forces" in errs[1] and "past the end of _Z6forcesPK6float4P6float3i" in errs[2]
-          and r.stderr.count("\n") == 3, r.stdout + r.stderr)
-    a, b = run("correlate", "--json", "--function", "forces", p), run("correlate", "--json", "--function",
-                                                                    "_Z6forcesPK6float4P6float3i", p)
-    check(f"{m}: correlate --function forces = the mangled name's", a.returncode == 0 and a.stdout == b.stdout,
-          a.stderr)
-    # 2. a template line: both instantiations
-    doc = json.loads(run("correlate", "--json", p).stdout)[0]
-    shared = [x for x in doc["source_lines"] if len({f["function"] for f in x["functions"]} &
-                                                    {"_Z5scaleIfEvPT_S0_i", "_Z5scaleIdEvPT_S0_i"}) == 2]
-    check(f"{m}: a line of scale<T> lists both instantiations, their bytes adding up to the line's",
-          shared and all(sum(f["sass_bytes"] for f in x["functions"]) == x["sass_bytes"] for x in doc["source_lines"]),
-          f"{len(shared)} lines")
-    if m == "lineinfo":  # sq<T> (line 6) is inlined at line 35 by both scale<T>: two call sites
-        sq = [x for x in doc["source_lines"] if x["line"] == 6]
-        calls = {(c["line"], c["function"]) for x in sq for c in x["callers"]}
-        check(f"{m}: sq's line names both scale<T> calling it from line 35, callers' bytes within the line's",
-              {(35, "_Z5scaleIfEvPT_S0_i"), (35, "_Z5scaleIdEvPT_S0_i")} <= calls and
-              all(sum(c["sass_bytes"] for c in x["callers"]) <= x["sass_bytes"] for x in doc["source_lines"]),
-              str(calls))
+    assert r.returncode == 1 and len(j) == 3 and r.stderr.count("\n") == 3, r.stdout + r.stderr
+    assert "_Z5scaleIdEvPT_S0_i" in errs[0] and "_Z5scaleIfEvPT_S0_i" in errs[0], errs[0]
+    assert "nearest: forces" in errs[1], errs[1]
+    assert "past the end of _Z6forcesPK6float4P6float3i" in errs[2], errs[2]
 
-r = run("list", "--json", exe)
-ims = json.loads(r.stdout)[0]["images"] if r.returncode == 0 else []
-nocode = [im["label"] for im in ims if im.get("has_code") is False]
-check("executable: list marks the first container's images 'no code'", len(nocode) == 2, str(nocode))
-for c in (["correlate", "--function", "forces"], ["correlate", "--json", "--function", "forcse"]):
-    try:  # a short name in a multi-image input once waited on its own lock
-        r = subprocess.run([CUDWARF, *c, exe], capture_output=True, text=True, timeout=60)
-        ok = r.returncode == (0 if c[-1] == "forces" else 1)
+
+@pytest.mark.parametrize("mode", MODES)
+def test_correlate_short_name(built, mode):
+    """correlate --function forces = the mangled name's"""
+    a = run("correlate", "--json", "--function", "forces", built[mode])
+    b = run("correlate", "--json", "--function", "_Z6forcesPK6float4P6float3i", built[mode])
+    assert a.returncode == 0, a.stderr
+    assert a.stdout == b.stdout
+
+
+# 2. a template line: both instantiations
+@pytest.mark.parametrize("mode", MODES)
+def test_template_line_both_instantiations(built, mode):
+    """a line of scale<T> lists both instantiations, their bytes adding up to the line's"""
+    doc = json.loads(run("correlate", "--json", built[mode]).stdout)[0]
+    shared = [x for x in doc["source_lines"] if len({f["function"] for f in x["functions"]} & SCALE) == 2]
+    assert shared, "no line lists both instantiations"
+    assert all(sum(f["sass_bytes"] for f in x["functions"]) == x["sass_bytes"] for x in doc["source_lines"])
+
+
+def test_inlined_template_callers(built):
+    """sq<T> (line 6) is inlined at line 35 by both scale<T>: its line names both
+    callers, their bytes within the line's (-lineinfo)"""
+    doc = json.loads(run("correlate", "--json", built["lineinfo"]).stdout)[0]
+    calls = {(c["line"], c["function"]) for x in doc["source_lines"] if x["line"] == 6 for c in x["callers"]}
+    assert {(35, f) for f in SCALE} <= calls, str(calls)
+    assert all(sum(c["sass_bytes"] for c in x["callers"]) <= x["sass_bytes"] for x in doc["source_lines"])
+
+
+def test_executable_no_code_images(built):
+    """list marks the first container's images 'no code'"""
+    r = run("list", "--json", built["exe"])
+    assert r.returncode == 0, r.stderr
+    nocode = [im["label"] for im in json.loads(r.stdout)[0]["images"] if im.get("has_code") is False]
+    assert len(nocode) == 2, str(nocode)
+
+
+@pytest.mark.parametrize("args,status", [(["correlate", "--function", "forces"], 0),
+                                         (["correlate", "--json", "--function", "forcse"], 1)])
+def test_executable_short_name_no_hang(built, args, status):
+    # a short name in a multi-image input once waited on its own lock
+    try:
+        r = subprocess.run([CUDWARF, *args, built["exe"]], capture_output=True, text=True, timeout=60)
     except subprocess.TimeoutExpired:
-        r, ok = None, False
-    check(f"executable: {' '.join(c)} answers (no hang)", ok, r.stderr[:200] if r else "timed out")
-page = os.path.join(tmp, "page.html")
-r = run("correlate", "--html", "--sm", "90", "-o", page, exe)
-check("correlate --html --sm 90 on a two-SM executable writes the page", r.returncode == 0 and os.path.getsize(page),
-      r.stderr)
+        pytest.fail("timed out")
+    assert r.returncode == status, r.stderr[:200]
+
+
+def test_correlate_html_two_sms(built, tmp_path):
+    """correlate --html --sm 90 on a two-SM executable writes the page"""
+    page = tmp_path / "page.html"
+    r = run("correlate", "--html", "--sm", "90", "-o", page, built["exe"])
+    assert r.returncode == 0 and page.stat().st_size, r.stderr
+
 
 # 3. one message form; a .cu is no PTX
-msgs = [run(*c, "--sm=80", exe).stderr.strip() for c in (["lines"], ["addr2line", "-e"], ["correlate"])]
-check("--sm=80: lines, addr2line and correlate say 'no sm_80 image (it has sm_75, sm_90)'",
-      all(x.endswith("no sm_80 image (it has sm_75, sm_90)") for x in msgs), str(msgs))
-r = run("ptx-lines", SRC)
-check("ptx-lines on a .cu exits 1 and says what to do", r.returncode == 1 and "nvcc -ptx" in r.stderr, r.stderr)
+def test_missing_sm_message(built):
+    """--sm=80: lines, addr2line and correlate say 'no sm_80 image (it has sm_75, sm_90)'"""
+    msgs = [run(*c, "--sm=80", built["exe"]).stderr.strip() for c in (["lines"], ["addr2line", "-e"], ["correlate"])]
+    assert all(x.endswith("no sm_80 image (it has sm_75, sm_90)") for x in msgs), str(msgs)
+
+
+def test_ptx_lines_refuses_cu():
+    """ptx-lines on a .cu exits 1 and says what to do"""
+    r = run("ptx-lines", SRC)
+    assert r.returncode == 1 and "nvcc -ptx" in r.stderr, r.stderr
+
 
 # 4. a library without line tables
-lib = "/usr/local/cuda/lib64/libcurand.so"
-if os.path.exists(lib):
+def test_library_without_lines():
+    """lines on libcurand: one line saying there are none"""
+    lib = os.path.join(CUDA_LIB64, "libcurand.so")
+    if not os.path.exists(lib):
+        pytest.skip(f"{lib} is not here")
     r = run("lines", lib)
-    check("lines on libcurand: one line saying there are none", r.returncode == 0 and
-          len(r.stdout.splitlines()) == 1 and "no line tables" in r.stdout, r.stdout[:300])
-else:
-    print(f"skip lines on a library: {lib} is not here")
-T.done()
+    assert r.returncode == 0 and len(r.stdout.splitlines()) == 1 and "no line tables" in r.stdout, r.stdout[:300]

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Check every .nv_debug_info_reg_sass record (as `cudwarf dump --reg-sass
 --json` decodes it) against the rest of the cubin, read independently here:
 the PTX register occurs in the body of that function in the PTX text (or
@@ -10,47 +9,43 @@ SASS register is a valid R (class 5, 0-255, or a 16-bit half: class 4), P (2, 0-
 symbol).  Also: .nv_debug_info_reg_type has one byte per entry, function by
 function.
 
-usage: check_reg_sass.py CUDWARF FILE...
-"""
-import importlib.util, json, os, re, subprocess, sys
+Inputs: the fixtures and build/gen's cubins (every fourth under the
+sanitizer build) that have .nv_debug_info_reg_sass.
 
-spec = importlib.util.spec_from_file_location("sp", os.path.join(os.path.dirname(__file__), "check_sass_ptx.py"))
-sp = importlib.util.module_from_spec(spec)
-sys.argv, argv = sys.argv[:1], sys.argv
-spec.loader.exec_module(sp)
-sys.argv = argv
+    python3 -m pytest -m reg_sass tests/ref/check_reg_sass.py
+"""
+import json
+import re
+
+import pytest
+
+from cubin_bytes import func_symbols, ptx_bodies, ptx_texts, sections
+from suite_env import fixture_cubins, gen_sample, run, section_names, short
+
+pytestmark = pytest.mark.reg_sass
 
 LIMITS = {5: 255, 2: 7, 11: 63, 9: 7, 4: 511, 10: 127}  # 4, 10: 16-bit halves of R, UR
-cudwarf = sys.argv[1]
-fail = 0
-for path in sys.argv[2:]:
+
+
+@pytest.mark.parametrize("path", [f for f in fixture_cubins() + gen_sample()
+                                  if ".nv_debug_info_reg_sass" in section_names(f)], ids=short)
+def test_records(path):
     data = open(path, "rb").read()
-    secs = sp.elf_sections(data)
-    names = [n for n, _ in secs]
-    if ".nv_debug_info_reg_sass" not in names:
-        continue
-    funcs = sp.functions(data, secs, 2)
-    ptx = {n: [l.decode("utf-8", "replace") for l in data[h[4]:h[4] + h[5]].split(b"\0")[:-1]]
-           for n, h in secs if n.startswith(".nv_debug_ptx_txt")}
+    secs = sections(data)
+    funcs = {n: (shndx, value, size) for n, shndx, value, size in func_symbols(data, secs)}
     bodies = {}
-    for n, lines in ptx.items():
-        for fn, (a, b) in sp.ptx_bodies(lines).items():
+    for lines in ptx_texts(data, secs).values():
+        for fn, (a, b) in ptx_bodies(lines).items():
             bodies.setdefault(fn, "\n".join(lines[a - 1:b]))
-    p = subprocess.run([cudwarf, "dump", "--reg-sass", "--reg-type", "--json", "--section", ".nv_debug_info_reg_sass",
-                        path], capture_output=True, text=True)
-    q = subprocess.run([cudwarf, "dump", "--reg-type", "--json", "--section", ".nv_debug_info_reg_type", path],
-                       capture_output=True, text=True)
-    if p.returncode or q.returncode:
-        print(f"FAIL {path}: cudwarf exited {p.returncode}/{q.returncode}")
-        fail += 1
-        continue
+    p = run("dump", "--reg-sass", "--reg-type", "--json", "--section", ".nv_debug_info_reg_sass", path)
+    q = run("dump", "--reg-type", "--json", "--section", ".nv_debug_info_reg_type", path)
+    assert p.returncode == q.returncode == 0, f"cudwarf exited {p.returncode}/{q.returncode}"
     recs = json.loads(p.stdout)[0]["sections"][0]["functions"]
     types = json.loads(q.stdout)[0]["sections"][0]["functions"]
+    assert [r["function"] for r in recs] == [t["function"] for t in types] and \
+        [len(r["entries"]) for r in recs] == [len(t["entries"]) for t in types], \
+        "reg_type records do not pair with reg_sass records"
     bad, n, msgs, internal = 0, 0, [], 0
-    if [r["function"] for r in recs] != [t["function"] for t in types] or \
-            [len(r["entries"]) for r in recs] != [len(t["entries"]) for t in types]:
-        bad += 1
-        msgs.append("reg_type records do not pair with reg_sass records")
     for r in recs:
         fn = r["function"]
         sym = funcs.get(fn) or next((v for k, v in funcs.items() if k.endswith("$" + fn)), None)
@@ -76,9 +71,5 @@ for path in sys.argv[2:]:
                 bad += 1
                 if len(msgs) < 3:
                     msgs.append(f"{fn}: {why}")
-    ok = bad == 0 and n > 0
-    fail += not ok
-    print(f"{'ok  ' if ok else 'FAIL'} {path}: {len(recs)} functions, {n} entries ({internal} made by ptxas), {bad} bad")
-    for m in msgs:
-        print("     " + m)
-sys.exit(1 if fail else 0)
+    assert n > 0 and bad == 0, f"{len(recs)} functions, {n} entries ({internal} made by ptxas), {bad} bad:\n" + \
+        "\n".join(msgs)

@@ -1,11 +1,11 @@
-#!/usr/bin/env python3
 """`cudwarf resources --json` against what ptxas -v printed when it built
 the cubin: registers, barriers, static shared bytes, stack frame and
 cumulative stack per function.
 
 Programs: tests/src/resources/*.cu and tests/src/names/nbody.cu, built by
 nvcc for sm_75, sm_80, sm_90, sm_100 and sm_120, each -lineinfo, -G and
--lineinfo -rdc=true (cached in build/gen/resources with ptxas's log).
+-lineinfo -rdc=true (cached in build/gen/resources with ptxas's log; a
+build not cached needs nvcc, else its test is skipped).
 
 ptxas -v says, per entry function, "Used R registers, used B barriers[, S
 bytes smem][, C bytes cumulative stack size]", and per function "F bytes
@@ -13,18 +13,26 @@ stack frame".  A function ptxas placed inside a kernel in a whole-program
 build ($KERNEL$FUNCTION) runs on the kernel's frame: ptxas reports it before
 placement, the cubin after, so its frame is not compared (docs/formats.md 8).
 
-usage: check_resources.py CUDWARF   (skips, counted, without nvcc)
+    python3 -m pytest -m resources tests/ref/check_resources.py
+    python3 -m pytest -m resources -k "nbody and sm_90" tests/ref/check_resources.py
 """
-import glob, json, os, re, shutil, subprocess, sys
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "common"))
-import tally  # noqa: E402
+import pytest
 
-CUDWARF = sys.argv[1]
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-OUT = os.path.join(ROOT, "build", "gen", "resources")
-T = tally.Tally("resources")
-check = T.check
+from suite_env import GEN, ROOT, run
+
+pytestmark = pytest.mark.resources
+
+OUT = os.path.join(GEN, "resources")
+SRCS = sorted(glob.glob(os.path.join(ROOT, "tests", "src", "resources", "*.cu"))) + \
+    [os.path.join(ROOT, "tests", "src", "names", "nbody.cu")]
+MODES = {"lineinfo": ["-lineinfo"], "G": ["-G"], "rdc": ["-lineinfo", "-rdc=true"]}
 
 
 def build(src, arch, mode):
@@ -32,11 +40,12 @@ def build(src, arch, mode):
     stem = f"{os.path.splitext(os.path.basename(src))[0]}.sm_{arch}.{mode}"
     cubin, log = os.path.join(OUT, stem + ".cubin"), os.path.join(OUT, stem + ".log")
     if not (os.path.exists(cubin) and os.path.exists(log)):
-        flags = {"lineinfo": ["-lineinfo"], "G": ["-G"], "rdc": ["-lineinfo", "-rdc=true"]}[mode]
-        r = subprocess.run(["nvcc", f"-arch=sm_{arch}", *flags, "-cubin", "-Xptxas", "-v", "-o", cubin, src],
+        if not shutil.which("nvcc"):
+            pytest.skip("nvcc is not installed (and the build is not in build/gen/resources)")
+        os.makedirs(OUT, exist_ok=True)
+        r = subprocess.run(["nvcc", f"-arch=sm_{arch}", *MODES[mode], "-cubin", "-Xptxas", "-v", "-o", cubin, src],
                            capture_output=True, text=True)
-        if r.returncode:
-            return None, r.stderr
+        assert r.returncode == 0, f"nvcc: {r.stderr[-300:]}"
         open(log, "w").write(r.stdout + r.stderr)
     return cubin, open(log).read()
 
@@ -63,36 +72,21 @@ def ptxas_says(log):
     return funcs
 
 
-if not shutil.which("nvcc"):
-    print("skipped: no nvcc (the resources checks compile their programs)")
-    print("resources: 0 passed, 0 failed, 1 skipped")
-    sys.exit(0)
-os.makedirs(OUT, exist_ok=True)
-srcs = sorted(glob.glob(os.path.join(ROOT, "tests", "src", "resources", "*.cu"))) + \
-    [os.path.join(ROOT, "tests", "src", "names", "nbody.cu")]
-for src in srcs:
-    for arch in (75, 80, 90, 100, 120):
-        for mode in ("lineinfo", "G", "rdc"):
-            cubin, log = build(src, arch, mode)
-            what = f"{os.path.basename(src)} sm_{arch} {mode}"
-            if not cubin:
-                check(f"{what}: nvcc", False, log[-300:])
-                continue
-            r = subprocess.run([CUDWARF, "resources", "--json", cubin], capture_output=True, text=True)
-            ours = {k["name"]: k for im in json.loads(r.stdout) for k in im["kernels"]} if r.returncode == 0 else {}
-            want = ptxas_says(log)
-            bad = []
-            for name, w in want.items():
-                o = ours.get(name)
-                if o is None:   # placed in a kernel: under $KERNEL$NAME only
-                    if not any(k.endswith("$" + name) and ours[k]["placed_in"] for k in ours):
-                        bad.append(f"{name}: not listed")
-                    continue
-                for key, v in w.items():
-                    if o.get(key) != v:
-                        bad.append(f"{name} {key}: ptxas {v}, ours {o.get(key)}")
-            n = sum(len(w) for w in want.values())
-            check(f"{what}: {len(want)} functions, {n} values as ptxas -v", r.returncode == 0 and want and not bad,
-                  "; ".join(bad[:6]) + r.stderr[:200])
-
-T.done()
+@pytest.mark.parametrize("src", SRCS, ids=os.path.basename)
+@pytest.mark.parametrize("arch", (75, 80, 90, 100, 120), ids=lambda a: f"sm_{a}")
+@pytest.mark.parametrize("mode", MODES)
+def test_as_ptxas_says(src, arch, mode, check):
+    cubin, log = build(src, arch, mode)
+    r = run("resources", "--json", cubin)
+    assert r.returncode == 0, r.stderr[:300]
+    ours = {k["name"]: k for im in json.loads(r.stdout) for k in im["kernels"]}
+    want = ptxas_says(log)
+    assert want, "ptxas -v named no function"
+    for name, w in want.items():
+        o = ours.get(name)
+        if o is None:  # placed in a kernel: under $KERNEL$NAME only
+            check(f"{name}: listed (placed in a kernel)",
+                  any(k.endswith("$" + name) and ours[k]["placed_in"] for k in ours))
+            continue
+        for key, v in w.items():
+            check(f"{name} {key}", o.get(key) == v, f"ptxas {v}, ours {o.get(key)}")

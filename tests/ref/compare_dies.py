@@ -1,19 +1,32 @@
-#!/usr/bin/env python3
-"""Compare the DIE trees of `cudwarf dump --info --json` with llvm-dwarfdump's.
+"""The DIE trees of `cudwarf dump --info --json` against llvm-dwarfdump's.
 
 llvm-dwarfdump applies no EM_CUDA relocation, so it reads a relocated copy
 made by tests/oracles/cubin_prep (-r -e -x; with -m for the Mercury twin).
 Every DIE is compared: offset, tag, attribute names in order, and values:
 strings, numbers (addresses, constants, references), enumerations, and
-DW_OP expressions operation by operation.  decl_file/call_file are compared
-once line tables are decoded (llvm prints the path); until then skipped.
+DW_OP expressions operation by operation.  decl_file/call_file are not
+compared (llvm prints the path from the line table).
 
-usage: compare_dies.py CUDWARF CUBIN_PREP FILE...   (prints one line per view;
-exit 1 when anything differs)
+Inputs: .debug_info and .nv.merc.debug_info of the fixtures and the outside
+cubins (suite dies), of build/gen's cubins (suite gen; every fourth under
+the sanitizer build), and the hand-made .nv_debug_info_ptx object of
+tests/tools/mkelf.py, read as .nv_debug_info_ptx and as .debug_info
+(suite ptx-info).
+
+    python3 -m pytest -m dies tests/ref/compare_dies.py
+    python3 -m pytest -m gen -k merc tests/ref/compare_dies.py
 """
-import json, os, re, subprocess, sys, tempfile
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+
+from suite_env import ROOT, ref_views, relocated, require, run
 
 INT = re.compile(r"^[+-]?(0x[0-9a-fA-F]+|\d+)")
+VIEWS = {".debug_info": [], ".nv.merc.debug_info": ["-m"]}  # section -> cubin_prep's option for it
 
 
 def llvm_dies(path):
@@ -43,11 +56,9 @@ def llvm_dies(path):
     return dies
 
 
-def our_dies(cudwarf, path, section):
-    p = subprocess.run([cudwarf, "dump", "--info", "--json", "--section", section, path],
-                       capture_output=True, text=True)
-    if p.returncode != 0:
-        raise RuntimeError(f"cudwarf exited {p.returncode}: {p.stderr.strip()}")
+def our_dies(path, section):
+    p = run("dump", "--info", "--json", "--section", section, path)
+    assert p.returncode == 0, f"cudwarf exited {p.returncode}: {p.stderr.strip()}"
     doc, = json.loads(p.stdout)  # a cubin: an array of one image
     out = []
     for sec in doc["sections"]:
@@ -99,9 +110,9 @@ def same_value(name, ref, ours):
     return False
 
 
-def compare(cudwarf, ref_path, orig_path, section):
+def compare(ref_path, orig_path, section):
     ref = llvm_dies(ref_path)
-    ours = our_dies(cudwarf, orig_path, section)
+    ours = our_dies(orig_path, section)
     bad, values, skipped, msgs = 0, 0, 0, []
     if len(ref) != len(ours):
         msgs.append(f"{len(ours)} DIEs vs llvm's {len(ref)}")
@@ -133,40 +144,30 @@ def compare(cudwarf, ref_path, orig_path, section):
     return len(ref), values, skipped, bad, msgs
 
 
-def main():
-    args = sys.argv[1:]
-    ours_section = None
-    if args and args[0].startswith("--ours="):  # compare this section of ours with llvm's .debug_info
-        ours_section = args.pop(0)[7:]
-    cudwarf, prep = args[0], args[1]
-    sys.argv = [sys.argv[0]] + args
-    fail = 0
-    with tempfile.TemporaryDirectory() as tmp:
-        for path in sys.argv[3:]:
-            secs = subprocess.run([cudwarf, "sections", "--json", "--debug", path], capture_output=True, text=True)
-            names = [s["name"] for s in json.loads(secs.stdout)[0]["sections"]] if secs.returncode == 0 else []
-            views = [(".debug_info", [])] if ".debug_info" in names else []
-            if ours_section:
-                views = [(ours_section, [])]
-            if ".nv.merc.debug_info" in names:
-                views.append((".nv.merc.debug_info", ["-m"]))
-            for section, extra in views:
-                rel = os.path.join(tmp, "r.cubin")
-                subprocess.run([prep, "-r", "-e", "-x", *extra, path, rel], check=True, capture_output=True)
-                try:
-                    n, values, skipped, bad, msgs = compare(cudwarf, rel, path, section)
-                except RuntimeError as e:
-                    print(f"FAIL {path} {section}: {e}")
-                    fail += 1
-                    continue
-                status = "ok  " if bad == 0 and n > 0 else "FAIL"
-                print(f"{status} {path} {section}: {n} DIEs, {values} values equal, {skipped} not compared, {bad} differ")
-                for m in msgs[:5]:
-                    print("     " + m)
-                if status != "ok  ":
-                    fail += 1
-    sys.exit(1 if fail else 0)
+def check_view(path, section, tmp_path, ours=None):
+    """llvm's .debug_info of path's relocated copy (of the view section)
+    against our reading of section (or of ours)."""
+    require("llvm-dwarfdump")
+    rel = relocated(path, tmp_path / "r.cubin", *VIEWS[section])
+    n, values, skipped, bad, msgs = compare(rel, path, ours or section)
+    assert n > 0 and bad == 0, f"{n} DIEs, {values} values equal, {bad} differ:\n" + "\n".join(msgs[:10])
 
 
-if __name__ == "__main__":
-    main()
+@pytest.mark.parametrize("path,section", ref_views(VIEWS, pytest.mark.dies))
+def test_view(path, section, tmp_path):
+    check_view(path, section, tmp_path)
+
+
+@pytest.fixture(scope="module")
+def info_ptx(tmp_path_factory):
+    path = str(tmp_path_factory.mktemp("ptx") / "ptx.cubin")
+    subprocess.run([sys.executable, f"{ROOT}/tests/tools/mkelf.py", "info-ptx", path], check=True)
+    return path
+
+
+@pytest.mark.ptx_info
+@pytest.mark.parametrize("ours", [".nv_debug_info_ptx", ".debug_info"])
+def test_ptx_info(info_ptx, ours, tmp_path):
+    """the hand-made object's .nv_debug_info_ptx and its .debug_info copy,
+    each against llvm's .debug_info"""
+    check_view(info_ptx, ".debug_info", tmp_path, ours)

@@ -1,15 +1,27 @@
-#!/usr/bin/env python3
-"""Compare `cudwarf dump --frames --json` with llvm-dwarfdump --debug-frame
-on a relocated copy (tests/oracles/cubin_prep -r -e -x; -m for the Mercury
+"""`cudwarf dump --frames --json` against llvm-dwarfdump --debug-frame on a
+relocated copy (tests/oracles/cubin_prep -r -e -x; -m for the Mercury
 twin): every CIE and FDE (offset, kind, version, alignment factors, return
 register, CIE pointer, pc range), every call-frame instruction (name and
 operands, as llvm scales them), and every row of every FDE's table
 (address, CFA, the rule of every register: ours are the CIE's initial rules
 with the row's differences applied).
 
-usage: compare_frames.py CUDWARF CUBIN_PREP FILE...
+Inputs: .debug_frame and .nv.merc.debug_frame of the fixtures and the
+outside cubins (suite frames) and of build/gen's cubins (suite gen; every
+fourth under the sanitizer build).
+
+    python3 -m pytest -m frames tests/ref/compare_frames.py
+    python3 -m pytest -m gen -k sm_100 tests/ref/compare_frames.py
 """
-import json, os, re, subprocess, sys, tempfile
+import json
+import re
+import subprocess
+
+import pytest
+
+from suite_env import ref_views, relocated, require, run
+
+VIEWS = {".debug_frame": [], ".nv.merc.debug_frame": ["-m"]}  # section -> cubin_prep's option for it
 
 NUM = re.compile(r"(-?\d+)(\*(code|data)_alignment_factor)?")
 
@@ -63,11 +75,9 @@ def llvm(path):
     return entries
 
 
-def ours(cudwarf, path, section):
-    p = subprocess.run([cudwarf, "dump", "--frames", "--json", "--section", section, path], capture_output=True,
-                       text=True)
-    if p.returncode:
-        raise RuntimeError(p.stderr.strip())
+def ours(path, section):
+    p = run("dump", "--frames", "--json", "--section", section, path)
+    assert p.returncode == 0, p.stderr.strip()
     return json.loads(p.stdout)[0]["sections"][0]["entries"]
 
 
@@ -169,34 +179,16 @@ def compare(ref, mine):
     return bad, msgs, ops, rows
 
 
-def main():
-    cudwarf, prep = sys.argv[1], sys.argv[2]
-    fail = 0
-    with tempfile.TemporaryDirectory() as tmp:
-        for path in sys.argv[3:]:
-            secs = subprocess.run([cudwarf, "sections", "--json", "--debug", path], capture_output=True, text=True)
-            names = {s["name"] for s in json.loads(secs.stdout)[0]["sections"]} if secs.returncode == 0 else set()
-            for section, extra in ((".debug_frame", []), (".nv.merc.debug_frame", ["-m"])):
-                if section not in names:
-                    continue
-                rel = os.path.join(tmp, "r.cubin")
-                subprocess.run([prep, "-r", "-e", "-x", *extra, path, rel], check=True, capture_output=True)
-                try:
-                    mine = ours(cudwarf, path, section)
-                except RuntimeError as e:
-                    print(f"FAIL {path} {section}: {e}")
-                    fail += 1
-                    continue
-                ref = llvm(rel)
-                bad, msgs, ops, rows = compare(ref, mine)
-                ok = bad == 0 and ref
-                fail += not ok
-                print(f"{'ok  ' if ok else 'FAIL'} {path} {section}: {len(ref)} entries, {ops} instructions, "
-                      f"{rows} rows, {bad} differ")
-                for m in msgs[:4]:
-                    print("     " + m)
-    sys.exit(1 if fail else 0)
+def check_view(path, section, tmp_path):
+    require("llvm-dwarfdump")
+    rel = relocated(path, tmp_path / "r.cubin", *VIEWS[section])
+    mine = ours(path, section)
+    ref = llvm(rel)
+    bad, msgs, ops, rows = compare(ref, mine)
+    assert ref and bad == 0, \
+        f"{len(ref)} entries, {ops} instructions, {rows} rows, {bad} differ:\n" + "\n".join(msgs[:8])
 
 
-if __name__ == "__main__":
-    main()
+@pytest.mark.parametrize("path,section", ref_views(VIEWS, pytest.mark.frames))
+def test_view(path, section, tmp_path):
+    check_view(path, section, tmp_path)

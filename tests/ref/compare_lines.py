@@ -1,5 +1,4 @@
-#!/usr/bin/env python3
-"""Compare `cudwarf lines --json` rows with elfutils libdw's (tests/oracles/libdw_lines).
+"""`cudwarf lines --json` rows against elfutils libdw's (tests/oracles/libdw_lines).
 
 Views: .debug_line, .nv_debug_line_sass, and on sm_100+ their Mercury twins.
 The oracle reads a copy with relocations applied and, for the other
@@ -13,18 +12,26 @@ compilation directory to .nv_debug_line_sass file names, which are section
 names (`.nv_debug_ptx_txt.N`), not files relative to it.  A context libdw
 rejects ('?': >= the table's row count, FINDINGS 4.3) must be nonzero here.
 
-usage: compare_lines.py CUDWARF LIBDW_LINES FILE...
+Inputs: the fixtures and the outside cubins (suite lines), build/gen's
+cubins (suite gen; every fourth under the sanitizer build).
+
+    python3 -m pytest -m lines tests/ref/compare_lines.py
+    python3 -m pytest -m gen -k line_sass tests/ref/compare_lines.py
 """
-import json, os, subprocess, sys
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "common"))
-import lines_json  # noqa: E402
+import json
+import subprocess
 
-VIEWS = [(".debug_line", []), (".nv_debug_line_sass", ["-s", ".nv_debug_line_sass"]),
-         (".nv.merc.debug_line", ["-m"]), (".nv.merc.nv_debug_line_sass", ["-m", "-s", ".nv_debug_line_sass"])]
+import pytest
+
+import lines_json
+from suite_env import LIBDW_LINES, ref_views, run
+
+VIEWS = {".debug_line": [], ".nv_debug_line_sass": ["-s", ".nv_debug_line_sass"],
+         ".nv.merc.debug_line": ["-m"], ".nv.merc.nv_debug_line_sass": ["-m", "-s", ".nv_debug_line_sass"]}
 
 
-def oracle(tool, path, extra):
-    p = subprocess.run([tool, "-r", *extra, path], capture_output=True, text=True)
+def oracle(path, extra):
+    p = subprocess.run([LIBDW_LINES, "-r", *extra, path], capture_output=True, text=True)
     tables, cur = [], None
     for line in p.stdout.splitlines():
         if line.startswith("# table"):
@@ -39,10 +46,9 @@ def oracle(tool, path, extra):
     return tables
 
 
-def ours(cudwarf, path, section):
-    p = subprocess.run([cudwarf, "lines", "--json", "--section", section, path], capture_output=True, text=True)
-    if p.returncode != 0:
-        raise RuntimeError(f"cudwarf lines exited {p.returncode}: {p.stderr.strip()}")
+def ours(path, section):
+    p = run("lines", "--json", "--section", section, path)
+    assert p.returncode == 0, f"cudwarf lines exited {p.returncode}: {p.stderr.strip()}"
     doc, = json.loads(p.stdout)  # a cubin: an array of one image
     res = []
     for sec in doc["sections"]:
@@ -62,44 +68,27 @@ def same(ref, mine, sass):
     return ref == mine
 
 
-def main():
-    cudwarf, tool = sys.argv[1], sys.argv[2]
-    fail = 0
-    for path in sys.argv[3:]:
-        secs = subprocess.run([cudwarf, "sections", "--json", "--debug", path], capture_output=True, text=True)
-        names = {s["name"] for s in json.loads(secs.stdout)[0]["sections"]} if secs.returncode == 0 else set()
-        for section, extra in VIEWS:
-            if section not in names:
-                continue
-            try:
-                mine = ours(cudwarf, path, section)
-            except RuntimeError as e:
-                print(f"FAIL {path} {section}: {e}")
-                fail += 1
-                continue
-            ref = oracle(tool, path, extra)
-            rows = sum(len(t) for t in ref)
-            bad, msgs, inl = 0, [], 0
-            if len(ref) != len(mine):
+def check_view(path, section):
+    mine = ours(path, section)
+    ref = oracle(path, VIEWS[section])
+    rows = sum(len(t) for t in ref)
+    bad, msgs, inl = 0, [], 0
+    if len(ref) != len(mine):
+        bad += 1
+        msgs.append(f"{len(mine)} tables vs libdw's {len(ref)}")
+    for ti, (rt, mt) in enumerate(zip(ref, mine)):
+        if len(rt) != len(mt):
+            bad += abs(len(rt) - len(mt))
+            msgs.append(f"table {ti}: {len(mt)} rows vs libdw's {len(rt)}")
+        for k, (r, m) in enumerate(zip(rt, mt)):
+            inl += 1 if m[5] else 0
+            if not same(r, m, "sass" in section):
                 bad += 1
-                msgs.append(f"{len(mine)} tables vs libdw's {len(ref)}")
-            for ti, (rt, mt) in enumerate(zip(ref, mine)):
-                if len(rt) != len(mt):
-                    bad += abs(len(rt) - len(mt))
-                    msgs.append(f"table {ti}: {len(mt)} rows vs libdw's {len(rt)}")
-                for k, (r, m) in enumerate(zip(rt, mt)):
-                    inl += 1 if m[5] else 0
-                    if not same(r, m, "sass" in section):
-                        bad += 1
-                        if len(msgs) < 5:
-                            msgs.append(f"table {ti} row {k}: libdw {r} vs ours {m}")
-            ok = bad == 0 and rows > 0
-            print(f"{'ok  ' if ok else 'FAIL'} {path} {section}: {rows} rows ({inl} inlined), {bad} differ")
-            for m in msgs:
-                print("     " + m)
-            fail += not ok
-    sys.exit(1 if fail else 0)
+                if len(msgs) < 5:
+                    msgs.append(f"table {ti} row {k}: libdw {r} vs ours {m}")
+    assert rows > 0 and bad == 0, f"{rows} rows ({inl} inlined), {bad} differ:\n" + "\n".join(msgs)
 
 
-if __name__ == "__main__":
-    main()
+@pytest.mark.parametrize("path,section", ref_views(VIEWS, pytest.mark.lines))
+def test_view(path, section):
+    check_view(path, section)

@@ -1,15 +1,25 @@
-#!/usr/bin/env python3
-"""Compare `cudwarf dump --json` for .debug_loc, .debug_str and
-.debug_pubnames/.debug_pubtypes with llvm-dwarfdump on a relocated copy
-(tests/oracles/cubin_prep -r -e -x; -m for the Mercury twins): every list
-and its ranges (relocated) and expressions, every string with its offset,
-every name with its DIE offset.
+"""`cudwarf dump --json` for .debug_loc, .debug_str and
+.debug_pubnames/.debug_pubtypes (and their Mercury twins) against
+llvm-dwarfdump on a relocated copy (tests/oracles/cubin_prep -r -e -x; -m
+for the Mercury twins): every list and its ranges (relocated) and
+expressions, every string with its offset, every name with its DIE offset.
+Inputs: the fixtures and the outside cubins.
 
-usage: compare_misc.py CUDWARF CUBIN_PREP FILE...
+    python3 -m pytest -m misc tests/ref/compare_misc.py
+    python3 -m pytest -m misc -k debug_str tests/ref/compare_misc.py
 """
-import json, os, re, subprocess, sys, tempfile
+import json
+import re
+import subprocess
+
+import pytest
+
+from suite_env import external_oracle, fixture_cubins, relocated, require, run, views
 
 INT = re.compile(r"^[+-]?(0x[0-9a-fA-F]+|\d+)$")
+BASES = ("debug_loc", "debug_str", "debug_pubnames", "debug_pubtypes")
+SECTIONS = [prefix + b for prefix in (".", ".nv.merc.") for b in BASES]
+OPTION = {"debug_loc": "--loc", "debug_str": "--str", "debug_pubnames": "--pubnames", "debug_pubtypes": "--pubtypes"}
 
 
 def llvm(path, what):
@@ -56,54 +66,27 @@ def ref_pub(text, section):
     return [(int(a, 16), b) for a, b in re.findall(r'^(0x[0-9a-f]+) "(.*)"$', m.group(1), re.M)]
 
 
-def main():
-    cudwarf, prep = sys.argv[1], sys.argv[2]
-    fail = 0
-    with tempfile.TemporaryDirectory() as tmp:
-        for path in sys.argv[3:]:
-            secs = subprocess.run([cudwarf, "sections", "--json", "--debug", path], capture_output=True, text=True)
-            names = {s["name"] for s in json.loads(secs.stdout)[0]["sections"]} if secs.returncode == 0 else set()
-            for merc in (False, True):
-                prefix = ".nv.merc." if merc else "."
-                views = [(prefix + n, n) for n in ("debug_loc", "debug_str", "debug_pubnames", "debug_pubtypes")
-                         if prefix + n in names]
-                if not views:
-                    continue
-                rel = os.path.join(tmp, "r.cubin")
-                subprocess.run([prep, "-r", "-e", "-x", *(["-m"] if merc else []), path, rel], check=True,
-                               capture_output=True)
-                for section, base in views:
-                    opt = {"debug_loc": "--loc", "debug_str": "--str", "debug_pubnames": "--pubnames",
-                           "debug_pubtypes": "--pubtypes"}[base]
-                    p = subprocess.run([cudwarf, "dump", opt, "--json", "--section", section, path],
-                                       capture_output=True, text=True)
-                    if p.returncode:
-                        print(f"FAIL {path} {section}: {p.stderr.strip()}")
-                        fail += 1
-                        continue
-                    doc = json.loads(p.stdout)[0]["sections"][0]
-                    if base == "debug_loc":
-                        ref, mine = ref_loc(llvm(rel, "loc")), ours_loc(doc)
-                        n = sum(len(l["entries"]) for l in ref)
-                    elif base == "debug_str":
-                        ref = ref_str(llvm(rel, "str"))
-                        mine = [(s["offset"], s["string"]) for s in doc["strings"]]
-                        n = len(ref)
-                    else:
-                        ref = ref_pub(llvm(rel, base[6:]), "." + base)
-                        mine = [(x["die"], x["name"]) for st in doc["sets"] for x in st["names"]]
-                        n = len(ref)
-                    ok = ref == mine and n > 0
-                    fail += not ok
-                    print(f"{'ok  ' if ok else 'FAIL'} {path} {section}: {n} {'ranges' if base == 'debug_loc' else 'entries'}"
-                          f"{'' if ok else f' (ours {len(mine)})'}")
-                    if not ok:
-                        for a, b in zip(ref, mine):
-                            if a != b:
-                                print(f"     llvm {a} vs ours {b}")
-                                break
-    sys.exit(1 if fail else 0)
-
-
-if __name__ == "__main__":
-    main()
+@pytest.mark.misc
+@pytest.mark.parametrize("path,section", views(fixture_cubins() + external_oracle(), SECTIONS))
+def test_section(path, section, tmp_path):
+    require("llvm-dwarfdump")
+    merc = section.startswith(".nv.merc.")
+    base = section.split(".")[-1]
+    rel = relocated(path, tmp_path / "r.cubin", *(["-m"] if merc else []))
+    p = run("dump", OPTION[base], "--json", "--section", section, path)
+    assert p.returncode == 0, p.stderr.strip()
+    doc = json.loads(p.stdout)[0]["sections"][0]
+    if base == "debug_loc":
+        ref, mine = ref_loc(llvm(rel, "loc")), ours_loc(doc)
+        n = sum(len(l["entries"]) for l in ref)
+    elif base == "debug_str":
+        ref = ref_str(llvm(rel, "str"))
+        mine = [(s["offset"], s["string"]) for s in doc["strings"]]
+        n = len(ref)
+    else:
+        ref = ref_pub(llvm(rel, base[6:]), "." + base)
+        mine = [(x["die"], x["name"]) for st in doc["sets"] for x in st["names"]]
+        n = len(ref)
+    assert n > 0, "llvm-dwarfdump shows nothing"
+    first = next((f"llvm {a} vs ours {b}" for a, b in zip(ref, mine) if a != b), "")
+    assert ref == mine, f"{len(ref)} in llvm's, {len(mine)} in ours; first difference: {first}"
