@@ -355,6 +355,11 @@ if suite install; then
     fi
 fi
 
+if suite golden; then
+    echo "== golden output: the main commands' text on the fixtures, byte for byte (tests/golden)"
+    pytest_suite golden tests/cli/test_golden.py
+fi
+
 if suite python; then
     echo "== the Python package (python/cudwarf) against the command line"
     if [ "$build" != build ]; then
