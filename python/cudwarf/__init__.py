@@ -6,10 +6,13 @@ A thin ctypes layer over libcudwarf (no other dependency):
     with cudwarf.open("app") as f:                    # cubin, fatbin, executable, .so, .a
         for im in f.images():
             print(im.label, im.sm, im.variant)
+            print(im.sizes[cudwarf.SectionClass.DEBUG])   # bytes by class, as `cudwarf size`
         for fr in f.symbolize("kernel+0x80"):         # innermost frame first; any name form
             print(fr.function, fr.file, fr.line, fr.image)
         stacks = f.symbolize_many(["_Z6kernelPi+0x80", "_Z6kernelPi+0x90"])
-        report = f.correlate(ptx="k.ptx")            # source <-> PTX <-> SASS, as correlate --json
+        report = f.correlate(ptx="k.ptx")            # source <-> PTX <-> SASS: Correlation objects
+        for line in report[0].source_lines:           # attributes named as correlate --json's keys
+            print(line.path, line.line, line.sass_bytes)
         for row in f.lines():                         # the rows of every line table
             ...
         for die in f.dies():                          # every DIE, with its attributes
@@ -19,13 +22,17 @@ A thin ctypes layer over libcudwarf (no other dependency):
                 print(child.tag, child.name)          # child.tag: a cudwarf.Tag
         findings = f.verify()
 
-    cudwarf.ptx_lines("k.ptx")                        # as `cudwarf ptx-lines --json`
+    cudwarf.ptx_lines("k.ptx")                        # PtxLine objects: `cudwarf ptx-lines --json`
     cudwarf.ptx_predict("k.ptx", "k.cubin")           # the .debug_line bytes ptxas writes
 
 Errors from the library raise cudwarf.Error (InputError, FormatError,
 NotFoundError, ArgumentError, PtxError), which carries the code and the
 section and offset where decoding failed.  Tag, At and Form are IntEnums of
-the DWARF numbers by the library's names.  A File may be shared between
+the DWARF numbers by the library's names; SectionClass the size classes.
+correlate() and ptx_lines() give typed records (dataclasses) whose
+attributes are the keys of the CLI's JSON; each is also a read-only mapping
+of those keys (rec["sass_bytes"], == the JSON's dict) and to_dict() gives
+the dict itself.  A File may be shared between
 threads: its lookups take its lock.  The library is found through CUDWARF_LIB,
 beside this package, in a source tree's build/, or where the system's
 loader finds libcudwarf.so.0.
@@ -33,14 +40,18 @@ loader finds libcudwarf.so.0.
 import ctypes
 import enum
 import threading
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Union
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Dict, Iterable, Iterator, List, Optional, Union
 from ctypes import POINTER, byref, c_char_p, c_size_t, c_uint64, c_void_p
 
 from . import _lib
 from ._lib import lib
 
 __all__ = ["open", "Error", "PtxError", "File", "ImageInfo", "Frame", "Row", "DIE", "Finding", "demangle",
-           "correlate", "ptx_lines", "ptx_predict"]
+           "correlate", "ptx_lines", "ptx_predict", "SectionClass", "Correlation", "PtxText", "Instruction",
+           "SourceFrame", "Loc", "LocFrame", "SourceLine", "LineFunction", "LineCaller", "FunctionCost",
+           "FileCost", "PtxLine", "PtxFrame"]
 
 MAX_FRAMES = 256          # CUDW_MAX_INLINE_DEPTH
 
@@ -60,6 +71,28 @@ def _names_enum(name, fn, ranges):
 Tag = _names_enum("Tag", lib.cudw_tag_name, [(0, 0x90), (0x4080, 0x4110)])
 At = _names_enum("At", lib.cudw_at_name, [(0, 0x100), (0x2000, 0x2200), (0x3a00, 0x3a40), (0x3fff, 0x4000)])
 Form = _names_enum("Form", lib.cudw_form_name, [(0, 0x40)])
+
+
+class SectionClass(enum.IntEnum):
+    """What a section's file bytes are, for size accounting: enum
+    cudw_size_class (CUDW_SIZE_CODE ...), the classes of `cudwarf size`.
+    key: the name `size --json` gives the class ("relocations" for RELOCS)."""
+    CODE = 0          # .text.*, and the Mercury capsules .nv.capmerc.text.* (sm_100+)
+    DATA = 1          # .nv.constant*, .nv.global.init
+    DEBUG = 2         # DWARF sections and their .nv.merc. twins
+    NV_DEBUG = 3      # NVIDIA's .nv_debug_*
+    METADATA = 4      # .nv.info*, .nv.callgraph, .nv.compat, notes, other .nv.*
+    SYMBOLS = 5       # symbol and string tables
+    RELOCS = 6        # relocation sections
+    RELOCATIONS = 6   # (RELOCS by the name size --json uses)
+    OTHER = 7         # any other section with file bytes
+    HEADERS = 8       # what no section holds: ELF header, header tables, padding
+
+    @property
+    def key(self) -> str:
+        return lib.cudw_size_class_name(int(self)).decode()
+
+
 _SYM_DEMANGLE, _SYM_PTX = _lib.SYM_DEMANGLE, _lib.SYM_PTX
 _FROM = {1: "symbol", 2: "line-table", 3: "die"}
 _MISS_NO_FUNCTION, _MISS_AMBIGUOUS, _MISS_PAST_END = 1, 2, 3  # CUDW_MISS_*
@@ -137,6 +170,7 @@ class ImageInfo:
         self.member = _s(p.member)
         self._file = f
         self._sections = None
+        self._classes = None
 
     @property
     def sections(self):
@@ -144,6 +178,20 @@ class ImageInfo:
         if self._sections is None:
             self._sections = self._file._debug_sections(self.index) if self.kind == "elf" else []
         return self._sections
+
+    @property
+    def section_classes(self) -> Dict[str, "SectionClass"]:
+        """Every section of an ELF image by name, with its SectionClass ({} for PTX and LTO IR)."""
+        if self._classes is None:
+            self._classes = self._file._section_classes(self.index) if self.kind == "elf" else ({}, {})
+        return self._classes[0]
+
+    @property
+    def sizes(self) -> Dict["SectionClass", int]:
+        """The image's bytes by SectionClass, every class (as `cudwarf size`
+        counts them: they add up to the image's size; {} for PTX and LTO IR)."""
+        self.section_classes
+        return self._classes[1]
 
     def __repr__(self):
         return f"ImageInfo({self.label!r})"
@@ -335,6 +383,22 @@ class File:
             raise e
         return p
 
+    def _section_classes(self, i):
+        """({section name: SectionClass}, {SectionClass: bytes}) of ELF image i."""
+        p = self._load(i)
+        try:
+            f = p.contents.elf
+            names = {}
+            for k in range(1, lib.cudw_section_count(f)):
+                s = lib.cudw_section_get(f, k)
+                names[_s(s.contents.name)] = SectionClass(lib.cudw_section_size_class(s))
+            n = (c_uint64 * _lib.SIZE_NCLASSES)()
+            if lib.cudw_image_sizes(f, n):
+                raise Error.of(lib.cudw_last_error(f).contents, self.path)
+            return names, {c: n[c] for c in SectionClass}
+        finally:
+            lib.cudw_image_close(p)
+
     def _debug_sections(self, i):
         p = self._load(i)
         try:
@@ -420,11 +484,12 @@ class File:
 
     @_locked
     def correlate(self, ptx: Optional[str] = None, sm: Union[int, str, None] = None, function: Optional[str] = None,
-                  demangle: bool = False) -> List[Dict[str, Any]]:
+                  demangle: bool = False) -> List["Correlation"]:
         """Source <-> PTX <-> SASS of every image (or those sm selects, or
-        that define function): one dict per image with the records of
-        `cudwarf correlate --json` (instructions, source_lines, functions,
-        files).  ptx: the PTX file the image was compiled from (checked)."""
+        that define function): one Correlation per image, the record of
+        `cudwarf correlate --json` as an object (instructions, source_lines,
+        functions, files; rec.to_dict() is the JSON's dict).  ptx: the PTX
+        file the image was compiled from (checked)."""
         h = self._symbolizer(sm)
         p = _ptx_open(ptx) if ptx else None
         try:
@@ -668,28 +733,83 @@ def _ptx_path(p, number):
     return _s(f.contents.path) if f else None
 
 
-def ptx_lines(path):
+class _Record(Mapping):
+    """A record of the CLI's JSON as an object: attributes named as the
+    JSON's keys.  Also a read-only mapping of those keys, for code written
+    against the dicts the package gave before 0.2: rec["key"], "key" in rec,
+    rec.get(), keys()/items(), and == a dict of the same content.
+    to_dict() gives the JSON's dict (keys the JSON leaves out stay out)."""
+
+    def _absent(self):
+        """The keys the JSON leaves out of this record (their attributes are None)."""
+        return ()
+
+    def __iter__(self):
+        absent = self._absent()
+        return (f.name for f in fields(self) if f.name not in absent)
+
+    def __len__(self):
+        return sum(1 for _ in self)
+
+    def __getitem__(self, key):
+        if key not in self.__dataclass_fields__ or key in self._absent():
+            raise KeyError(key)
+        return getattr(self, key)
+
+    def to_dict(self) -> dict:
+        return {k: _plain(getattr(self, k)) for k in self}
+
+
+def _plain(v):
+    if isinstance(v, _Record):
+        return v.to_dict()
+    if isinstance(v, list):
+        return [_plain(x) for x in v]
+    return v
+
+
+@dataclass(eq=False)
+class PtxFrame(_Record):
+    """A .loc of a PTX line's inline chain, innermost first."""
+    function: Optional[str]
+    path: Optional[str]
+    line: int
+    column: int
+
+
+@dataclass(eq=False)
+class PtxLine(_Record):
+    """A PTX instruction line (ptx_lines()): its PTX function, the .loc in
+    effect (file number, path, line, column: None, None, 0, 0 before any)
+    and that .loc's inline chain."""
+    ptx_line: int
+    function: Optional[str]
+    file: Optional[int]
+    path: Optional[str]
+    line: int
+    column: int
+    frames: List[PtxFrame]
+
+
+def ptx_lines(path) -> List[PtxLine]:
     """Every PTX instruction line with the .loc in effect and its inline
-    chain: the records of `cudwarf ptx-lines --json`."""
+    chain: the records of `cudwarf ptx-lines --json`, as PtxLine objects."""
     p = _ptx_open(path)
     try:
         out, w, ins = [], _lib.PtxWalk(), _lib.PtxInsn()
         while lib.cudw_ptx_insn_next(p, byref(w), byref(ins)) == 0:
             fn = _s(lib.cudw_ptx_func_get(p, ins.function).contents.name)
-            rec = {"ptx_line": ins.line, "function": fn}
-            if ins.loc:
-                L = lib.cudw_ptx_loc_get(p, ins.loc).contents
-                rec.update(file=L.file, path=_ptx_path(p, L.file), line=L.line, column=L.column)
-            else:
-                rec.update(file=None, path=None, line=0, column=0)
             frames, k = [], ins.loc
             while k:
                 x = lib.cudw_ptx_loc_get(p, k).contents
-                frames.append({"function": _s(x.name or x.label) if x.inlined_at else fn,
-                               "path": _ptx_path(p, x.file), "line": x.line, "column": x.column})
+                frames.append(PtxFrame(_s(x.name or x.label) if x.inlined_at else fn, _ptx_path(p, x.file), x.line,
+                                       x.column))
                 k = x.inlined_at
-            rec["frames"] = frames
-            out.append(rec)
+            if ins.loc:
+                L = lib.cudw_ptx_loc_get(p, ins.loc).contents
+                out.append(PtxLine(ins.line, fn, L.file, _ptx_path(p, L.file), L.line, L.column, frames))
+            else:
+                out.append(PtxLine(ins.line, fn, None, None, 0, 0, frames))
         return out
     finally:
         lib.cudw_ptx_close(p)
@@ -718,90 +838,229 @@ def ptx_predict(ptx, cubin, section=".debug_line"):
 _PTX_FROM = {1: "file", 2: "fatbin", 3: "section"}
 
 
-def _frame_dict(fr, dem):
-    d = {"function": _s(fr.function_demangled if dem else fr.function)}
-    if dem:
-        d["linkage_name"] = _s(fr.function)
-    d.update(path=_s(fr.file), line=fr.line, column=fr.column, source=_FROM.get(fr.source, "none"))
-    return d
+# The records of `cudwarf correlate --json` (docs/json.md), one class per
+# kind of object there, the attributes in the JSON's order.
+
+@dataclass(eq=False)
+class PtxText(_Record):
+    """Where the PTX text of a .nv_debug_ptx_txt section came from: source
+    "file" (ptx=), "fatbin" (name: the PTX entry's label) or "section"."""
+    source: str
+    name: Optional[str]
+    section: Optional[str]
+    lines: int
 
 
-def _cost_dict(c, i, k, key, with_line, ptx_known):
-    """A line's (with_line: its index i), function's or file's costs; the
-    PTX count is None where it is not known (functions and files of PTX
-    without .loc directives), as in the CLI's JSON."""
-    d = {key: _s(k.name)}
-    if with_line:
-        d["line"] = k.line
-    for f in ("sass_bytes", "sass_bytes_inclusive", "sass_instructions", "sass_instructions_inclusive"):
-        d[f] = getattr(k, f)
-    d["ptx_instructions"] = k.ptx_instructions if ptx_known else None
-    if with_line:
-        v = POINTER(_lib.CorrLineFn)()
-        n = lib.cudw_corr_line_functions(c, i, byref(v))
-        d["functions"] = [{"function": _s(v[j].function), "sass_bytes": v[j].sass_bytes,
-                           "sass_instructions": v[j].sass_instructions} for j in range(n)]
-        w = POINTER(_lib.CorrCaller)()
-        n = lib.cudw_corr_line_callers(c, i, byref(w))
-        d["callers"] = [{"path": _s(w[j].file), "line": w[j].line, "function": _s(w[j].function),
-                         "sass_bytes": w[j].sass_bytes, "sass_instructions": w[j].sass_instructions}
-                        for j in range(n)]
-    return d
+@dataclass(eq=False)
+class SourceFrame(_Record):
+    """A frame as `addr2line -f -i --json` gives it: function (demangled
+    with demangle=True, then linkage_name is the mangled one; else None and
+    left out of the dict), path, line, column, source ("symbol",
+    "line-table", "die", "none")."""
+    function: Optional[str]
+    linkage_name: Optional[str]
+    path: Optional[str]
+    line: int
+    column: int
+    source: str
+
+    def _absent(self):
+        return ("linkage_name",) if self.linkage_name is None else ()
 
 
-def _loc_dict(c, ins, dem):
+@dataclass(eq=False)
+class LocFrame(_Record):
+    """A .loc of the chain the PTX says (Loc), innermost first, with its PTX line."""
+    function: Optional[str]
+    path: Optional[str]
+    line: int
+    column: int
+    ptx_line: int
+
+
+@dataclass(eq=False)
+class Loc(_Record):
+    """Where the PTX's .loc says other than the frames: its PTX line, why
+    ptxas's table differs (reason), and its chain."""
+    ptx_line: int
+    reason: Optional[str]
+    frames: List[LocFrame]
+
+
+@dataclass(eq=False)
+class Instruction(_Record):
+    """A SASS instruction: section and pc; symbol and offset (None and left
+    out of the dict with no symbol); function_symbol and function_offset
+    where it lies in another function (else None, left out); size; ptx (the
+    index into Correlation.ptx; None and left out where no
+    .nv_debug_line_sass row covers it, i.e. ptx_line is None); frames; loc
+    (None, left out, where the .loc agrees)."""
+    section: Optional[str]
+    pc: int
+    symbol: Optional[str]
+    offset: Optional[int]
+    function_symbol: Optional[str]
+    function_offset: Optional[int]
+    size: int
+    ptx: Optional[int]
+    ptx_line: Optional[int]
+    frames: List[SourceFrame]
+    loc: Optional[Loc]
+
+    def _absent(self):
+        out = []
+        if self.symbol is None:
+            out.append("offset")
+        if self.function_symbol is None:
+            out += ["function_symbol", "function_offset"]
+        if self.ptx_line is None:
+            out.append("ptx")
+        if self.loc is None:
+            out.append("loc")
+        return out
+
+
+@dataclass(eq=False)
+class LineFunction(_Record):
+    """A function with code on a source line: its exclusive bytes and instructions there."""
+    function: Optional[str]
+    sass_bytes: int
+    sass_instructions: int
+
+
+@dataclass(eq=False)
+class LineCaller(_Record):
+    """A call site a source line's code was inlined at (path, line, function: the caller)."""
+    path: Optional[str]
+    line: int
+    function: Optional[str]
+    sass_bytes: int
+    sass_instructions: int
+
+
+@dataclass(eq=False)
+class SourceLine(_Record):
+    """What a source line costs (path None: instructions no row covers):
+    SASS bytes and instructions, exclusive and inclusive of inlined code,
+    PTX instructions; the functions with code on it and its call sites."""
+    path: Optional[str]
+    line: int
+    sass_bytes: int
+    sass_bytes_inclusive: int
+    sass_instructions: int
+    sass_instructions_inclusive: int
+    ptx_instructions: Optional[int]
+    functions: List[LineFunction]
+    callers: List[LineCaller]
+
+
+@dataclass(eq=False)
+class FunctionCost(_Record):
+    """What a function costs (ptx_instructions None when only known per line)."""
+    function: Optional[str]
+    sass_bytes: int
+    sass_bytes_inclusive: int
+    sass_instructions: int
+    sass_instructions_inclusive: int
+    ptx_instructions: Optional[int]
+
+
+@dataclass(eq=False)
+class FileCost(_Record):
+    """What a source file costs (ptx_instructions None when only known per line)."""
+    path: Optional[str]
+    sass_bytes: int
+    sass_bytes_inclusive: int
+    sass_instructions: int
+    sass_instructions_inclusive: int
+    ptx_instructions: Optional[int]
+
+
+@dataclass(eq=False)
+class Correlation(_Record):
+    """One image's correlation (correlate()): the image's totals, where its
+    PTX text came from, every instruction, and the costs per source line,
+    function and file, as `cudwarf correlate --json` has them."""
+    image: Optional[str]
+    sm: int
+    code_bytes: int
+    sass_bytes: int
+    capsule_bytes: int
+    instruction_count: int
+    with_line: int
+    with_ptx: int
+    disagree: int
+    ptx_instructions_by: str
+    ptx: List[PtxText]
+    instructions: List[Instruction]
+    source_lines: List[SourceLine]
+    functions: List[FunctionCost]
+    files: List[FileCost]
+
+
+def _source_frame(fr, dem):
+    return SourceFrame(_s(fr.function_demangled if dem else fr.function), _s(fr.function) if dem else None,
+                       _s(fr.file), fr.line, fr.column, _FROM.get(fr.source, "none"))
+
+
+_COUNTERS = ("sass_bytes", "sass_bytes_inclusive", "sass_instructions", "sass_instructions_inclusive")
+
+
+def _source_line(c, i, k):
+    v = POINTER(_lib.CorrLineFn)()
+    n = lib.cudw_corr_line_functions(c, i, byref(v))
+    fns = [LineFunction(_s(v[j].function), v[j].sass_bytes, v[j].sass_instructions) for j in range(n)]
+    w = POINTER(_lib.CorrCaller)()
+    n = lib.cudw_corr_line_callers(c, i, byref(w))
+    callers = [LineCaller(_s(w[j].file), w[j].line, _s(w[j].function), w[j].sass_bytes, w[j].sass_instructions)
+               for j in range(n)]
+    return SourceLine(_s(k.name), k.line, *(getattr(k, f) for f in _COUNTERS), k.ptx_instructions, fns, callers)
+
+
+def _loc(c, ins, dem):
     p = lib.cudw_corr_ptx_get(c, ins.ptx).contents.ptx
     frames, k = [], ins.loc
     while k:
         x = lib.cudw_ptx_loc_get(p, k).contents
         name = _s(x.name)
-        frames.append({"function": demangle(name) if name and dem else name, "path": _ptx_path(p, x.file),
-                       "line": x.line, "column": x.column, "ptx_line": x.ptx_line})
+        frames.append(LocFrame(demangle(name) if name and dem else name, _ptx_path(p, x.file), x.line, x.column,
+                               x.ptx_line))
         k = x.inlined_at
-    return {"ptx_line": lib.cudw_ptx_loc_get(p, ins.loc).contents.ptx_line,
-            "reason": _s(lib.cudw_corr_reason_name(ins.reason)), "frames": frames}
+    return Loc(lib.cudw_ptx_loc_get(p, ins.loc).contents.ptx_line, _s(lib.cudw_corr_reason_name(ins.reason)), frames)
+
+
+def _instruction(c, i, dem, n):
+    x = lib.cudw_corr_insn_get(c, i).contents
+    other = x.func and x.func != x.symbol
+    no_ptx = (1 << (8 * ctypes.sizeof(c_size_t))) - 1
+    fr = lib.cudw_corr_frames(c, i, byref(n))
+    return Instruction(_s(x.section_name), x.pc, _s(x.symbol), x.offset if x.symbol else None,
+                       _s(x.func) if other else None, x.func_offset if other else None, x.size,
+                       (x.ptx if x.ptx != no_ptx else None) if x.ptx_line else None, x.ptx_line or None,
+                       [_source_frame(fr[k], dem) for k in range(n.value)], _loc(c, x, dem) if x.reason else None)
 
 
 def _correlation(c, ptx, dem):
     s = lib.cudw_corr_summary_get(c).contents
-    out = {"image": _s(s.image), "sm": s.sm, "code_bytes": s.code_bytes, "sass_bytes": s.sass_bytes,
-           "capsule_bytes": s.capsule_bytes, "instruction_count": s.instructions, "with_line": s.with_line,
-           "with_ptx": s.with_ptx, "disagree": s.disagree, "ptx_instructions_by": "loc" if s.ptx_by_loc else "sass"}
-    out["ptx"] = []
+    texts = []
     for i in range(lib.cudw_corr_ptx_count(c)):
         t = lib.cudw_corr_ptx_get(c, i).contents
-        out["ptx"].append({"source": _PTX_FROM[t.from_], "name": _s(t.name), "section": _s(t.section.contents.name),
-                           "lines": t.lines})
-    insns, n = [], c_size_t()
-    for i in range(lib.cudw_corr_insn_count(c)):
-        x = lib.cudw_corr_insn_get(c, i).contents
-        d = {"section": _s(x.section_name), "pc": x.pc, "symbol": _s(x.symbol)}
-        if x.symbol:
-            d["offset"] = x.offset
-        if x.func and x.func != x.symbol:
-            d["function_symbol"], d["function_offset"] = _s(x.func), x.func_offset
-        d["size"] = x.size
-        if x.ptx_line:
-            d["ptx"] = x.ptx if x.ptx != (1 << (8 * ctypes.sizeof(c_size_t))) - 1 else None
-            d["ptx_line"] = x.ptx_line
-        else:
-            d["ptx_line"] = None
-        fr = lib.cudw_corr_frames(c, i, byref(n))
-        d["frames"] = [_frame_dict(fr[k], dem) for k in range(n.value)]
-        if x.reason:
-            d["loc"] = _loc_dict(c, x, dem)
-        insns.append(d)
-    out["instructions"] = insns
-    for key, name, field, with_line in (("source_lines", "line", "path", True), ("functions", "function", "function", False),
-                                        ("files", "file", "path", False)):
-        get = getattr(lib, f"cudw_corr_{name}_get")
-        out[key] = [_cost_dict(c, i, get(c, i).contents, field, with_line, with_line or s.ptx_by_loc)
-                    for i in range(getattr(lib, f"cudw_corr_{name}_count")(c))]
-    return out
+        texts.append(PtxText(_PTX_FROM[t.from_], _s(t.name), _s(t.section.contents.name), t.lines))
+    n = c_size_t()
+    insns = [_instruction(c, i, dem, n) for i in range(lib.cudw_corr_insn_count(c))]
+    lines = [_source_line(c, i, lib.cudw_corr_line_get(c, i).contents) for i in range(lib.cudw_corr_line_count(c))]
+    # a function's or file's PTX count is known only where it is counted by .loc
+    known = (lambda k: k.ptx_instructions) if s.ptx_by_loc else (lambda k: None)
+    funcs = [FunctionCost(_s(k.name), *(getattr(k, f) for f in _COUNTERS), known(k))
+             for k in (lib.cudw_corr_function_get(c, i).contents for i in range(lib.cudw_corr_function_count(c)))]
+    files = [FileCost(_s(k.name), *(getattr(k, f) for f in _COUNTERS), known(k))
+             for k in (lib.cudw_corr_file_get(c, i).contents for i in range(lib.cudw_corr_file_count(c)))]
+    return Correlation(_s(s.image), s.sm, s.code_bytes, s.sass_bytes, s.capsule_bytes, s.instructions, s.with_line,
+                       s.with_ptx, s.disagree, "loc" if s.ptx_by_loc else "sass", texts, insns, lines, funcs, files)
 
 
-def correlate(path, ptx=None, sm=None, function=None, demangle=False):
-    """File(path).correlate(...): the records of `cudwarf correlate --json`."""
+def correlate(path, ptx=None, sm=None, function=None, demangle=False) -> List[Correlation]:
+    """File(path).correlate(...): the records of `cudwarf correlate --json`, as Correlation objects."""
     with File(path) as f:
         return f.correlate(ptx=ptx, sm=sm, function=function, demangle=demangle)
 

@@ -217,6 +217,7 @@ if _wrong:
 V_SIGNED, V_STRING, V_BLOCK = 3, 5, 6            # enum cudw_vclass
 SYM_DEMANGLE, SYM_PTX = 1, 2                     # CUDW_SYM_*
 E_NOT_FOUND = -16                                # CUDW_E_NOT_FOUND
+SIZE_NCLASSES = 9                                # CUDW_SIZE_NCLASSES (enum cudw_size_class: cudwarf.SectionClass)
 
 # Opaque to Python: the library only writes them; their sizes are the library's.
 UNIT_SIZE, LINE_ITER_SIZE, DIE_ITER_SIZE, ATTR_ITER_SIZE = (struct_size(n) for n in (
@@ -246,6 +247,9 @@ _decl("cudw_section_count", c_uint, c_void_p)
 _decl("cudw_section_get", POINTER(Section), c_void_p, c_uint)
 _decl("cudw_section_find", POINTER(Section), c_void_p, c_char_p)
 _decl("cudw_classify_name", c_int, c_char_p, c_uint64, c_void_p)
+_decl("cudw_size_class_name", c_char_p, c_int)
+_decl("cudw_section_size_class", c_int, POINTER(Section))
+_decl("cudw_image_sizes", c_int, c_void_p, POINTER(c_uint64))
 _decl("cudw_symbolizer_open", c_int, POINTER(c_void_p), c_char_p, POINTER(SymOpts))
 _decl("cudw_symbolizer_error", POINTER(Error_), c_void_p)
 _decl("cudw_symbolizer_close", None, c_void_p)

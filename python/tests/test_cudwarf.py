@@ -67,7 +67,7 @@ def test_struct_sizes_match_the_header():
             f.write(f'printf("{c} %zu\\n", sizeof({c}));\n')
         f.write('printf("abi %d\\n", CUDW_ABI_VERSION);\n')
         for c in ("CUDW_V_SIGNED", "CUDW_V_STRING", "CUDW_V_BLOCK", "CUDW_SYM_DEMANGLE", "CUDW_SYM_PTX",
-                  "CUDW_E_NOT_FOUND"):
+                  "CUDW_E_NOT_FOUND") + SIZE_CLASSES + ("CUDW_SIZE_NCLASSES",):
             f.write(f'printf("{c} %d\\n", (int)({c}));\n')
         f.write("return 0;}\n")
     subprocess.run([cc, "-I", os.path.join(ROOT, "include"), "-o", exe, src], check=True)
@@ -81,6 +81,34 @@ def test_struct_sizes_match_the_header():
     assert _lib.struct_size("no_such_struct") == 0
     for c in ("V_SIGNED", "V_STRING", "V_BLOCK", "SYM_DEMANGLE", "SYM_PTX", "E_NOT_FOUND"):
         assert getattr(_lib, c) == int(got["CUDW_" + c]), c
+    # SectionClass: enum cudw_size_class member by member, nothing more or less
+    assert [(c.name, int(c)) for c in cudwarf.SectionClass] == [(c[10:], int(got[c])) for c in SIZE_CLASSES]
+    assert len(cudwarf.SectionClass) == _lib.SIZE_NCLASSES == int(got["CUDW_SIZE_NCLASSES"])
+
+
+# enum cudw_size_class (include/cudwarf/inputs.h), in order
+SIZE_CLASSES = ("CUDW_SIZE_CODE", "CUDW_SIZE_DATA", "CUDW_SIZE_DEBUG", "CUDW_SIZE_NV_DEBUG", "CUDW_SIZE_METADATA",
+                "CUDW_SIZE_SYMBOLS", "CUDW_SIZE_RELOCS", "CUDW_SIZE_OTHER", "CUDW_SIZE_HEADERS")
+
+
+def same_as_json(obj, want, where="record"):
+    """A record of the package against the CLI's JSON: the same keys, each
+    attribute (and obj[key]) the JSON's value, records and lists of them
+    compared the same way down to the leaves."""
+    if isinstance(want, dict):
+        assert isinstance(obj, cudwarf._Record), (where, type(obj))
+        assert list(obj.keys()) == [k for k in type(obj).__dataclass_fields__ if k in want], where
+        assert set(obj.keys()) == set(want), (where, set(obj.keys()) ^ set(want))
+        for k, v in want.items():
+            assert obj[k] is getattr(obj, k), (where, k)
+            same_as_json(getattr(obj, k), v, f"{where}.{k}")
+    elif isinstance(want, list):
+        assert isinstance(obj, list) and len(obj) == len(want), where
+        for i, (o, w) in enumerate(zip(obj, want)):
+            same_as_json(o, w, f"{where}[{i}]")
+    else:
+        assert obj == want and type(obj) is type(want) or (obj == want and isinstance(want, int)), \
+            (where, obj, want)
 
 
 def test_correlate_equals_the_cli_json():
@@ -94,10 +122,15 @@ def test_correlate_equals_the_cli_json():
         args = (["--ptx", ptx] if ptx else []) + (["-C"] if dem else [])
         want = json.loads(cli("correlate", "--json", *args, cubin).stdout)
         got = cudwarf.correlate(cubin, ptx=ptx, demangle=dem)
-        assert got == want, cubin
+        assert all(isinstance(c, cudwarf.Correlation) for c in got)
+        same_as_json(got, want, cubin)                    # attribute by attribute
+        assert [c.to_dict() for c in got] == want, cubin  # the JSON's dicts
+        assert got == want                                # the mappings of 0.1, still
         assert any("loc" in i for i in got[0]["instructions"]) or not ptx
+        assert any(i.loc is not None for i in got[0].instructions) or not ptx
     one = cudwarf.correlate(cases[0][0], ptx=cases[0][1], function="_Z4kernPKfPfi")[0]
     assert {i["section"] for i in one["instructions"]} == {".text._Z4kernPKfPfi"}
+    assert {i.section for i in one.instructions} == {".text._Z4kernPKfPfi"}
     with pytest.raises(cudwarf.NotFoundError):  # a ValueError before 0.2 (README: API changes)
         cudwarf.correlate(cases[0][0], function="no_such_function")
     short = cudwarf.correlate(cases[0][0], ptx=cases[0][1], function="kern")[0]  # the short name
@@ -109,7 +142,11 @@ def test_correlate_equals_the_cli_json():
 def test_ptx_lines_and_predict():
     ptx = os.path.join(FIX, "stage1", "heavy_sm90_lineinfo.ptx")
     cubin = os.path.join(FIX, "stage1", "heavy_sm90_lineinfo.O3.cubin")
-    assert cudwarf.ptx_lines(ptx) == json.loads(cli("ptx-lines", "--json", ptx).stdout)
+    want = json.loads(cli("ptx-lines", "--json", ptx).stdout)
+    got = cudwarf.ptx_lines(ptx)
+    same_as_json(got, want, ptx)
+    assert [x.to_dict() for x in got] == want and got == want
+    assert all(isinstance(x, cudwarf.PtxLine) and all(isinstance(f, cudwarf.PtxFrame) for f in x.frames) for x in got)
     import struct
     d = open(cubin, "rb").read()
     shoff, = struct.unpack_from("<Q", d, 0x28)
@@ -127,6 +164,68 @@ def test_ptx_error_is_located(tmp_path):
     with pytest.raises(cudwarf.PtxError) as e:
         cudwarf.ptx_lines(str(bad))
     assert e.value.line == 6 and str(e.value).startswith(str(bad) + ":6:")
+
+
+def test_records_are_objects_and_mappings():
+    """A correlation record: typed attributes (dataclass fields with type hints), the keys the JSON
+    leaves out absent from the mapping and None as attributes, read-only, unhashable as a dict is."""
+    import dataclasses, typing
+    cubin = os.path.join(FIX, "inline_sm100_G.cubin")
+    c, = cudwarf.correlate(cubin, demangle=True)
+    assert dataclasses.is_dataclass(c) and typing.get_type_hints(cudwarf.Instruction)["frames"] == \
+        typing.List[cudwarf.SourceFrame]
+    with_sym = [i for i in c.instructions if i.symbol]
+    assert with_sym and all("offset" in i and i["offset"] == i.offset for i in with_sym)
+    no_loc = c.instructions[0]
+    assert no_loc.loc is None and "loc" not in no_loc and no_loc.get("loc", "absent") == "absent"
+    with pytest.raises(KeyError):
+        no_loc["loc"]
+    with pytest.raises(KeyError):
+        no_loc["_absent"]
+    fr = c.instructions[0].frames[0]
+    assert isinstance(fr, cudwarf.SourceFrame) and fr.linkage_name and fr["linkage_name"] == fr.linkage_name
+    plain, = cudwarf.correlate(cubin)
+    assert plain.instructions[0].frames[0].linkage_name is None
+    assert "linkage_name" not in plain.instructions[0].frames[0]
+    with pytest.raises(TypeError):
+        c["sm"] = 0  # a mapping to read
+    assert json.loads(json.dumps(c.to_dict())) == c.to_dict()
+    assert c.source_lines[-1].path is None  # "no line", last, as in the JSON
+
+
+def test_section_classes_and_sizes_equal_the_cli():
+    """ImageInfo.sizes: every SectionClass, as `size --json` counts them (summed over a container's
+    images); ImageInfo.section_classes: the class of each section, whose sections' bytes (those
+    no earlier section holds, `sections --json`'s offsets) add up to those sizes."""
+    for name in ("tiny_sm90_G.cubin", "inline_sm100_G.cubin", "inline_G_speed.fatbin", "hostapp_lineinfo.exe"):
+        path = os.path.join(FIX, name)
+        doc, = json.loads(cli("size", "--json", path).stdout)
+        with cudwarf.open(path) as f:
+            ims = [im for im in f.images() if im.kind == "elf"]
+            total = {c: sum(im.sizes[c] for im in ims) for c in cudwarf.SectionClass}
+            assert all(set(im.sizes) == set(cudwarf.SectionClass) for im in ims)
+            assert {c.key: n for c, n in total.items()} == {k: doc["unpacked"][k] for k in
+                                                            (c.key for c in cudwarf.SectionClass)}, name
+            assert [im.sizes for im in f.images() if im.kind != "elf"] == [{} for im in f.images() if im.kind != "elf"]
+        if name.endswith(".cubin"):
+            secs, = json.loads(cli("sections", "--json", path).stdout)
+            with cudwarf.open(path) as f:
+                im, = f.images()
+                classes = im.section_classes
+                assert set(classes) == {s["name"] for s in secs["sections"]}
+                held, by = set(), {c: 0 for c in cudwarf.SectionClass}
+                for s in sorted(secs["sections"], key=lambda s: (s["offset"], s["index"])):
+                    if s["has_file_data"]:
+                        new = set(range(s["offset"], s["offset"] + s["size"])) - held
+                        held |= new
+                        by[classes[s["name"]]] += len(new)
+                by[cudwarf.SectionClass.HEADERS] = os.path.getsize(path) - len(held)
+                assert by == im.sizes, name
+                assert classes[".debug_info"] is cudwarf.SectionClass.DEBUG
+                assert all(v is cudwarf.SectionClass.CODE for k, v in classes.items() if k.startswith(".text."))
+    assert cudwarf.SectionClass.RELOCATIONS is cudwarf.SectionClass.RELOCS
+    assert [c.key for c in cudwarf.SectionClass] == ["code", "data", "debug", "nv_debug", "metadata", "symbols",
+                                                     "relocations", "other", "headers"]
 
 
 def test_images_are_the_list_labels():
