@@ -5,7 +5,7 @@ DESTDIR ?=
 BUILD ?= build
 CC ?= cc
 VERSION = 0.1.0
-SOVERSION = 0
+SOVERSION = 1
 
 PKG_CFLAGS := $(shell pkg-config --cflags libelf 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs libelf 2>/dev/null || echo -lelf) -lzstd -llz4 -liberty -lpthread

@@ -70,7 +70,7 @@ extern "C" {
  * changes, and the size of a public structure by its name ("cudw_line_iter",
  * "cudw_corr_insn"; 0 for a name it does not know).  A binding checks both
  * when it loads instead of guessing. */
-#define CUDW_ABI_VERSION 5
+#define CUDW_ABI_VERSION 6
 unsigned cudw_abi_version(void);
 size_t cudw_struct_size(const char *name);
 

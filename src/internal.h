@@ -185,6 +185,41 @@ size_t func_start_find(const func_start *v, size_t n, uint64_t value);
  * the row takes more than one opcode (an advance of zero, or out of range). */
 int line_special_op(const cudw_line_params *p, int64_t dline, uint64_t daddr);
 
+/* ---- line programs as opcodes (dwarf/line_ops.c) ----
+ * The writers' two layers (LLVM MC's): rows -> opcode records
+ * (line_rows_to_ops), then opcode records -> bytes (cudw_line_encode_ops,
+ * line_write.c).  A row as the first layer sees it: what the table says
+ * (the public row's fields) and, for stage 1 (src/ptx), how ptxas wrote it. */
+typedef struct line_wrow {
+    uint64_t address;
+    const char *symbol;   /* the sequence's set_address symbol, or NULL */
+    uint64_t symbol_value;
+    unsigned symtab;
+    uint64_t file, line;
+    uint8_t is_stmt, end_sequence, merc_flag;
+    uint8_t hidden;       /* 1: a lone advance_pc; 2: a 0x90 the next replaces before any row */
+    uint8_t file_again;   /* a set_file naming the file in effect comes first */
+    uint8_t ctx_first;    /* its 0x90 before its set_file */
+    uint8_t file_first;   /* its set_file before the 0x92 0 closing the entry row before it */
+    uint8_t kept;         /* stage 1's mark: a dead 0x90 written although the next row carries it */
+    uint64_t context, function_offset;
+    uint64_t index;       /* stage 1: the row number ptxas counts */
+} line_wrow;
+
+typedef struct lop_vec {
+    cudw_line_op *v;
+    size_t n, cap;
+    int oom;
+} lop_vec;
+
+/* The opcodes of rows[0..n) (a sequence ends at each end_sequence row),
+ * appended to *o.  CUDW_OK, CUDW_E_NOMEM, or CUDW_E_ARG (a sequence going
+ * back, an address a replaced 0x90 cannot reach) with what on *err. */
+int line_rows_to_ops(const cudw_line_params *p, const line_wrow *rows, size_t n, lop_vec *o, cudw_error *err);
+/* Both layers: rows[0..n) encoded as cudw_line_encode does (line_write.c). */
+int line_encode_wrows(const cudw_line_params *p, const cudw_line_header_in *h, const line_wrow *rows, size_t n,
+                      cudw_line_out *out);
+
 /* ---- 1 when x is in v[0..n), which ascends ---- */
 static inline int u64_sorted_has(const uint64_t *v, size_t n, uint64_t x)
 {

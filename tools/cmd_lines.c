@@ -11,7 +11,7 @@
 #include <string.h>
 
 static const char help[] =
-    "usage: cudwarf lines [--json [--compact]] [--long] [--section NAME] [--ptx] [--hidden] FILE...\n"
+    "usage: cudwarf lines [--json [--compact]] [--long] [--section NAME] [--ptx] FILE...\n"
     "\n"
     "Print the rows of every line table: .debug_line (SASS address -> source\n"
     "line), .nv_debug_line_sass (SASS address -> PTX line) and their Mercury\n"
@@ -21,10 +21,6 @@ static const char help[] =
     "  --long           every row on one line with all it means: address,\n"
     "                   symbol+offset, path:line, flags, inlined function (for grep)\n"
     "  --ptx            with .nv_debug_line_sass rows, the PTX line's text\n"
-    "  --hidden         with --json, also the address advances no row follows\n"
-    "                   (\"hidden\": true), and each 0x90 another replaces before\n"
-    "                   any row (\"hidden\": 2): what line-encode needs to\n"
-    "                   reproduce ptxas\n"
     "  --json           JSON, every row with all it means (schema: docs/json.md)\n"
     "  --compact        with --json, each sequence's symbol and each inlined\n"
     "                   function's name once, rows without their default values\n"
@@ -342,7 +338,10 @@ int cmd_lines(int argc, char **argv)
         case OPT_POS: argv[nfiles++] = (char *)a.value; break; /* the operands, in order, over argv */
         case L_JSON: o.json = 1; break;
         case L_PTX: o.ptx = 1; break;
-        case L_HIDDEN: o.hidden = 1; break;
+        case L_HIDDEN: /* gone with ABI 6: rows are only rows */
+            usage_error("lines", "--hidden is gone: rows say what a table means; the opcodes that wrote it "
+                        "are `cudwarf dump --line --json` (what line-encode re-encodes byte for byte)");
+            return EXIT_USAGE;
         case L_LONG: o.long_form = 1; break;
         case L_COMPACT: o.compact = 1; break;
         case L_SECTION: o.section = a.value; break;

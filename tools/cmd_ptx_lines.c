@@ -10,12 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* how a row that is not one is shown: a lone advance, a lone 0x90 */
-static const char *hidden_mark(unsigned h)
-{
-    return h == 1 ? "(advance) " : h ? "(0x90) " : "";
-}
-
 static const char help[] =
     "usage: cudwarf ptx-lines [--json] [--sm N] FILE.ptx|BINARY\n"
     "       cudwarf ptx-lines --predict CUBIN [--section NAME] [-o OUT] [--json] FILE.ptx\n"
@@ -301,6 +295,45 @@ static int check_text(cudw_file *f, const char *cubin, const cudw_ptx *p)
     return EXIT_OK;
 }
 
+/* an opcode as dump --line shows it, for the first difference */
+static void op_text(const cudw_line_op *o, char *buf, size_t n)
+{
+    const char *name = o->kind == CUDW_LOP_SPECIAL ? "special" : cudw_line_op_name(o->opcode, o->kind == CUDW_LOP_EXTENDED);
+    if (o->kind == CUDW_LOP_SPECIAL)
+        snprintf(buf, n, "special %u", o->opcode);
+    else if (o->kind == CUDW_LOP_EXTENDED && o->opcode == CUDW_LNE_INLINED_CALL)
+        snprintf(buf, n, "%s (%llu, %llu)", name ? name : "?", (unsigned long long)o->u, (unsigned long long)o->u2);
+    else if (o->kind == CUDW_LOP_STANDARD && o->opcode == CUDW_DW_LNS_advance_line)
+        snprintf(buf, n, "%s %lld", name ? name : "?", (long long)o->s);
+    else
+        snprintf(buf, n, "%s %llu", name ? name : "?", (unsigned long long)o->u);
+}
+
+static int same_op(const cudw_line_op *a, const cudw_line_op *b)
+{
+    return a->kind == b->kind && a->opcode == b->opcode && a->u == b->u && a->s == b->s && a->u2 == b->u2;
+}
+
+/* the first opcode where f's section differs from the predicted ones */
+static void op_diff(const char *cubin, const char *section, const cudw_ptx_prediction *pr)
+{
+    const cudw_line_table *t = pr->table;
+    uint64_t pos = t->program_offset;
+    cudw_line_op o;
+    size_t k = 0;
+    int rc;
+    while ((rc = cudw_line_op_next(t, &pos, &o)) == CUDW_OK && k < pr->nops && same_op(&o, &pr->ops[k]))
+        k++;
+    char a[96] = "nothing", b[96] = "nothing";
+    if (rc == CUDW_OK)
+        op_text(&o, a, sizeof a);
+    if (k < pr->nops)
+        op_text(&pr->ops[k], b, sizeof b);
+    if (rc == CUDW_OK || k < pr->nops)
+        ob_printf(&out_stdout, "%s: %s opcode %zu (offset 0x%llx): cubin %s, predicted %s\n", cubin, section, k,
+                  rc == CUDW_OK ? (unsigned long long)o.offset : (unsigned long long)t->end, a, b);
+}
+
 /* the rows where f's section differs from the prediction: 0 none */
 static int row_diffs(cudw_file *f, const char *cubin, const char *section, const cudw_ptx_prediction *pr)
 {
@@ -309,20 +342,20 @@ static int row_diffs(cudw_file *f, const char *cubin, const char *section, const
     cudw_line_row r;
     size_t k = 0, ndiff = 0;
     int rc;
-    cudw_line_iter_init(t, &it, CUDW_LINE_HIDDEN);
+    cudw_line_iter_init(t, &it, 0);
     while ((rc = cudw_line_next(&it, &r)) == CUDW_OK) {
         const cudw_line_row *q = k < pr->nrows ? &pr->rows[k] : NULL;
         k++;
         if (q && q->address == r.address && q->file == r.file && q->line == r.line && q->context == r.context &&
-            q->function_offset == r.function_offset && q->hidden == r.hidden && q->end_sequence == r.end_sequence)
+            q->function_offset == r.function_offset && q->end_sequence == r.end_sequence)
             continue;
         if (ndiff++ < 20) {
-            ob_printf(&out_stdout, "%s: %s row %zu (sequence %llu, %s+0x%llx): cubin %s%llu:%llu ctx %llu", cubin,
+            ob_printf(&out_stdout, "%s: %s row %zu (sequence %llu, %s+0x%llx): cubin %llu:%llu ctx %llu", cubin,
                       section, k, (unsigned long long)r.sequence, r.symbol ? r.symbol : "?",
-                      (unsigned long long)(r.address - r.symbol_value), hidden_mark(r.hidden),
+                      (unsigned long long)(r.address - r.symbol_value),
                       (unsigned long long)r.file, (unsigned long long)r.line, (unsigned long long)r.context);
             if (q)
-                ob_printf(&out_stdout, ", predicted %s0x%llx %llu:%llu ctx %llu\n", hidden_mark(q->hidden),
+                ob_printf(&out_stdout, ", predicted 0x%llx %llu:%llu ctx %llu\n",
                           (unsigned long long)q->address, (unsigned long long)q->file, (unsigned long long)q->line,
                           (unsigned long long)q->context);
             else
@@ -385,6 +418,8 @@ int ptx_verify(int argc, char **argv)
         }
         checked++;
         if (d) {
+            if (pr.table)
+                op_diff(cubin, secs[s], &pr);
             int rows_differ = !pr.table || row_diffs(f, cubin, secs[s], &pr);
             ob_printf(&out_stdout, "%s: %s differs from what ptxas writes for %s%s\n", cubin, secs[s], ptx,
                       rows_differ ? "" : " (the rows agree; the opcodes that carry them do not)");

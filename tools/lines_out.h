@@ -8,7 +8,7 @@
 #include "keyidx.h"
 
 typedef struct lopts {
-    int json, compact, ptx, hidden, long_form;
+    int json, compact, ptx, long_form;
     const char *section;
 } lopts;
 
@@ -38,27 +38,15 @@ const char *ptx_text(cudw_file *f, const cudw_line_table *t, const cudw_line_row
 const char *row_path(cudw_file *f, const cudw_line_table *t, int sass, uint64_t file);
 
 /* What every JSON form of a row writes only when it is there: the inlined
- * function's offset, "hidden" (true: an advance no row follows; 2: a 0x90
- * another replaces before any row), Mercury's flag,
- * "file_again" (a set_file that left the file as it was), "ctx_first" (its
- * 0x90 came before its set_file), "file_first" (its set_file came before
- * the 0x92 0 closing an entry row) (lines' two forms, ptx-lines --predict). */
+ * function's offset and Mercury's flag (lines' two forms, ptx-lines
+ * --predict).  How the table was written is the opcodes' business (dump
+ * --line --json). */
 static inline void row_marks(json *j, const cudw_line_row *r)
 {
     if (r->context || r->function_offset)
         json_u64(j, "function_offset", r->function_offset);
-    if (r->hidden == 1)
-        json_bool(j, "hidden", 1);
-    else if (r->hidden) /* a 0x90 replaced before any row */
-        json_u64(j, "hidden", r->hidden);
     if (r->merc_flag)
         json_u64(j, "merc_flag", r->merc_flag);
-    if (r->file_again)
-        json_bool(j, "file_again", 1);
-    if (r->ctx_first)
-        json_bool(j, "ctx_first", 1);
-    if (r->file_first)
-        json_bool(j, "file_first", 1);
 }
 
 /* JSON, the default: every row with everything it means.  0, or 1 when

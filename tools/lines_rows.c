@@ -69,7 +69,7 @@ int json_table(cudw_file *f, const cudw_line_table *t, const lopts *o, int sass,
     json_memo sym = {0}, path = {0}, fn = {0}; /* escaped once, copied row after row */
     json_header(f, t, sass, j);
     json_arr(j, "rows");
-    cudw_line_iter_init(t, &it, o->hidden ? CUDW_LINE_HIDDEN : 0);
+    cudw_line_iter_init(t, &it, 0);
     while ((rc = cudw_line_next(&it, &r)) == CUDW_OK) {
         json_obj(j, NULL);
         json_u64(j, "address", r.address);
@@ -87,7 +87,7 @@ int json_table(cudw_file *f, const cudw_line_table *t, const lopts *o, int sass,
         row_marks(j, &r);
         json_u64(j, "sequence", r.sequence);
         json_u64(j, "row", r.index);
-        if (o->ptx && sass && !r.end_sequence && !r.hidden)
+        if (o->ptx && sass && !r.end_sequence)
             json_str(j, "ptx", ptx_text(f, t, &r));
         json_end_obj(j);
     }
@@ -110,7 +110,7 @@ int compact_table(cudw_file *f, const cudw_line_table *t, const lopts *o, int sa
     int rc;
     json_header(f, t, sass, j);
     json_arr(j, "sequences");
-    cudw_line_iter_init(t, &it, o->hidden ? CUDW_LINE_HIDDEN : 0);
+    cudw_line_iter_init(t, &it, 0);
     int open = 0;
     while ((rc = cudw_line_next(&it, &r)) == CUDW_OK) {
         if ((r.context || r.function_offset) && fn_add(ti, r.function_offset, r.function))
@@ -135,10 +135,10 @@ int compact_table(cudw_file *f, const cudw_line_table *t, const lopts *o, int sa
         if (r.context)
             json_u64(j, "context", r.context);
         row_marks(j, &r);
-        if (o->ptx && sass && !r.end_sequence && !r.hidden)
+        if (o->ptx && sass && !r.end_sequence)
             json_str(j, "ptx", ptx_text(f, t, &r));
         json_end_obj(j);
-        if (r.end_sequence && !r.hidden) {
+        if (r.end_sequence) {
             json_end_arr(j);
             json_end_obj(j);
             open = 0;

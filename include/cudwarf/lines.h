@@ -80,6 +80,10 @@ typedef struct cudw_line_op {
     int64_t s;                /* advance_line */
     uint64_t u2;              /* 0x90: function-name offset */
     const cudw_reloc *reloc;  /* set_address: its relocation, or NULL */
+    const char *symbol;       /* set_address: the symbol it is relocated against
+                                 (from reloc; an encoder's input: u is then
+                                 symbol_value + addend), or NULL */
+    uint64_t symbol_value;
     const uint8_t *raw;       /* extended operand bytes (after the sub-opcode) */
     uint64_t raw_len;
     uint64_t addr_adv;        /* special, const_add_pc: address advance */
@@ -104,24 +108,7 @@ typedef struct cudw_line_row {
     unsigned symtab;          /* the symbol table it is from (.symtab, .nv.merc.symtab) */
     uint64_t file, line, column;
     uint8_t is_stmt, basic_block, end_sequence;
-    uint8_t hidden;           /* not a row (CUDW_LINE_HIDDEN only; see below):
-                                 1, an address advance no row followed; 2, an
-                                 inlined-call opcode another replaced before
-                                 any row (its context and function_offset) */
     uint8_t merc_flag;        /* last 0x92 operand in this sequence (0 if none) */
-    uint8_t file_again;       /* a DW_LNS_set_file naming the file already in
-                                 effect came before this row (ptxas writes one
-                                 after a row it left in the old file, see
-                                 docs/ptx-lines.md); the encoder writes it again */
-    uint8_t ctx_first;        /* its inlined-call opcode came before its
-                                 DW_LNS_set_file (ptxas, after a context row
-                                 another context shares: docs/ptx-lines.md,
-                                 rule 3); the encoder keeps that order */
-    uint8_t file_first;       /* its DW_LNS_set_file came before the 0x92 0
-                                 that closes the Mercury entry row before it
-                                 (ptxas, when the entry's next instruction is
-                                 at another address: docs/ptx-lines.md,
-                                 rule 14); the encoder keeps that order */
     uint64_t context;         /* 0, or the 1-based row of this sequence it was inlined at */
     uint64_t function_offset; /* 0x90/0x91 operand */
     const char *function;     /* inlined function's name when context != 0 (or after 0x91), else NULL */
@@ -148,8 +135,6 @@ typedef struct cudw_line_iter {
     uint64_t fn_off;          /* the last function-name offset looked up ... */
     const char *fn;           /* ... and its name (inlined rows come in runs) */
     int fn_known;
-    int ctx_seen;             /* since the last row: 1, a 0x90 (for ctx_first);
-                                 2, a set_file (for file_first) */
     uint64_t prev_address, prev_line, prev_file, prev_context, prev_fn; /* the last row */
     int prev_valid;
     int seq_shndx;            /* section of the sequence's symbol, -1 unknown */
@@ -162,15 +147,6 @@ typedef struct cudw_line_iter {
                                        Only sequences with inlined rows are kept:
                                        at the first one, the sequence is decoded
                                        again up to it. */
-#define CUDW_LINE_HIDDEN 2u         /* also report, as rows with hidden = 1, each
-                                       DW_LNS_advance_pc that no row follows:
-                                       ptxas writes one for a same-line instruction
-                                       it does not copy; and as rows with hidden = 2,
-                                       each 0x90 that another 0x90 replaces before any
-                                       row (ptxas's context change on a same line,
-                                       docs/ptx-lines.md rule 7).  Only an encoder that
-                                       must reproduce the bytes needs them; they do not
-                                       count in row numbers or contexts. */
 
 /* Row numbers are ptxas's: a row that repeats the one before it (same
  * address, file, line and context) where a function starts (the
@@ -282,6 +258,18 @@ typedef struct cudw_line_out {
  * context, function_offset, merc_flag.  Free with cudw_line_out_free. */
 int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, const cudw_line_row *rows,
                      size_t n, cudw_line_out *out);
+
+/* Encode opcodes (the records cudw_line_op_next yields, in order) into one
+ * unit: the other layer of cudw_line_encode, for a writer that must
+ * reproduce a producer's exact order (gimli's LineInstruction).  An
+ * opcode decoded from a table comes out as it was stored (its LEB operands
+ * at least `size` long, extended operand bytes from raw); one built by
+ * hand leaves size, ext_len and raw 0 and gives the operands in u, s, u2
+ * (set_address: u, and symbol/symbol_value for its relocation site; an
+ * advance_pc goes out as ptxas writes it).  So re-encoding every opcode of
+ * a decoded table gives its bytes back. */
+int cudw_line_encode_ops(const cudw_line_params *p, const cudw_line_header_in *h, const cudw_line_op *ops,
+                         size_t n, cudw_line_out *out);
 void cudw_line_out_free(cudw_line_out *out);
 
 /* A program built row by row (gimli's write::LineProgram): directories and

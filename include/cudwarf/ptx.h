@@ -132,8 +132,11 @@ int cudw_ptx_insn_next(const cudw_ptx *p, cudw_ptx_walk *w, cudw_ptx_insn *out);
 int cudw_ptx_matches(cudw_file *f, const cudw_ptx *p, const cudw_section *ptx_section, uint64_t *line);
 
 typedef struct cudw_ptx_prediction {
-    cudw_line_row *rows;      /* what the program holds, hidden rows included
-                                 (the input of cudw_line_encode); malloc'd */
+    cudw_line_op *ops;        /* the opcodes ptxas writes, in its order (the
+                                 input of cudw_line_encode_ops); malloc'd */
+    size_t nops;
+    cudw_line_row *rows;      /* the rows they make, numbered as ptxas counts
+                                 (context and index); malloc'd */
     size_t nrows;
     cudw_line_out unit;       /* the encoded unit and its relocation sites */
     const cudw_line_table *table; /* f's own table of that section (its header

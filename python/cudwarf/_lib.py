@@ -83,8 +83,7 @@ class SymQuery(Structure):
 class LineRow(Structure):
     _fields_ = [("address", c_uint64), ("symbol", c_char_p), ("symbol_value", c_uint64), ("symtab", c_uint),
                 ("file", c_uint64), ("line", c_uint64), ("column", c_uint64), ("is_stmt", c_uint8),
-                ("basic_block", c_uint8), ("end_sequence", c_uint8), ("hidden", c_uint8), ("merc_flag", c_uint8),
-                ("file_again", c_uint8), ("ctx_first", c_uint8), ("file_first", c_uint8),
+                ("basic_block", c_uint8), ("end_sequence", c_uint8), ("merc_flag", c_uint8),
                 ("context", c_uint64), ("function_offset", c_uint64), ("function", c_char_p), ("sequence", c_uint64),
                 ("index", c_uint64), ("op_offset", c_uint64)]
 
@@ -139,7 +138,8 @@ class LineOut(Structure):
 
 
 class PtxPrediction(Structure):
-    _fields_ = [("rows", POINTER(LineRow)), ("nrows", c_size_t), ("unit", LineOut), ("table", c_void_p),
+    _fields_ = [("ops", c_void_p), ("nops", c_size_t),
+                ("rows", POINTER(LineRow)), ("nrows", c_size_t), ("unit", LineOut), ("table", c_void_p),
                 ("line_sass", POINTER(Section))]
 
 
@@ -182,7 +182,7 @@ class CorrOpts(Structure):
 # The library says which ABI it has and how big its structures are: a
 # library that does not match this package is refused at import, never
 # read with the wrong layout.
-ABI_VERSION = 5
+ABI_VERSION = 6
 try:
     lib.cudw_abi_version.restype = ctypes.c_uint
     lib.cudw_abi_version.argtypes = []

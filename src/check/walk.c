@@ -222,10 +222,10 @@ static void check_op(walker *w, const cudw_section *s, const cudw_line_table *t,
 }
 
 /* The rows of table t.  Checking (verify): each context names an earlier
- * row of its sequence.  Walking deeply (the fuzzers): hidden rows too,
- * every call site resolved, every PTX line of a SASS table found -- the
- * decoding verify leaves out for its speed (a hidden row and a call site
- * decode parts of the program again). */
+ * row of its sequence.  Walking deeply (the fuzzers): every call site
+ * resolved, every PTX line of a SASS table found -- the decoding verify
+ * leaves out for its speed (a call site decodes part of the program
+ * again); the opcodes re-encoded as they were (cudw_line_encode_ops). */
 static void walk_rows(walker *w, const cudw_section *s, const cudw_line_table *t, int sass)
 {
     cudw_line_iter it;
@@ -235,12 +235,10 @@ static void walk_rows(walker *w, const cudw_section *s, const cudw_line_table *t
     uint64_t ptx_file = ~0ull; /* the file ptx is for: rows come in runs of one file */
     int deep = !(w->flags & WALK_CHECKS);
     row_state rs = {0};
-    cudw_line_iter_init(t, &it, deep ? CUDW_LINE_KEEP_SEQUENCE | CUDW_LINE_HIDDEN : 0);
+    cudw_line_iter_init(t, &it, deep ? CUDW_LINE_KEEP_SEQUENCE : 0);
     while ((rc = cudw_line_next(&it, &r)) == CUDW_OK) {
         const cudw_line_row *site;
         const char *text;
-        if (r.hidden)
-            continue;
         if (!deep)
             rows_check(w, s, &rs, &r);
         if (deep && sass && r.file != ptx_file) { /* only SASS tables' lines are PTX lines */

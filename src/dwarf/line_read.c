@@ -26,6 +26,8 @@ int cudw_line_op_next(const cudw_line_table *t, uint64_t *ppos, cudw_line_op *o)
     o->offset = at;
     o->opcode = op;
     o->reloc = NULL;
+    o->symbol = NULL;
+    o->symbol_value = 0;
     o->raw = NULL;
     o->raw_len = o->ext_len = o->u = o->u2 = o->addr_adv = 0;
     o->s = o->line_adv = 0;
@@ -89,6 +91,10 @@ int cudw_line_op_next(const cudw_line_table *t, uint64_t *ppos, cudw_line_op *o)
                 return file_fail(t->file, CUDW_E_BAD_OFFSET, t->section, at, "line program",
                                  "DW_LNE_set_address with a %llu-byte operand", (unsigned long long)(len - 1));
             (void)cur_field(&x, (unsigned)(len - 1), "DW_LNE_set_address", &o->u, &o->reloc); /* len fits */
+            if (o->reloc) {
+                o->symbol = o->reloc->sym_name;
+                o->symbol_value = o->reloc->sym_value;
+            }
             break;
         case CUDW_DW_LNE_NVIDIA_inlined_call:
             x.f = NULL; /* reported at the opcode, below */
@@ -129,7 +135,6 @@ static void reset(cudw_line_iter *it)
     it->seq_pos = it->pos;
     it->keeping = 0;
     it->prev_valid = 0;
-    it->ctx_seen = 0;
     it->seq_shndx = -1;
 }
 
@@ -174,33 +179,6 @@ const char *cudw_line_function_name(const cudw_line_table *t, uint64_t off)
     return (const char *)s->data + at;
 }
 
-/* A 0x90 is dead (a hidden row of kind 2) when another 0x90 comes before
- * a row or a lone advance. */
-static int replaced_context(const cudw_line_table *t, uint64_t pos)
-{
-    cudw_line_op o;
-    while (cudw_line_op_next(t, &pos, &o) == CUDW_OK) {
-        if (o.kind == CUDW_LOP_EXTENDED && o.opcode == CUDW_LNE_INLINED_CALL)
-            return 1;
-        /* a row, or a lone advance (a hidden row of its own); the other
-         * address moves (const_add_pc, fixed_advance_pc) make neither */
-        if (o.kind == CUDW_LOP_SPECIAL || (o.kind == CUDW_LOP_STANDARD && (o.opcode == 1 || o.opcode == 2)) ||
-            (o.kind == CUDW_LOP_EXTENDED && (o.opcode == 1 || o.opcode == 2)))
-            return 0;
-    }
-    return 0;
-}
-
-/* An advance_pc is "hidden" when no row follows it: the next opcode is not
- * DW_LNS_copy and not DW_LNE_end_sequence. */
-static int followed_by_row(const cudw_line_table *t, uint64_t pos)
-{
-    cudw_line_op o;
-    if (cudw_line_op_next(t, &pos, &o) != CUDW_OK)
-        return 1;
-    return (o.kind == CUDW_LOP_STANDARD && o.opcode == 1) || (o.kind == CUDW_LOP_EXTENDED && o.opcode == 1);
-}
-
 /* Each row is written field by field from the state: a whole-struct copy
  * right after the opcodes' 8-byte stores into the state loads it back in
  * 16-byte pieces, which the CPU cannot forward from those stores (a stall
@@ -231,11 +209,7 @@ static inline void put_row(cudw_line_row *d, const cudw_line_row *st, const cudw
     d->is_stmt = st->is_stmt;
     d->basic_block = st->basic_block;
     d->end_sequence = st->end_sequence;
-    d->hidden = st->hidden;
     d->merc_flag = st->merc_flag;
-    d->file_again = st->file_again;
-    d->ctx_first = st->ctx_first;
-    d->file_first = st->file_first;
     d->context = st->context;
     d->function_offset = st->function_offset;
     d->function = fn;
@@ -308,35 +282,6 @@ static int emit(cudw_line_iter *it, cudw_line_row *out, uint64_t op_offset)
     st->symtab = it->symtab;
     st->function = fn;
     st->basic_block = 0;
-    st->file_again = 0;
-    st->ctx_first = 0;
-    st->file_first = 0;
-    it->ctx_seen = 0;
-    return CUDW_OK;
-}
-
-/* What is not a row (CUDW_LINE_HIDDEN): kind 1, a lone advance (it takes
- * a set_file that came before it); kind 2, a 0x90 the next one replaces. */
-static int put_hidden(cudw_line_iter *it, cudw_line_row *out, uint8_t kind, uint64_t op_offset)
-{
-    cudw_line_row *st = &it->state;
-    *out = *st;
-    out->file_again = kind == 1 && st->file_again;
-    out->ctx_first = kind == 1 && st->ctx_first;
-    out->file_first = kind == 1 && st->file_first;
-    if (kind == 1) {
-        st->file_again = 0;
-        st->ctx_first = 0;
-        st->file_first = 0;
-        it->ctx_seen = 0;
-    }
-    out->hidden = kind;
-    out->op_offset = op_offset;
-    out->symbol = it->symbol;
-    out->symbol_value = it->symbol_value;
-    out->symtab = it->symtab;
-    out->index = 0;
-    out->function = NULL;
     return CUDW_OK;
 }
 
@@ -366,16 +311,9 @@ static int slow_op(cudw_line_iter *it, cudw_line_row *out)
         case 1: return emit(it, out, o.offset);
         case 2: case 8:
             st->address += o.addr_adv;
-            if ((it->flags & CUDW_LINE_HIDDEN) && o.opcode == 2 && !followed_by_row(t, it->pos))
-                return put_hidden(it, out, 1, o.offset);
             break;
         case 3: st->line += (uint64_t)o.s; break;
-        case 4:
-            st->file_again = o.u == st->file && it->prev_valid;
-            st->file = o.u;
-            st->ctx_first = (uint8_t)(it->ctx_seen & 1); /* a 0x90 came first */
-            it->ctx_seen |= 2;
-            break;
+        case 4: st->file = o.u; break;
         case 5: st->column = o.u; break;
         case 6: st->is_stmt = !st->is_stmt; break;
         case 7: st->basic_block = 1; break;
@@ -400,18 +338,12 @@ static int slow_op(cudw_line_iter *it, cudw_line_row *out)
         case CUDW_LNE_INLINED_CALL:
             st->context = o.u;
             st->function_offset = o.u2;
-            st->ctx_first = 0;
-            it->ctx_seen |= 1;
-            if ((it->flags & CUDW_LINE_HIDDEN) && replaced_context(t, it->pos))
-                return put_hidden(it, out, 2, o.offset);
             break;
         case CUDW_LNE_SET_FUNCTION:
             st->function_offset = o.u;
             break;
         case CUDW_LNE_MERC_ENTRY:
             st->merc_flag = (uint8_t)o.u;
-            if (!o.u && (it->ctx_seen & 2))
-                st->file_first = 1; /* its set_file came first (rule 14) */
             break;
         default:
             break;
@@ -433,10 +365,7 @@ int cudw_line_next(cudw_line_iter *it, cudw_line_row *out)
     const line_impl *ti = (const line_impl *)t;
     const uint8_t *d = t->section->data, *end = d + t->end;
     const unsigned obase = t->opcode_base;
-    /* the standard opcodes taken in line; advance_pc not when hidden rows
-     * are asked for (the general decoder looks ahead for them) */
-    const unsigned sstd = ti->short_std & (it->flags & CUDW_LINE_HIDDEN ? ~4u : ~0u);
-    const int hidden_rows = (it->flags & CUDW_LINE_HIDDEN) != 0; /* 0x90s too: dead ones are reported */
+    const unsigned sstd = ti->short_std; /* the standard opcodes taken in line */
     const uint8_t *p;
     for (;;) {
         /* The fast path, for what fills real tables: special opcodes,
@@ -480,19 +409,15 @@ int cudw_line_next(cudw_line_iter *it, cudw_line_row *out)
                 continue;
             }
             if ((op == 4 || op == 5) && (sstd & (1u << op)) && !(p[1] & 0x80)) {
-                if (op == 4) { /* set_file, set_column */
-                    st->file_again = p[1] == st->file && it->prev_valid; /* it changes nothing */
+                if (op == 4) /* set_file, set_column */
                     st->file = p[1];
-                    st->ctx_first = (uint8_t)(it->ctx_seen & 1);
-                    it->ctx_seen |= 2;
-                }
                 else
                     st->column = p[1];
                 p += 2;
                 continue;
             }
             if (op == 0 && p[2] == CUDW_LNE_INLINED_CALL && p[1] >= 3 && p[1] < 0x80 &&
-                end - p >= 2 + (ptrdiff_t)p[1] && !hidden_rows) {
+                end - p >= 2 + (ptrdiff_t)p[1]) {
                 /* 00 len 90 <context> <function offset>: the operands (the
                  * function is a string offset, often 3 bytes) are read
                  * inside the opcode's length, as cudw_line_op_next does */
@@ -502,8 +427,6 @@ int cudw_line_next(cudw_line_iter *it, cudw_line_row *out)
                     break;
                 st->context = ctx;
                 st->function_offset = fn;
-                st->ctx_first = 0;
-                it->ctx_seen |= 1;
                 p = qend;
                 continue;
             }

@@ -1,41 +1,21 @@
-/* Writing line programs the way ptxas does.
+/* Line programs to bytes: the header, and opcode records (cudw_line_op,
+ * as cudw_line_op_next yields them) serialised one by one -- the second
+ * of the writers' two layers; line_ops.c chooses the opcodes of rows.
  *
- * Per sequence (rows up to and including an end_sequence row):
- *   00 09 02 <addr 0...>      DW_LNE_set_address, bytes 0 + a relocation site
- *   per row, in this order, each only when it changes:
- *     (00 len 90 ...          here instead of below for a row with ctx_first)
- *     04 ULEB(file)           DW_LNS_set_file (always on a sequence's first row)
- *     00 02 92 01             Mercury: before a function's entry row, and
- *                             00 02 92 00 right after that row
- *     00 len 90 ULEB ULEB     inlined-call context, function-name offset
- *   then the advance:
- *     special opcode          when the address advances (never for 0) and
- *                             0 <= dline - line_base < line_range and the
- *                             opcode fits a byte
- *     03 SLEB(dline)          DW_LNS_advance_line, when dline != 0 or the
- *                             address does not advance (then "03 00")
- *     02 ULEB(daddr)          DW_LNS_advance_pc, when daddr != 0 (written by a
- *                             signed encoder: 96 is e0 00)
- *     01                      DW_LNS_copy
- *   end_sequence row: 02 ULEB(daddr) when daddr != 0, then 00 01 01.
- * The rules are ptxas 13.0's, established by re-encoding every line
- * program of the corpus (docs/line-encoding.md). */
+ *   header: unit_length(4) version(2) header_length(4) min_inst_length
+ *           default_is_stmt line_base line_range opcode_base
+ *           standard_opcode_lengths[opcode_base-1] dirs\0...\0
+ *           files (name\0 ULEB dir ULEB mtime ULEB size)...\0
+ *           [NVIDIA: the .debug_str base word (4), relocated]
+ *   opcodes: special (1 byte) | standard (opcode, operands) |
+ *            extended (00 ULEB(len) sub-opcode operands[len-1])
+ * An opcode decoded from a table comes out as it was stored: its LEB
+ * operands at least as long as they were (size), its extended operand
+ * bytes (raw) as they were. */
 #include "../internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-
-/* ptxas writes DW_LNS_advance_pc operands with its signed encoder: a value
- * whose last 7-bit group has bit 6 set gets one more byte (96 is e0 00, not
- * 60), which is still a valid ULEB128.  Seen on every table of the corpus. */
-static void uleb_signed_style(wbuf *b, uint64_t v)
-{
-    uint8_t t[11];
-    size_t n = cudw_sleb128_write((int64_t)v, t, sizeof t);
-    if ((int64_t)v < 0) /* beyond 2^63: plain ULEB */
-        n = cudw_uleb128_write(v, t, sizeof t);
-    wb_put(b, t, n);
-}
 
 cudw_line_params cudw_line_params_nvidia(void)
 {
@@ -72,27 +52,6 @@ static int add_site(cudw_line_out *out, size_t *cap, uint64_t off, const char *s
     return 0;
 }
 
-/* 00 len 90 ULEB(context) ULEB(function name offset) */
-static void inlined_call(wbuf *b, uint64_t ctx, uint64_t fn)
-{
-    uint8_t t[20];
-    size_t k = cudw_uleb128_write(ctx, t, 10);
-    k += cudw_uleb128_write(fn, t + k, 10);
-    wb_byte(b, 0);
-    wb_uleb(b, 1 + k);
-    wb_byte(b, CUDW_LNE_INLINED_CALL);
-    wb_put(b, t, k);
-}
-
-/* 00 02 92 v: Mercury's entry flag */
-static void merc_entry(wbuf *b, uint8_t v)
-{
-    wb_byte(b, 0);
-    wb_byte(b, 2);
-    wb_byte(b, CUDW_LNE_MERC_ENTRY);
-    wb_byte(b, v);
-}
-
 int line_special_op(const cudw_line_params *p, int64_t dline, uint64_t daddr)
 {
     /* in the window, compared without forming dline - line_base: that
@@ -107,202 +66,153 @@ int line_special_op(const cudw_line_params *p, int64_t dline, uint64_t daddr)
 /* operands of standard opcode k (index 0 unused) */
 static const uint8_t std_lengths[] = {0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1};
 
-int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, const cudw_line_row *rows,
-                     size_t n, cudw_line_out *out)
+static int check_params(const cudw_line_params *p, cudw_line_out *out)
 {
-    memset(out, 0, sizeof *out);
-    if ((p->version != 2 && p->version != 3) || (p->addr_size != 4 && p->addr_size != 8) ||
-        p->line_range == 0 || p->opcode_base == 0 || p->min_inst_length == 0)
+    if ((p->version != 2 && p->version != 3) || (p->addr_size != 4 && p->addr_size != 8) || p->line_range == 0 ||
+        p->opcode_base == 0 || p->min_inst_length == 0)
         return fail(out, CUDW_E_ARG, 0, "bad parameters: version %u, address size %u, line_range %u, "
                     "opcode_base %u, min_inst_length %u", p->version, p->addr_size, p->line_range,
                     p->opcode_base, p->min_inst_length);
+    return CUDW_OK;
+}
+
+/* The header up to the program (the lengths patched at the end). */
+static void header(wbuf *b, const cudw_line_params *p, const cudw_line_header_in *h, cudw_line_out *out,
+                   size_t *sitecap)
+{
+    wb_le(b, 0, 4);
+    wb_le(b, p->version, 2);
+    wb_le(b, 0, 4);
+    wb_byte(b, p->min_inst_length);
+    wb_byte(b, p->default_is_stmt);
+    wb_byte(b, (uint8_t)p->line_base);
+    wb_byte(b, p->line_range);
+    wb_byte(b, p->opcode_base);
+    for (unsigned k = 1; k < p->opcode_base; k++)
+        wb_byte(b, k < sizeof std_lengths ? std_lengths[k] : 0);
+    for (size_t k = 0; k < h->ndirs; k++)
+        wb_put(b, h->dirs[k], strlen(h->dirs[k]) + 1);
+    wb_byte(b, 0);
+    for (size_t k = 0; k < h->nfiles; k++) {
+        wb_put(b, h->files[k].name, strlen(h->files[k].name) + 1);
+        wb_uleb(b, h->files[k].dir);
+        wb_uleb(b, h->files[k].mtime);
+        wb_uleb(b, h->files[k].size);
+    }
+    wb_byte(b, 0);
+    if (h->has_str_base) {
+        if (h->str_base_symbol && add_site(out, sitecap, b->n, h->str_base_symbol, h->str_base, 4))
+            b->oom = 1;
+        wb_le(b, h->str_base, 4);
+    }
+}
+
+/* A LEB128 of at least `len` bytes (a decoded operand's own length; 0:
+ * as short as it goes): the padding bytes carry the sign. */
+static void leb_padded(wbuf *b, uint64_t v, int is_signed, size_t len)
+{
+    uint8_t t[16];
+    size_t n = is_signed ? cudw_sleb128_write((int64_t)v, t, 11) : cudw_uleb128_write(v, t, 11);
+    if (n < len && len <= sizeof t) {
+        uint8_t fill = is_signed && (int64_t)v < 0 ? 0x7f : 0;
+        t[n - 1] |= 0x80;
+        while (n < len)
+            t[n++] = (uint8_t)(fill | 0x80);
+        t[n - 1] &= 0x7f;
+    }
+    wb_put(b, t, n);
+}
+
+/* ptxas writes DW_LNS_advance_pc operands with its signed encoder: a value
+ * whose last 7-bit group has bit 6 set gets one more byte (96 is e0 00, not
+ * 60), which is still a valid ULEB128.  Seen on every table of the corpus. */
+static size_t advance_pc_len(uint64_t v)
+{
+    uint8_t t[11];
+    return (int64_t)v < 0 ? cudw_uleb128_write(v, t, sizeof t) : cudw_sleb128_write((int64_t)v, t, sizeof t);
+}
+
+static void standard(wbuf *b, const cudw_line_params *p, const cudw_line_op *o)
+{
+    size_t len = o->size ? o->size - 1 : 0;
+    wb_byte(b, o->opcode);
+    switch (o->opcode) {
+    case CUDW_DW_LNS_advance_pc:
+        leb_padded(b, o->u, 0, o->size ? len : advance_pc_len(o->u)); /* as stored, or as ptxas writes it */
+        break;
+    case CUDW_DW_LNS_advance_line:
+        leb_padded(b, (uint64_t)o->s, 1, len);
+        break;
+    case CUDW_DW_LNS_fixed_advance_pc:
+        wb_le(b, o->u, 2);
+        break;
+    default: { /* set_file, set_column, set_isa, unknown: as many ULEBs as the header says, the first u */
+        unsigned k = o->opcode < p->opcode_base && o->opcode < sizeof std_lengths ? std_lengths[o->opcode] : 0;
+        for (unsigned i = 0; i < k; i++)
+            leb_padded(b, i ? 0 : o->u, 0, i ? 0 : len);
+    }
+    }
+}
+
+/* The operand bytes of an extended opcode not decoded from a table. */
+static size_t ext_operands(const cudw_line_op *o, unsigned addr_size, uint8_t *t)
+{
+    switch (o->opcode) {
+    case CUDW_DW_LNE_set_address:
+        memset(t, 0, addr_size); /* ptxas's bytes: 0, with a relocation */
+        if (!o->symbol)
+            for (unsigned i = 0; i < addr_size; i++)
+                t[i] = (uint8_t)(o->u >> (8 * i));
+        return addr_size;
+    case CUDW_LNE_INLINED_CALL: {
+        size_t k = cudw_uleb128_write(o->u, t, 10);
+        return k + cudw_uleb128_write(o->u2, t + k, 10);
+    }
+    case CUDW_LNE_MERC_ENTRY:
+        t[0] = (uint8_t)o->u;
+        return 1;
+    case CUDW_LNE_SET_FUNCTION:
+    case CUDW_DW_LNE_set_discriminator:
+        return cudw_uleb128_write(o->u, t, 10);
+    default: /* end_sequence */
+        return 0;
+    }
+}
+
+static int extended(wbuf *b, const cudw_line_params *p, const cudw_line_op *o, cudw_line_out *out, size_t *sitecap)
+{
+    uint8_t t[24];
+    const uint8_t *operands = o->raw ? o->raw : t;
+    size_t n = o->raw ? (size_t)o->raw_len : ext_operands(o, p->addr_size, t);
+    wb_byte(b, 0);
+    leb_padded(b, o->ext_len ? o->ext_len : n + 1, 0, 0);
+    wb_byte(b, o->opcode);
+    if (o->opcode == CUDW_DW_LNE_set_address && o->symbol &&
+        add_site(out, sitecap, b->n, o->symbol, (int64_t)(o->u - o->symbol_value), (uint8_t)n))
+        return CUDW_E_NOMEM;
+    wb_put(b, operands, n);
+    return CUDW_OK;
+}
+
+int cudw_line_encode_ops(const cudw_line_params *p, const cudw_line_header_in *h, const cudw_line_op *ops,
+                         size_t n, cudw_line_out *out)
+{
+    memset(out, 0, sizeof *out);
+    int rc = check_params(p, out);
+    if (rc)
+        return rc;
     wbuf b = {0};
     size_t sitecap = 0;
-    /* header: the lengths are patched at the end */
-    wb_le(&b, 0, 4);
-    wb_le(&b, p->version, 2);
-    wb_le(&b, 0, 4);
-    wb_byte(&b, p->min_inst_length);
-    wb_byte(&b, p->default_is_stmt);
-    wb_byte(&b, (uint8_t)p->line_base);
-    wb_byte(&b, p->line_range);
-    wb_byte(&b, p->opcode_base);
-    for (unsigned k = 1; k < p->opcode_base; k++)
-        wb_byte(&b, k < sizeof std_lengths ? std_lengths[k] : 0);
-    for (size_t k = 0; k < h->ndirs; k++)
-        wb_put(&b, h->dirs[k], strlen(h->dirs[k]) + 1);
-    wb_byte(&b, 0);
-    for (size_t k = 0; k < h->nfiles; k++) {
-        wb_put(&b, h->files[k].name, strlen(h->files[k].name) + 1);
-        wb_uleb(&b, h->files[k].dir);
-        wb_uleb(&b, h->files[k].mtime);
-        wb_uleb(&b, h->files[k].size);
-    }
-    wb_byte(&b, 0);
-    if (h->has_str_base) {
-        if (h->str_base_symbol && add_site(out, &sitecap, b.n, h->str_base_symbol, h->str_base, 4))
-            b.oom = 1;
-        wb_le(&b, h->str_base, 4);
-    }
+    header(&b, p, h, out, &sitecap);
     size_t program = b.n;
-
-    /* the program */
-    int start = 1;
-    uint64_t addr = 0, line = 1, file = 1, ctx = 0, fn = 0;
-    unsigned flag = 0; /* a 0x92 1 is open */
-    int prev_hidden = 0;
-    int stmt = p->default_is_stmt != 0;
     for (size_t i = 0; i < n && !b.oom; i++) {
-        const cudw_line_row *r = &rows[i];
-        if (start) {
-            wb_byte(&b, 0);
-            wb_uleb(&b, 1u + p->addr_size);
-            wb_byte(&b, 2);
-            if (r->symbol) {
-                if (add_site(out, &sitecap, b.n, r->symbol, (int64_t)(r->address - r->symbol_value), p->addr_size))
-                    b.oom = 1;
-                wb_le(&b, 0, p->addr_size);
-            } else {
-                wb_le(&b, r->address, p->addr_size);
-            }
-            addr = r->address;
-            line = 1;
-            file = UINT64_MAX; /* ptxas opens every sequence with set_file */
-            ctx = fn = 0;
-            flag = 0;
-            stmt = p->default_is_stmt != 0;
-            start = 0;
-        }
-        if (r->address < addr) {
-            discard(&b, out);
-            return fail(out, CUDW_E_ARG, i, "row %zu: address 0x%llx is below the previous row's 0x%llx "
-                        "(a sequence ascends)", i, (unsigned long long)r->address, (unsigned long long)addr);
-        }
-        uint64_t daddr = (r->address - addr) / p->min_inst_length;
-        /* the 0x92 0 of an entry row goes out with the next row, before
-         * its set_file -- after it when the row says so (file_first:
-         * ptxas, when the entry's next instruction is at another
-         * address); an end (never from ptxas, kept so decode(encode)
-         * holds) has its set_file first (docs/ptx-lines.md, rule 14) */
-        if (flag && !r->end_sequence && !(r->file != file && r->file_first)) {
-            merc_entry(&b, 0);
-            flag = 0;
-        }
-        /* a 0x90 ptxas wrote before the set_file (ctx_first, rule 3) */
-        if (r->ctx_first && !r->end_sequence && r->hidden != 2 && (r->context != ctx || r->function_offset != fn)) {
-            inlined_call(&b, r->context, r->function_offset);
-            ctx = r->context;
-            fn = r->function_offset;
-        }
-        if (r->file != file || r->file_again) {
-            wb_byte(&b, 4);
-            wb_uleb(&b, r->file);
-            file = r->file;
-        }
-        if (flag) {
-            merc_entry(&b, 0);
-            flag = 0;
-        }
-        if (r->end_sequence) {
-            /* ptxas's end rows only advance the address; other rows handed
-             * to us may also change the context or the line (kept, so
-             * decode(encode) holds), and a hidden advance right before needs
-             * something between it and the end, or it would read as the
-             * end's own advance */
-            if (r->context != ctx || r->function_offset != fn)
-                inlined_call(&b, r->context, r->function_offset);
-            int64_t dl = (int64_t)(r->line - line);
-            if (dl || (prev_hidden && !daddr)) {
-                wb_byte(&b, 3);
-                wb_sleb(&b, dl);
-            }
-            if (daddr) {
-                wb_byte(&b, 2);
-                uleb_signed_style(&b, daddr);
-            }
-            wb_byte(&b, 0);
-            wb_byte(&b, 1);
-            wb_byte(&b, 1);
-            start = 1;
-            prev_hidden = 0;
-            continue;
-        }
-        if (r->hidden == 2) { /* a 0x90 the next one replaces before any row */
-            /* a line it moved to: never from ptxas (its lone 0x90 keeps
-             * the line), kept so decode(encode) holds */
-            if (r->line != line) {
-                wb_byte(&b, 3);
-                wb_sleb(&b, (int64_t)(r->line - line));
-                line = r->line;
-            }
-            /* an address it moved to without a lone advance (which would
-             * read as a hidden row of its own): DW_LNS_fixed_advance_pc,
-             * 64 KiB at a time -- so not across more than 16 MiB, which
-             * would take thousands of them (a fuzzed table asked for 2^40
-             * bytes of opcodes) */
-            if (r->address - addr > (uint64_t)0xffff * 256) {
-                discard(&b, out);
-                return fail(out, CUDW_E_ARG, i, "row %zu: a replaced 0x90 (hidden 2) %llu bytes past the row "
-                            "before it: more than DW_LNS_fixed_advance_pc can carry in 256 opcodes", i,
-                            (unsigned long long)(r->address - addr));
-            }
-            for (uint64_t d = r->address - addr; d; d -= d > 0xffff ? 0xffff : d) {
-                wb_byte(&b, 9);
-                wb_le(&b, d > 0xffff ? 0xffff : d, 2);
-            }
-            addr = r->address;
-            inlined_call(&b, r->context, r->function_offset);
-            ctx = UINT64_MAX; /* the next row writes its 0x90 again, even the same one */
-            fn = r->function_offset;
-            continue;
-        }
-        prev_hidden = r->hidden;
-        if (r->merc_flag && !r->hidden) { /* Mercury: 0x92 1 before the entry row, 0x92 0 with the next */
-            merc_entry(&b, r->merc_flag);
-            flag = r->merc_flag;
-        }
-        if (r->context != ctx || r->function_offset != fn) {
-            inlined_call(&b, r->context, r->function_offset);
-            ctx = r->context;
-            fn = r->function_offset;
-        }
-        if (r->hidden) { /* an advance no row follows (a same-line entry ptxas did not copy) */
-            int64_t hl = (int64_t)(r->line - line);
-            if (hl) { /* never from ptxas; keeps decode(encode(rows)) == rows */
-                wb_byte(&b, 3);
-                wb_sleb(&b, hl);
-                line = r->line;
-            }
-            /* even an advance of 0 (a hidden first row of a sequence): a
-             * lone advance_pc is what makes a hidden row */
-            wb_byte(&b, 2);
-            uleb_signed_style(&b, daddr);
-            addr = r->address;
-            continue;
-        }
-        if ((r->is_stmt != 0) != stmt) {
-            wb_byte(&b, 6); /* DW_LNS_negate_stmt: ptxas never needs it, rows may */
-            stmt = !stmt;
-        }
-        int64_t dline = (int64_t)(r->line - line);
-        int special = line_special_op(p, dline, daddr);
-        if (special >= 0) {
-            wb_byte(&b, (uint8_t)special);
-        } else {
-            /* ptxas advances something before every copy: a duplicate row
-             * (no address advance, same line) gets "advance_line 0" */
-            if (dline || !daddr) {
-                wb_byte(&b, 3);
-                wb_sleb(&b, dline);
-            }
-            if (daddr) {
-                wb_byte(&b, 2);
-                uleb_signed_style(&b, daddr);
-            }
-            wb_byte(&b, 1);
-        }
-        addr = r->address;
-        line = r->line;
+        const cudw_line_op *o = &ops[i];
+        if (o->kind == CUDW_LOP_SPECIAL)
+            wb_byte(&b, o->opcode);
+        else if (o->kind == CUDW_LOP_STANDARD)
+            standard(&b, p, o);
+        else if (extended(&b, p, o, out, &sitecap))
+            b.oom = 1;
     }
     if (b.oom) {
         discard(&b, out);
@@ -312,12 +222,52 @@ int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, co
         discard(&b, out);
         return fail(out, CUDW_E_LIMIT, 0, "the unit would exceed 4 GiB");
     }
-    uint32_t unit = (uint32_t)(b.n - 4), hlen = (uint32_t)(program - 10);
-    memcpy(b.p, &unit, 4);
-    memcpy(b.p + 6, &hlen, 4);
+    wb_patch_le(&b, 0, b.n - 4, 4);
+    wb_patch_le(&b, 6, program - 10, 4);
     out->data = b.p;
     out->size = b.n;
     return CUDW_OK;
+}
+
+/* Both layers over rows given as stage 1 or the public API holds them. */
+int line_encode_wrows(const cudw_line_params *p, const cudw_line_header_in *h, const line_wrow *rows, size_t n,
+                      cudw_line_out *out)
+{
+    memset(out, 0, sizeof *out);
+    int rc = check_params(p, out);
+    if (rc)
+        return rc;
+    lop_vec o = {0};
+    rc = line_rows_to_ops(p, rows, n, &o, &out->err);
+    if (rc == CUDW_OK)
+        rc = cudw_line_encode_ops(p, h, o.v, o.n, out);
+    else
+        out->err.offset = out->err.offset; /* the row index, as line_rows_to_ops set it */
+    free(o.v);
+    return rc;
+}
+
+static void to_wrow(line_wrow *w, const cudw_line_row *r)
+{
+    *w = (line_wrow){.address = r->address, .symbol = r->symbol, .symbol_value = r->symbol_value,
+                     .symtab = r->symtab, .file = r->file, .line = r->line, .is_stmt = r->is_stmt,
+                     .end_sequence = r->end_sequence, .merc_flag = r->merc_flag, .context = r->context,
+                     .function_offset = r->function_offset, .index = r->index};
+}
+
+int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, const cudw_line_row *rows,
+                     size_t n, cudw_line_out *out)
+{
+    line_wrow *w = malloc((n ? n : 1) * sizeof *w);
+    if (!w) {
+        memset(out, 0, sizeof *out);
+        return fail(out, CUDW_E_NOMEM, 0, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++)
+        to_wrow(&w[i], &rows[i]);
+    int rc = line_encode_wrows(p, h, w, n, out);
+    free(w);
+    return rc;
 }
 
 void cudw_line_out_free(cudw_line_out *out)

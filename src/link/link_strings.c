@@ -158,48 +158,56 @@ static int reencode(cudw_link *L, int o, const cudw_line_table *t, uint64_t out_
                     relvec newrel[3])
 {
     size_t cap = 256, n = 0;
-    cudw_line_row *rows = malloc(cap * sizeof *rows);
-    if (!rows)
+    cudw_line_op *ops = malloc(cap * sizeof *ops);
+    if (!ops)
         return CUDW_E_NOMEM;
-    cudw_line_iter it;
-    cudw_line_row r;
+    cudw_line_op op;
     int rc;
     /* the output's base word: the table's own, rebased */
     uint64_t base = t->has_str_base ? link_read(L, o, out_at + (t->str_base_offset - t->offset), 4) : 0;
     uint64_t lo = UINT64_MAX;
-    cudw_line_iter_init(t, &it, CUDW_LINE_HIDDEN);
-    while ((rc = cudw_line_next(&it, &r)) == CUDW_OK) {
-        cudw_line_row *v = vec_room(rows, &cap, n, sizeof *rows, 256);
+    uint64_t pos = t->program_offset;
+    while ((rc = cudw_line_op_next(t, &pos, &op)) == CUDW_OK) {
+        cudw_line_op *v = vec_room(ops, &cap, n, sizeof *ops, 256);
         if (!v) {
             rc = CUDW_E_NOMEM;
             break;
         }
-        rows = v;
-        if (r.function) {
-            r.function_offset = map_off(m, base + r.function_offset);
-            if (r.function_offset < lo)
-                lo = r.function_offset;
+        ops = v;
+        /* a function name (0x90's second operand, 0x91's): remapped, the
+         * opcode written anew around it */
+        int inl = op.kind == CUDW_LOP_EXTENDED && op.opcode == CUDW_LNE_INLINED_CALL;
+        int setfn = op.kind == CUDW_LOP_EXTENDED && op.opcode == CUDW_LNE_SET_FUNCTION;
+        uint64_t *fn = inl ? &op.u2 : setfn ? &op.u : NULL;
+        if (fn && (*fn || (inl && op.u)) && cudw_line_function_name(t, *fn)) {
+            *fn = map_off(m, base + *fn);
+            if (*fn < lo)
+                lo = *fn;
+            op.raw = NULL;
+            op.size = op.ext_len = op.raw_len = 0;
+            op.offset = 1; /* a mark: rebased below */
+        } else {
+            op.offset = 0;
         }
-        rows[n++] = r;
+        ops[n++] = op;
     }
-    cudw_line_iter_free(&it);
     if (rc != CUDW_DONE) {
-        free(rows);
+        free(ops);
         return rc == CUDW_E_NOMEM ? rc : link_fail(L, -1, rc, t->section, t->offset, "line table",
                                                    "cannot decode it to re-encode it");
     }
     uint64_t nbase = lo == UINT64_MAX ? map_off(m, base) : lo;
     for (size_t i = 0; i < n; i++)
-        if (rows[i].function)
-            rows[i].function_offset -= nbase;
+        if (ops[i].offset)
+            *(ops[i].opcode == CUDW_LNE_INLINED_CALL ? &ops[i].u2 : &ops[i].u) -= nbase;
     cudw_line_params p = {.version = t->version, .addr_size = 8, .min_inst_length = t->min_inst_length,
                           .default_is_stmt = t->default_is_stmt, .line_range = t->line_range,
                           .opcode_base = t->opcode_base, .line_base = t->line_base};
     cudw_line_header_in h = {.dirs = t->dirs, .ndirs = t->ndirs, .files = t->files, .nfiles = t->nfiles,
                              .has_str_base = t->has_str_base, .str_base = (uint32_t)nbase};
     cudw_line_out lo_out;
-    rc = cudw_line_encode(&p, &h, rows, n, &lo_out);
-    free(rows);
+    rc = cudw_line_encode_ops(&p, &h, ops, n, &lo_out);
+    free(ops);
     if (rc != CUDW_OK) {
         L->err = lo_out.err;
         return rc;

@@ -51,7 +51,7 @@ typedef enum ptx_dialect {
  * (ptx_lines.c); off: behaviours switched off (1 << B_*, ptx_gen.h), 0 but
  * in the unit tests that show what each one does. */
 int ptx_gen_run(cudw_file *f, const cudw_ptx *p, const cudw_line_table *sass, ptx_dialect dialect,
-                uint64_t off, const cudw_line_params *prm, cudw_line_row **rows, size_t *nrows);
+                uint64_t off, const cudw_line_params *prm, line_wrow **rows, size_t *nrows);
 
 /* cudw_ptx_predict with behaviours switched off (the unit tests). */
 int ptx_predict_with(cudw_file *f, const cudw_ptx *p, const char *section, uint64_t off, cudw_ptx_prediction *out);

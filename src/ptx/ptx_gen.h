@@ -133,9 +133,9 @@ typedef struct gen {
     ptx_dialect dialect;
     uint64_t off;        /* behaviours switched off (1 << B_*): the unit tests' proof */
     const cudw_line_params *prm; /* of the table written: the special opcodes */
-    cudw_line_row *rows; /* what is written, in order */
+    line_wrow *rows;     /* what is written, in order */
     size_t nrows, cap;
-    cudw_line_row proto; /* symbol of the sequence */
+    line_wrow proto;     /* symbol of the sequence */
     uint64_t n;          /* rows counted in context numbers */
     size_t seq_first;    /* rows[seq_first..nrows): this sequence's */
     size_t step;         /* the .loc being taken */
@@ -208,7 +208,7 @@ static inline int xfile_run(const gen *g, const cudw_ptx_loc *L)
     return !x;
 }
 
-cudw_line_row *ptxg_push(gen *g);
+line_wrow *ptxg_push(gen *g);
 void ptxg_flush(gen *g);
 int ptxg_row(gen *g, uint64_t a, uint64_t file, uint64_t line, uint8_t merc_flag);
 int ptxg_hidden(gen *g, uint64_t a, uint64_t file);

@@ -7,7 +7,7 @@
 #include <string.h>
 
 int ptx_gen_run(cudw_file *f, const cudw_ptx *p, const cudw_line_table *sass, ptx_dialect dialect,
-                uint64_t off, const cudw_line_params *prm, cudw_line_row **rows, size_t *nrows)
+                uint64_t off, const cudw_line_params *prm, line_wrow **rows, size_t *nrows)
 {
     gen g = {0};
     g.p = p;
@@ -47,7 +47,7 @@ int ptx_gen_run(cudw_file *f, const cudw_ptx *p, const cudw_line_table *sass, pt
         seq[nseq++] = r;
         if (!r.end_sequence)
             continue;
-        g.proto = (cudw_line_row){0};
+        g.proto = (line_wrow){0};
         g.proto.symbol = seq[0].symbol;
         g.proto.symbol_value = seq[0].symbol_value;
         g.proto.symtab = seq[0].symtab;

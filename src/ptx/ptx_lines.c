@@ -125,7 +125,7 @@ static int sequence_end(gen *g, uint64_t a)
      * came back (tests/fixtures/stage1/sticky_sm90 -rdc) */
     if (g->adv.xprov && g->adv.xprov == g->nrows && g->rows[g->nrows - 1].hidden == 1)
         g->nrows--;
-    cudw_line_row *e = ptxg_push(g);
+    line_wrow *e = ptxg_push(g);
     if (!e)
         return CUDW_E_NOMEM;
     e->address = a;
@@ -267,7 +267,7 @@ static int entry_repeat(gen *g, walk *W, const step *s, int dup)
         again = !ptxg_entry_special(g, W->entry_row0, W->entry_a, F, LOC(g, W->entry_first)->file);
     if (!again)
         return CUDW_OK;
-    cudw_line_row *x = ptxg_push(g);
+    line_wrow *x = ptxg_push(g);
     if (!x)
         return CUDW_E_NOMEM;
     x->address = W->entry_a;

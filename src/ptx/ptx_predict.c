@@ -8,6 +8,7 @@ void cudw_ptx_prediction_free(cudw_ptx_prediction *pr)
 {
     if (!pr)
         return;
+    free(pr->ops);
     free(pr->rows);
     cudw_line_out_free(&pr->unit);
     memset(pr, 0, sizeof *pr);
@@ -16,6 +17,33 @@ void cudw_ptx_prediction_free(cudw_ptx_prediction *pr)
 int cudw_ptx_predict(cudw_file *f, const cudw_ptx *p, const char *section, cudw_ptx_prediction *out)
 {
     return ptx_predict_with(f, p, section, 0, out);
+}
+
+/* The opcodes ptxas writes for rows w[0..n), and the rows a decoder
+ * reads from them (what is not a row left out). */
+static int outputs(const cudw_line_params *prm, const line_wrow *w, size_t n, cudw_ptx_prediction *out)
+{
+    lop_vec o = {0};
+    cudw_error err;
+    int rc = line_rows_to_ops(prm, w, n, &o, &err);
+    out->ops = o.v;
+    out->nops = o.n;
+    if (rc)
+        return rc == CUDW_E_NOMEM ? rc : CUDW_E_ARG;
+    if (!(out->rows = malloc((n ? n : 1) * sizeof *out->rows)))
+        return CUDW_E_NOMEM;
+    uint64_t seq = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (w[i].hidden)
+            continue;
+        out->rows[out->nrows++] = (cudw_line_row){
+            .address = w[i].address, .symbol = w[i].symbol, .symbol_value = w[i].symbol_value,
+            .symtab = w[i].symtab, .file = w[i].file, .line = w[i].line, .is_stmt = w[i].is_stmt,
+            .end_sequence = w[i].end_sequence, .merc_flag = w[i].merc_flag, .context = w[i].context,
+            .function_offset = w[i].function_offset, .sequence = seq, .index = w[i].index};
+        seq += w[i].end_sequence;
+    }
+    return CUDW_OK;
 }
 
 int ptx_predict_with(cudw_file *f, const cudw_ptx *p, const char *section, uint64_t off, cudw_ptx_prediction *out)
@@ -72,10 +100,15 @@ int ptx_predict_with(cudw_file *f, const cudw_ptx *p, const char *section, uint6
     /* sm_90 and later defer a same-line .loc; Mercury tables do not */
     ptx_dialect d = merc ? PTXD_MERCURY : cudw_header(f)->sm >= 90 ? PTXD_DELAYED : PTXD_IMMEDIATE;
     /* the generator needs the header's special opcodes (entry_repeat) */
-    int gen_rc = ptx_gen_run(f, p, st, d, off, &prm, &out->rows, &out->nrows);
+    line_wrow *w = NULL;
+    size_t nw = 0;
+    int gen_rc = ptx_gen_run(f, p, st, d, off, &prm, &w, &nw);
+    if (gen_rc == CUDW_OK)
+        gen_rc = outputs(&prm, w, nw, out);
+    free(w);
     if (gen_rc == CUDW_E_NOMEM)
         file_fail(f, gen_rc, ss, 0, "PTX lines", "out of memory");
-    rc = gen_rc < 0 ? gen_rc : cudw_line_encode(&prm, &h, out->rows, out->nrows, &out->unit);
+    rc = gen_rc < 0 ? gen_rc : cudw_line_encode_ops(&prm, &h, out->ops, out->nops, &out->unit);
     for (size_t i = 0; i < ndirs; i++)
         free(dirs[i]);
     free(dirs);

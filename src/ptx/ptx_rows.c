@@ -4,9 +4,9 @@
  * context rows a .loc needs.  The walk that decides when is ptx_lines.c. */
 #include "ptx/ptx_gen.h"
 
-cudw_line_row *ptxg_push(gen *g)
+line_wrow *ptxg_push(gen *g)
 {
-    cudw_line_row *v = vec_room(g->rows, &g->cap, g->nrows, sizeof *v, 256);
+    line_wrow *v = vec_room(g->rows, &g->cap, g->nrows, sizeof *v, 256);
     if (!v)
         return NULL;
     g->rows = v;
@@ -66,7 +66,7 @@ int ptxg_row(gen *g, uint64_t a, uint64_t file, uint64_t line, uint8_t merc_flag
      * Chain<N> bottoming out in a noinline base()) */
     if (!new_ctx)
         g->w.name_cmp = 0;
-    cudw_line_row *r = ptxg_push(g);
+    line_wrow *r = ptxg_push(g);
     if (!r)
         return CUDW_E_NOMEM;
     uint64_t logical = file;
@@ -98,7 +98,7 @@ int ptxg_row(gen *g, uint64_t a, uint64_t file, uint64_t line, uint8_t merc_flag
  * with it, .debug_line keeps the last row's). */
 int ptxg_hidden(gen *g, uint64_t a, uint64_t file)
 {
-    cudw_line_row *r = ptxg_push(g);
+    line_wrow *r = ptxg_push(g);
     if (!r)
         return CUDW_E_NOMEM;
     file = real_file(g, file, &r->file_again);
@@ -118,7 +118,7 @@ int ptxg_hidden(gen *g, uint64_t a, uint64_t file)
  * ptxas writes it all the same (templ.cu at -O0: two 0x90s in a row). */
 int ptxg_dead(gen *g)
 {
-    cudw_line_row *r = ptxg_push(g);
+    line_wrow *r = ptxg_push(g);
     if (!r)
         return CUDW_E_NOMEM;
     r->address = g->pos.has_pc ? g->pos.pc : 0;
@@ -213,7 +213,7 @@ void ptxg_claim(gen *g, size_t top, size_t L)
           same_flc(T, X)))
         return;
     /* only a row written long, not one special opcode (rnd15.cu, rich4.cu) */
-    const cudw_line_row *r = &g->rows[g->nrows - 1];
+    const line_wrow *r = &g->rows[g->nrows - 1];
     uint64_t pa, pl;
     last_regs(g, g->nrows - 1, r->address, &pa, &pl);
     if (ptxg_special(g, pa, pl, r->address, r->line))
@@ -257,7 +257,7 @@ int ptxg_chain(gen *g, size_t from, size_t stop, size_t *k)
 static uint64_t first_row_on(const gen *g, uint64_t a, uint64_t file, uint64_t line, uint64_t row)
 {
     for (size_t i = g->nrows; i-- > g->seq_first && g->rows[i].address == a;) {
-        const cudw_line_row *r = &g->rows[i];
+        const line_wrow *r = &g->rows[i];
         if (!r->hidden && !r->end_sequence && r->line == line && r->file == file)
             row = r->index;
     }
@@ -303,7 +303,7 @@ int ptxg_ensure(gen *g, size_t L, uint64_t a, uint64_t *out)
             if ((rc0 = ptxg_dead(g)))
                 return rc0;
             g->w.name_cmp = cmp;
-            g->rows[g->nrows - 1].op_offset = 1; /* kept: ptxas writes both */
+            g->rows[g->nrows - 1].kept = 1; /* ptxas writes both */
         }
         /* names count (rule 4) only while the context in effect is the
          * dead 0x90's: not against a 0x90 a deferred .loc chose in
@@ -379,7 +379,7 @@ int ptxg_special(const gen *g, uint64_t a0, uint64_t line0, uint64_t a, uint64_t
  * that row is one after what came before it. */
 int ptxg_entry_special(const gen *g, size_t row0, uint64_t a, uint64_t F, uint64_t ffile)
 {
-    const cudw_line_row *r0 = row0 < g->nrows ? &g->rows[row0] : NULL;
+    const line_wrow *r0 = row0 < g->nrows ? &g->rows[row0] : NULL;
     int own = r0 && !r0->hidden && r0->line == F && row0 + 1 < g->nrows && r0->file == ffile;
     size_t last = g->nrows; /* the last row or lone advance, if any */
     while (last > g->seq_first && g->rows[last - 1].hidden == 2)
@@ -436,18 +436,18 @@ int ptxg_same_line(gen *g, const cudw_ptx_loc *PL, uint64_t a, uint64_t c, uint6
  * as it is -- same context, name and file -- is that row's own 0x90: ptxas
  * writes it once (rnd31.cu on sm_80, hlnsame.cu's p3() on sm_100), and a
  * decoder reads no lone 0x90 there.  Drop such rows of rows[from..) --
- * but those ptxg_ensure marked with op_offset 1 (rule 7's 0x90 written
- * twice, taylor.cu); the mark is cleared here. */
+ * but those ptxg_ensure marked kept (B_TWICE: the 0x90 written twice,
+ * walkloop.cu); the mark is cleared here. */
 void ptxg_merge_dead(gen *g, size_t from)
 {
     size_t o = from;
     for (size_t i = from; i < g->nrows; i++) {
-        const cudw_line_row *r = &g->rows[i], *nx = i + 1 < g->nrows ? &g->rows[i + 1] : NULL;
-        if (on(g, B_MERGE_DEAD) && r->hidden == 2 && !r->op_offset && nx && !nx->hidden && nx->context == r->context &&
+        const line_wrow *r = &g->rows[i], *nx = i + 1 < g->nrows ? &g->rows[i + 1] : NULL;
+        if (on(g, B_MERGE_DEAD) && r->hidden == 2 && !r->kept && nx && !nx->hidden && nx->context == r->context &&
             nx->function_offset == r->function_offset && nx->file == r->file && !nx->file_again)
             continue;
         g->rows[o] = *r;
-        g->rows[o++].op_offset = 0;
+        g->rows[o++].kept = 0;
     }
     g->nrows = o;
 }

@@ -33,7 +33,7 @@ EXE = os.path.join(FIX, "hostapp_lineinfo.exe")
 HOST = shutil.which("true") or "/bin/true"  # an ELF executable without device code
 
 # command: (args before the input, input for the good case, writes -o OUT?, json?);
-# @OUT is the output, @ROWS what `lines --json --hidden` prints of CUBIN
+# @OUT is the output, @ROWS what `lines --json` prints of CUBIN
 COMMANDS = {
     "sections": ([], CUBIN, False, True),
     "dump": ([], CUBIN, False, True),
@@ -75,7 +75,7 @@ def inputs(tmp_path_factory):
     open(ins["empty"], "wb").close()
     data = open(CUBIN, "rb").read()
     open(ins["truncated"], "wb").write(data[:len(data) // 3])
-    r = run("lines", "--json", "--hidden", CUBIN)
+    r = run("lines", "--json", CUBIN)
     assert r.returncode == 0, r.stderr
     open(ins["@ROWS"], "w").write(r.stdout)
     return ins
@@ -212,6 +212,6 @@ def test_strip_refuses_host_elf(tmp_path):
 
 def test_line_encode_reads_host_executable_lines():
     """line-encode takes what lines --json prints for a host executable (an array of images)"""
-    r = subprocess.run(f"{CUDWARF} lines --json --hidden {EXE} | {CUDWARF} line-encode --json -", shell=True,
+    r = subprocess.run(f"{CUDWARF} lines --json {EXE} | {CUDWARF} line-encode --json -", shell=True,
                        capture_output=True, text=True)
     assert r.returncode == 0 and json.loads(r.stdout)[0]["size"] > 0, r.stderr

@@ -60,12 +60,12 @@ def test_predict(cubin, sec, tmp_path, check):
     same = r.returncode == 0 and os.path.exists(out) and open(out, "rb").read() == section_bytes(cubin, sec)
     assert same, f"predict {sec}: not byte-identical: {r.stderr.strip()[:300]}"
     pj = run("ptx-lines", "--predict", cubin, "--section", sec, "--json", ptx)
-    lj = run("lines", "--json", "--hidden", "--section", sec, cubin)
+    lj = run("lines", "--json", "--section", sec, cubin)
     prow = json.loads(pj.stdout)[0]["rows"]
     lrow = json.loads(lj.stdout)[0]["sections"][0]["tables"][0]["rows"]
     keys = ("address", "file", "line", "context", "function", "end_sequence", "sequence", "row")
-    a = [tuple(x.get(k) for k in keys) for x in prow if not x.get("hidden")]
-    b = [tuple(x.get(k) for k in keys) for x in lrow if not x.get("hidden")]
+    a = [tuple(x.get(k) for k in keys) for x in prow]
+    b = [tuple(x.get(k) for k in keys) for x in lrow]
     check(f"rows and row numbers = lines --json's ({len(a)})", a == b)
     check("--predict --json says identical", json.loads(pj.stdout)[0]["identical"] is True)
 

@@ -371,37 +371,72 @@ def test_lines_json_whole_and_compact(check):
     check("lines --compact without --json: usage error (exit 2)", cw("lines", "--compact", INL).returncode == 2)
 
 
-# --- line-encode: lines --json --hidden | line-encode reproduces ptxas's bytes ---
-# (fixture, section, a row flag lines --json must mark and how many rows carry it)
+# --- line-encode: dump --line --json | line-encode gives ptxas's bytes back;
+# lines --json | line-encode too where the table holds only what rows say ---
+
+
+def quirks(ops):
+    """How ptxas wrote a table that rows do not say: set_files naming the
+    file in effect, 0x90s replaced before any row, 0x90s right before a
+    set_file after a row, set_files right before a 0x92 0."""
+    q = {"file_again": 0, "dead_0x90": 0, "ctx_first": 0, "file_first": 0}
+    file, row_made, prev = None, False, None
+    for o in ops:
+        name = o["op"]
+        if name == "DW_LNS_set_file":
+            q["file_again"] += o["value"] == file and not row_made and prev and prev["op"] != "DW_LNE_set_address"
+            q["ctx_first"] += bool(prev) and prev["opcode"] == 0x90 and prev["op"] != "DW_LNS_set_file"
+            file = o["value"]
+        if prev and prev["op"] == "DW_LNS_set_file" and o.get("opcode") == 0x92 and o.get("value") == 0:
+            q["file_first"] += 1
+        if o.get("opcode") == 0x90 and "length" in o and prev and prev.get("opcode") == 0x90 and "length" in prev:
+            q["dead_0x90"] += 1
+        row_made = name in ("special", "DW_LNS_copy")
+        prev = o
+    return q
+
+
+# (fixture, section, the quirk its opcodes show and how often (dump --line --json), rows enough)
 ROUND_TRIP = [
-    ("inline_sm90_lineinfo.rdc.cubin", ".debug_line", None),
-    ("inline_sm100_G.cubin", ".nv.merc.debug_line", None),
-    ("shared_sm100_G.rdc.cubin", ".nv.merc.nv_debug_line_sass", None),
-    # ptxas's set_file that changes nothing (docs/ptx-lines.md rule 8)
-    ("stage1/line0ctx_sm90_lineinfo.O0.cubin", ".debug_line", ('"file_again":true', 1)),
-    ("stage1/line0ctx_sm100_lineinfo.O3.cubin", ".nv.merc.debug_line", None),
-    # two 0x90s with no row between: the first is hidden (rule 7)
-    ("stage1/templ_sm90_lineinfo.O0.cubin", ".debug_line", ('"hidden":2', 1)),
-    # 0x90 before set_file (rule 3)
-    ("stage1/warpsum_sm75_lineinfo.O0.cubin", ".debug_line", ('"ctx_first":true', 4)),
-    ("stage1/warpsum_sm100_lineinfo.O2.cubin", ".nv.merc.debug_line", ('"ctx_first":true', 4)),
-    # set_file before the 0x92 0 closing the entry (rule 14)
-    ("stage1/clangline_sm100_lineinfo.O3.cubin", ".nv.merc.debug_line", ('"file_first":true', 1)),
+    ("inline_sm90_lineinfo.rdc.cubin", ".debug_line", None, True),
+    ("inline_sm100_G.cubin", ".nv.merc.debug_line", None, False),
+    ("shared_sm100_G.rdc.cubin", ".nv.merc.nv_debug_line_sass", None, True),
+    # a set_file that changes nothing (B_STALE_FILE); 0x90s before set_files (B_CONTEXT_FIRST)
+    ("stage1/line0ctx_sm90_lineinfo.O0.cubin", ".debug_line", None, False),
+    ("stage1/warpsum_sm75_lineinfo.O0.cubin", ".debug_line", None, False),
+    ("stage1/warpsum_sm100_lineinfo.O2.cubin", ".nv.merc.debug_line", None, False),
+    # two 0x90s with no row between: the first is replaced (B_DEAD_0X90)
+    ("stage1/templ_sm90_lineinfo.O0.cubin", ".debug_line", ("dead_0x90", 1), False),
+    ("stage1/line0ctx_sm100_lineinfo.O3.cubin", ".nv.merc.debug_line", None, False),
+    # set_file before the 0x92 0 closing the entry (B_FILE_FIRST)
+    ("stage1/clangline_sm100_lineinfo.O3.cubin", ".nv.merc.debug_line", ("file_first", 1), False),
 ]
 
 
-@pytest.mark.parametrize("fx,sec,flag", [pytest.param(*c, id=f"{c[0]}:{c[1]}") for c in ROUND_TRIP])
-def test_line_encode_round_trip(tmp_path, check, fx, sec, flag):
+@pytest.mark.parametrize("fx,sec,quirk,rows_enough", [pytest.param(*c, id=f"{c[0]}:{c[1]}") for c in ROUND_TRIP])
+def test_line_encode_round_trip(tmp_path, check, fx, sec, quirk, rows_enough):
     fpath = os.path.join(FIX, fx)
-    rows = cw("lines", "--json", "--hidden", "--section", sec, fpath).stdout
-    if flag:
-        check(f"lines --json marks {flag[0]} on {flag[1]} rows", rows.count(flag[0]) == flag[1], rows.count(flag[0]))
-    outp = str(tmp_path / "unit.bin")
-    r = cw("line-encode", "--json", "--section", sec, "-o", outp, "-", input=rows)
     data = open(fpath, "rb").read()
     h = sections(data)[sec][1]
-    check("byte-identical", r.returncode == 0 and open(outp, "rb").read() == data[h[4]:h[4] + h[5]], r.stderr)
+    orig = data[h[4]:h[4] + h[5]]
+    dump = cw("dump", "--line", "--json", "--section", sec, fpath).stdout
+    if quirk:
+        ops = json.loads(dump)[0]["sections"][0]["tables"][0]["ops"]
+        check(f"the opcodes show {quirk[0]} {quirk[1]} times", quirks(ops)[quirk[0]] == quirk[1], quirks(ops))
+    outp = str(tmp_path / "unit.bin")
+    r = cw("line-encode", "--json", "--section", sec, "-o", outp, "-", input=dump)
+    check("opcodes: byte-identical", r.returncode == 0 and open(outp, "rb").read() == orig, r.stderr)
     check("relocation sites listed", r.returncode == 0 and json.loads(r.stdout)[0]["relocations"], r.stdout[:200])
+    rows = cw("lines", "--json", "--section", sec, fpath).stdout
+    r = cw("line-encode", "--section", sec, "-o", outp, "-", input=rows)
+    same = r.returncode == 0 and open(outp, "rb").read() == orig
+    check(f"rows: byte-identical {rows_enough}", same == rows_enough, r.stderr)
+
+
+def test_lines_hidden_is_gone():
+    """lines --hidden (ABI 5) says where the opcodes are now, exit 2"""
+    r = cw("lines", "--json", "--hidden", INL)
+    assert r.returncode == 2 and "dump --line --json" in r.stderr, r.stderr
 
 
 def test_line_encode_non_integer(tmp_path):

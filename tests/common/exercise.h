@@ -49,7 +49,7 @@ static inline int exercise_lines(cudw_file *f, const cudw_section *s, exercise_c
         size_t n = 0, cap = 64;
         int rc;
         cudw_line_row *rows = malloc(cap * sizeof *rows);
-        cudw_line_iter_init(t, &it, CUDW_LINE_KEEP_SEQUENCE | CUDW_LINE_HIDDEN);
+        cudw_line_iter_init(t, &it, CUDW_LINE_KEEP_SEQUENCE);
         while (rows && (rc = cudw_line_next(&it, &r)) == CUDW_OK) {
             if (!sym && r.symbol) {
                 sym = r.symbol;
@@ -79,6 +79,22 @@ static inline int exercise_lines(cudw_file *f, const cudw_section *s, exercise_c
         if (rows && cudw_line_encode(&p, &h, rows, n, &out) == CUDW_OK)
             cudw_line_out_free(&out);
         free(rows);
+        /* and its opcodes as they were (the fuzzed ones too) */
+        size_t nops = 0, capops = 64;
+        cudw_line_op *ops = malloc(capops * sizeof *ops), o;
+        uint64_t pos = t->program_offset;
+        while (ops && cudw_line_op_next(t, &pos, &o) == CUDW_OK) {
+            if (nops == capops) {
+                cudw_line_op *no = realloc(ops, (capops *= 2) * sizeof *ops);
+                if (!no)
+                    break;
+                ops = no;
+            }
+            ops[nops++] = o;
+        }
+        if (ops && cudw_line_encode_ops(&p, &h, ops, nops, &out) == CUDW_OK)
+            cudw_line_out_free(&out);
+        free(ops);
     }
     return errors;
 }

@@ -23,7 +23,7 @@ static inline void fuzz_check_error(cudw_file *f, int rc)
         abort();
 }
 
-/* The rows (hidden ones too) of the first table of the .debug_line section
+/* The rows of the first table of the .debug_line section
  * of the ELF img: a malloc'd array in *out, its length returned. */
 static inline size_t fuzz_line_rows(const uint8_t *img, size_t len, cudw_line_row **out)
 {
@@ -36,7 +36,7 @@ static inline size_t fuzz_line_rows(const uint8_t *img, size_t len, cudw_line_ro
         if (cudw_line_table_next(f, cudw_section_find(f, ".debug_line"), &cur, &t) == CUDW_OK) {
             cudw_line_iter it;
             cudw_line_row r;
-            cudw_line_iter_init(t, &it, CUDW_LINE_HIDDEN);
+            cudw_line_iter_init(t, &it, 0);
             while (cudw_line_next(&it, &r) == CUDW_OK) {
                 if (n == cap) {
                     cap = cap ? 2 * cap : 256;

@@ -6,7 +6,7 @@
  * (the Mercury table too).  The same line program stands as the Mercury
  * twin.  Properties: every failure is an error that says what; a predicted
  * table decodes again to exactly the rows the generator wrote (addresses,
- * lines, contexts, names, hidden kinds) -- what `verify --ptx` relies on. */
+ * lines, contexts, names) -- what `verify --ptx` relies on. */
 #include "fuzz.h"
 
 static const uint8_t sm_of[3] = {75, 90, 100};
@@ -39,7 +39,7 @@ static void check(cudw_file *f, const cudw_ptx *p, const char *section)
         const cudw_line_row *a = &pr.rows[i], *b = &d[i];
         if (a->address != b->address || a->end_sequence != b->end_sequence)
             abort();
-        if (!a->end_sequence && (a->line != b->line || a->context != b->context || a->hidden != b->hidden ||
+        if (!a->end_sequence && (a->line != b->line || a->context != b->context ||
                                  (a->context && a->function_offset != b->function_offset)))
             abort();
     }

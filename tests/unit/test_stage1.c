@@ -208,14 +208,38 @@ static int survey(int argc, char **argv)
     return 0;
 }
 
+/* The opcode layer under stage 1 (line_rows_to_ops): a replaced 0x90 4
+ * GiB past the row before it is not 65,537 DW_LNS_fixed_advance_pc
+ * opcodes (a fuzzed table asked for 2^40 bytes of them) but an error
+ * naming the row; three of them are fine. */
+static void replaced_0x90_far(void **state)
+{
+    (void)state;
+    line_wrow far[3] = {{.address = 0, .line = 1, .file = 1},
+                        {.address = 1ull << 32, .line = 1, .file = 1, .hidden = 2, .context = 1},
+                        {.address = (1ull << 32) + 0x10, .end_sequence = 1}};
+    cudw_line_params p = cudw_line_params_nvidia();
+    cudw_line_header_in h = {0};
+    cudw_line_out out;
+    assert_int_equal(line_encode_wrows(&p, &h, far, 3, &out), CUDW_E_ARG);
+    assert_int_equal(out.err.offset, 1);
+    assert_non_null(strstr(out.err.detail, "DW_LNS_fixed_advance_pc"));
+    assert_null(out.data);
+    far[1].address = 0x30000;
+    far[2].address = 0x30010;
+    assert_int_equal(line_encode_wrows(&p, &h, far, 3, &out), CUDW_OK);
+    cudw_line_out_free(&out);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "--survey"))
         return survey(argc, argv);
     enum { N = sizeof cases / sizeof *cases };
-    struct CMUnitTest tests[N];
+    struct CMUnitTest tests[N + 1];
     for (size_t i = 0; i < N; i++)
         tests[i] = (struct CMUnitTest){.name = cases[i].name, .test_func = behaviour,
                                        .initial_state = (void *)&cases[i]};
+    tests[N] = (struct CMUnitTest){.name = "replaced_0x90_far", .test_func = replaced_0x90_far};
     return run_group("stage 1 behaviours", tests);
 }
