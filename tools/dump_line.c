@@ -207,6 +207,7 @@ void line_json(cudw_file *f, const cudw_section *s, json *j)
         while (cudw_line_op_next(t, &pos, &op) == CUDW_OK) {
             json_obj(j, NULL);
             json_u64(j, "offset", op.offset);
+            json_u64(j, "size", op.size); /* its bytes: line-encode keeps padded LEBs padded */
             if (op.kind == CUDW_LOP_SPECIAL) {
                 json_str(j, "op", "special");
                 json_u64(j, "opcode", op.opcode);
@@ -240,9 +241,9 @@ void line_json(cudw_file *f, const cudw_section *s, json *j)
                     json_str(j, "function", cudw_line_function_name(t, op.u));
                 } else if (op.opcode == CUDW_LNE_MERC_ENTRY) {
                     json_u64(j, "value", op.u);
-                } else if (op.opcode != 1) {
-                    json_hex(j, "operands", op.raw, op.raw_len);
                 }
+                if (op.opcode != 1) /* the bytes as stored (a REL addend, a padded LEB) */
+                    json_hex(j, "operands", op.raw, op.raw_len);
             }
             json_end_obj(j);
         }
