@@ -238,7 +238,7 @@ static int emit(cudw_line_iter *it, cudw_line_row *out, uint64_t op_offset)
     /* the entry row ptxas writes again at a callee placed in a kernel's
      * section: not counted (lines.h); when the entry was on the line of
      * the row before it wrote no row, and the repeat is the first row at
-     * the entry, in the callee's file (docs/ptx-lines.md, rule 5) */
+     * the entry, in the callee's file (docs/ptx-lines.md, B_ENTRY_REPEAT) */
     int repeat = it->prev_valid && !st->end_sequence && st->line == it->prev_line &&
                  (st->address == it->prev_address ? st->file == it->prev_file
                                                   : st->address > it->prev_address && zero_line_copy(it, op_offset)) &&

@@ -1,4 +1,4 @@
-/* Rule 7 of docs/ptx-lines.md: sm_90+ .debug_line defers a same-line .loc
+/* B_DELAY (docs/ptx-lines.md): sm_90+ .debug_line delays a same-line .loc
  * whose new contexts are all on that line until the next .loc shows
  * whether it needs them.  This is the taking of such a deferred .loc by
  * the .loc PL at address a, before PL's own rows: whether it is
@@ -19,7 +19,7 @@ int ptxg_take_deferred(gen *g, const cudw_ptx_loc *PL, uint64_t a, int revisit, 
      * for the next .loc inlined in it, also through .locs inlined
      * in such a one: that one writes its rows, and after such a
      * wait with the held .loc's own name -- not when one of them
-     * had contexts only owed (rule 7; offsetnd.cu, binsearch.cu,
+     * had contexts only owed (B_HOLD; offsetnd.cu, binsearch.cu,
      * findbins.cu: templates recursing on one line) */
     int revived = 0; /* it was held: its own name wins */
     g->d.keep = 0;
@@ -66,7 +66,7 @@ int ptxg_take_deferred(gen *g, const cudw_ptx_loc *PL, uint64_t a, int revisit, 
         if ((cx != wctx(g) || (revived && cx && fx != wfn(g))) && (rc = ptxg_want(g, cx, fx, 0)))
             return rc;
         g->w.sticky = g->w.want_set;
-        if (g->w.want_set) /* in the deferred .loc's file (rule 15: althdr.cu) */
+        if (g->w.want_set) /* in the deferred .loc's file (althdr.cu) */
             g->w.want_file = LOC(g, X)->file;
         /* its contexts were written already, and where it was
          * deferred it chose another context than the one in

@@ -174,7 +174,7 @@ static inline int same_flc(const cudw_ptx_loc *a, const cudw_ptx_loc *b)
     return a->file == b->file && a->line == b->line && a->column == b->column;
 }
 /* x's context row is row n; another instance of what a later row took
- * (rule 12) being a context row undoes that (rnd56.cu) */
+ * (B_START_CLAIM) being a context row undoes that (rnd56.cu) */
 static inline void set_reg(gen *g, size_t x, uint64_t n)
 {
     if (g->claimed && x != g->claimed && same_flc(&g->p->locs[x - 1], &g->p->locs[g->claimed - 1])) {
@@ -195,7 +195,7 @@ static inline int fresh_above(const gen *g, size_t x)
     return 0;
 }
 
-/* Rule 15 takes a same-line .loc of another file out of rule 7 only when
+/* B_OTHER_FILE_LINE takes a same-line .loc of another file out of B_DELAY only when
  * its unwritten contexts on its line reach the top (rnd3.cu's k1) and
  * none of them was in effect for an instruction of the sequence already
  * (rnd3.cu's k0, rich10.cu, rich12.cu). */

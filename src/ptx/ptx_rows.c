@@ -41,7 +41,7 @@ void ptxg_flush(gen *g)
  * call site's file: when that call site's context row comes, ptxas writes
  * no set_file for it, so it stays in the file before; the next row
  * elsewhere sets its file even when that is the one in effect
- * (docs/ptx-lines.md, rule 8). */
+ * (docs/ptx-lines.md, B_STALE_FILE). */
 static uint64_t real_file(gen *g, uint64_t file, uint8_t *again)
 {
     *again = 0;
@@ -61,7 +61,7 @@ int ptxg_row(gen *g, uint64_t a, uint64_t file, uint64_t line, uint8_t merc_flag
     g->enc.ctx_believed = 0; /* the first row after an entry decides (ptxg_ensure) */
     int new_ctx = g->w.want_set && (g->w.want_c != g->w.dctx || g->w.want_f != g->w.dfn || g->w.force);
     ptxg_flush(g);
-    /* rule 4: the names a dead 0x90 made count stop counting at the
+    /* B_NAMES_AFTER_DEAD: the names a dead 0x90 made count stop counting at the
      * first row that goes out without a 0x90 of its own (chainbase.cu:
      * Chain<N> bottoming out in a noinline base()) */
     if (!new_ctx)
@@ -114,7 +114,7 @@ int ptxg_hidden(gen *g, uint64_t a, uint64_t file)
     return CUDW_OK;
 }
 
-/* A forced 0x90 (rule 7) that the next context replaces before any row:
+/* A forced 0x90 (B_DEAD_0X90) that the next context replaces before any row:
  * ptxas writes it all the same (templ.cu at -O0: two 0x90s in a row). */
 int ptxg_dead(gen *g)
 {
@@ -143,23 +143,23 @@ int ptxg_dead(gen *g)
 }
 
 /* The 0x90 (c, f) for the next row; soft: chosen by a .loc that writes
- * nothing (rule 9). */
+ * nothing (B_SELECT_QUIETLY). */
 int ptxg_want(gen *g, uint64_t c, uint64_t f, int soft)
 {
     if (on(g, B_DEAD_0X90) && g->w.want_set && ((delays(g) && soft) || g->w.sticky) && !g->w.soft &&
         (g->w.want_c != g->w.dctx || g->w.want_f != g->w.dfn) && (c != g->w.want_c || f != g->w.want_f)) {
-        /* rule 7: a 0x90 a row needed, replaced before that row by a .loc
+        /* B_DEAD_0X90: a 0x90 a row needed, replaced before that row by a .loc
          * that writes nothing, goes out (templ.cu at -O0); so does one a
          * deferred .loc's contexts chose, whatever replaces it
          * (tests/fixtures/stage1/stair_sm90_lineinfo), and in the tables
          * that do the work at once, one chosen at the row just written
-         * (rule 6, collapse_sm100_lineinfo) */
+         * (B_AT_ROW_STICKY, collapse_sm100_lineinfo) */
         int rc = ptxg_dead(g);
         if (rc)
             return rc;
     } else if (delays(g) && g->w.want_set && on(g, B_BACK_TO_WRITTEN)) {
         if (c == g->w.dctx) {
-            /* rule 9: back to the context written last, whose 0x90 stands */
+            /* B_BACK_TO_WRITTEN: back to the context written last, whose 0x90 stands */
             g->w.want_set = 0;
             g->w.soft = 0;
             return CUDW_OK;
@@ -175,9 +175,9 @@ int ptxg_want(gen *g, uint64_t c, uint64_t f, int soft)
     return CUDW_OK;
 }
 
-/* Leave the context row of .loc x unwritten, owed (rule 10): it will
+/* Leave the context row of .loc x unwritten, owed (B_OWED_CONTEXT_ROWS): it will
  * carry the name a row written now would, the one in effect when its
- * context is the one in effect (names are sticky, rule 4). */
+ * context is the one in effect (names are sticky). */
 void ptxg_leave(gen *g, size_t x)
 {
     size_t up = LOC(g, x)->inlined_at;
@@ -202,9 +202,9 @@ static void last_regs(const gen *g, size_t end, uint64_t start, uint64_t *a, uin
     *line = 1;
 }
 
-/* Rule 12: the outermost context a sequence's start left owed, top, is
+/* B_START_CLAIM: the outermost context a sequence's start left owed, top, is
  * the row just written for L when L is a later .loc of its file, line and
- * column, not inlined (hashline.cu of docs/ptx-lines.md; an earlier one,
+ * column, not inlined (hashline.cu; an earlier one,
  * placed.cu -rdc, and an inlined one, hdrpair.cu -rdc, do not take it). */
 void ptxg_claim(gen *g, size_t top, size_t L)
 {
@@ -218,7 +218,7 @@ void ptxg_claim(gen *g, size_t top, size_t L)
     last_regs(g, g->nrows - 1, r->address, &pa, &pl);
     if (ptxg_special(g, pa, pl, r->address, r->line))
         return;
-    /* not once another instance is a context row (f3() of b1.cu) */
+    /* not once another instance of it is a context row */
     const cudw_ptx_func *F = &g->p->funcs[T->function];
     for (size_t y = F->first_loc; y && y < F->first_loc + F->nlocs; y++)
         if (registered(g, y) && same_flc(LOC(g, y), T))
@@ -274,7 +274,7 @@ int ptxg_ensure(gen *g, size_t L, uint64_t a, uint64_t *out)
     if (ptxg_chain(g, L, top, &k))
         return CUDW_E_NOMEM;
     uint64_t pctx = top ? g->loc.reg[top - 1] : 0;
-    int owed_below = 0; /* the row just written here was owed (rule 10) */
+    int owed_below = 0; /* the row just written here was owed */
     int wrote = 0;      /* ... and written by this call */
     int shared = 0;     /* the last .loc taken shares the row before it */
     int rc0;
@@ -282,14 +282,14 @@ int ptxg_ensure(gen *g, size_t L, uint64_t a, uint64_t *out)
         size_t x = g->loc.chain[k];
         const cudw_ptx_loc *X = LOC(g, x);
         int owed = g->loc.logical_gen[x - 1] == g->loc.gen;
-        /* rule 10: the 0x90 an owed row chose, then a context not owed in
+        /* B_TURN: the 0x90 an owed row chose, then a context not owed in
          * that row with another name: the first goes out dead, the second
          * is the 0x90 of the .loc's own row (horner.cu at -O0) */
         int turn = on(g, B_TURN) && delays(g) && g->w.owed_sel && g->w.want_set && !owed && pctx == g->w.want_c &&
                    fn_of(g, x, pctx) != g->w.want_f;
-        /* rule 7: the 0x90 a deferred .loc's contexts chose stands; the
+        /* B_TWICE: the 0x90 a delayed .loc's contexts chose stands; the
          * next context sharing that row writes its own, even the same
-         * (h8.cu of round 44, taylor_sin<K> on one line: two 0x90s) */
+         * (a template recursing on one line: two 0x90s; B_TWICE, walkloop.cu) */
         /* ... also the first one, sharing the row its parent's context
          * got just before at this address, when a deferred .loc taken
          * here chose that 0x90 (walkloop.cu: Walk<D> recursing
@@ -305,9 +305,9 @@ int ptxg_ensure(gen *g, size_t L, uint64_t a, uint64_t *out)
             g->w.name_cmp = cmp;
             g->rows[g->nrows - 1].kept = 1; /* ptxas writes both */
         }
-        /* names count (rule 4) only while the context in effect is the
+        /* names count (B_NAMES_AFTER_DEAD) only while the context in effect is the
          * dead 0x90's: not against a 0x90 a deferred .loc chose in
-         * another (rule 9; matvec.cu at -O0) */
+         * another (B_SELECT_QUIETLY; matvec.cu at -O0) */
         int names = g->w.name_cmp && wctx(g) == g->w.dctx && pctx && fn_of(g, x, pctx) != wfn(g);
         if (pctx != wctx(g) || names || turn || twice) {
             int rc = turn ? ptxg_dead(g) : CUDW_OK;
@@ -321,13 +321,13 @@ int ptxg_ensure(gen *g, size_t L, uint64_t a, uint64_t *out)
         shared = g->pos.has_addr && g->pos.addr == a && g->pos.has_line && g->pos.line == X->line;
         if (shared) {
             /* the 0x90 of what is inlined at it goes out before the next
-             * row's set_file (rule 3; h1.cu of round 44) */
+             * row's set_file (B_CONTEXT_FIRST; warpsum.cu on sm_75) */
             g->w.cfirst = !delays(g) && X->file == g->pos.file && wrote;
             if (delays(g) && owed_below && X->file != g->pos.file && g->w.want_set && g->w.want_c != g->w.dctx) {
                 /* ... in another file, just after an owed row: what is
                  * inlined at it writes its own 0x90, name and all; and
-                 * unless it is owed too (b1.cu), its set_file and 0x90
-                 * go out at once, no row (rule 15; sim.cu) */
+                 * unless it is owed too, its set_file and 0x90 go out
+                 * at once, no row (B_OTHER_FILE_LINE) */
                 if (!owed) {
                     uint8_t again;
                     uint64_t f = real_file(g, X->file, &again);
@@ -372,7 +372,7 @@ int ptxg_special(const gen *g, uint64_t a0, uint64_t line0, uint64_t a, uint64_t
 }
 
 
-/* Rule 5 (sm_90+): whether a row of line F at a, the first .loc's, would
+/* B_REPEAT_IF_LONG (sm_90+): whether a row of line F at a, the first .loc's, would
  * be one special opcode after what came before the last row or lone
  * advance -- or, where the entry's first row, rows[row0], is itself on
  * that line in that file (a context row: nn() of hlnmacro.cu), whether
@@ -393,7 +393,7 @@ int ptxg_entry_special(const gen *g, size_t row0, uint64_t a, uint64_t F, uint64
 
 /* sm_75/80 and Mercury: a .loc on the line of the last row, in context c
  * named `name` (lin: where the .loc before was inlined).  Another .loc
- * instance inlined at the same row (two shared one row, rule 3) also
+ * instance inlined at the same row (two shared one row) also
  * advances; the 0x90 stays unwritten. */
 int ptxg_same_line(gen *g, const cudw_ptx_loc *PL, uint64_t a, uint64_t c, uint64_t name, size_t lin,
                    int after_entry)
@@ -402,9 +402,9 @@ int ptxg_same_line(gen *g, const cudw_ptx_loc *PL, uint64_t a, uint64_t c, uint6
                           : c && c == g->w.dctx && PL->inlined_at != lin;
     /* from the function itself (context 0) into a context on its line,
      * ptxas compares with the last context a row or 0x90 went out in, not
-     * with 0: back in that one, no advance (rule 6: k1 of the backctx
+     * with 0: back in that one, no advance (B_BACK_IN_CONTEXT: k1 of the backctx
      * fixtures, cgcopy.cu) -- but a .loc of another file on its call
-     * site's line number is rule 15's (g22 of docs/ptx-lines.md) */
+     * site's line number is B_OTHER_FILE_LINE's */
     if (on(g, B_BACK_IN_CONTEXT) && had && g->w.want_set && !g->w.dctx && g->w.want_c && PL->inlined_at &&
         (PL->file == g->pos.file || LOC(g, PL->inlined_at)->line != PL->line))
         had = g->w.want_c != g->w.nz_ctx || g->w.want_f != g->w.nz_fn;
@@ -419,8 +419,8 @@ int ptxg_same_line(gen *g, const cudw_ptx_loc *PL, uint64_t a, uint64_t c, uint6
     }
     if (on(g, B_AT_ROW_STICKY) && g->w.want_set && had && g->pos.has_pc && g->pos.pc == a) {
         /* at the address of the row just written, that 0x90 goes out even
-         * if replaced before the next row (rule 6), in the file of the .loc
-         * that made it (r1.cu of docs/ptx-lines.md: line 4 of another file
+         * if replaced before the next row (B_AT_ROW_STICKY), in the file of the .loc
+         * that made it (line 4 of another file
          * is the same line) */
         g->w.sticky = 1;
         g->w.want_file = PL->file;

@@ -113,7 +113,7 @@ def test_addr2line_placed_callee_demangled():
 
 
 def test_addr2line_placed_entered_inlined():
-    """a callee placed in the kernel, entered at an inlined .loc (rule 5's repeat with the entry's SASS
+    """a callee placed in the kernel, entered at an inlined .loc (B_ENTRY_REPEAT: the repeat with the entry's SASS
     row once): at 0x1b0/0x1c0 of nsplace (mass() placed, entered in geo::area()):
     geo::area:2 <- phys::area:6 <- phys::mass:7, then phys::area:6 <- phys::mass:7"""
     nsp = os.path.join(STAGE1, "nsplace_sm90_lineinfo.O2.cubin")

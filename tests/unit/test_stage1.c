@@ -4,7 +4,9 @@
  * their programs are in tests/src/stage1): the model predicts the cubin's
  * line section byte for byte; with the behaviour switched off the
  * prediction differs, and first in the opcodes, not the header.  So each
- * case fails if its behaviour is removed, and names it.
+ * case fails if its behaviour is removed, and names it.  The cases are
+ * hand-written PTX of a few .locs (the fixture's comment says what it
+ * shows) or nvcc's PTX of a program in tests/src/stage1.
  *
  * Every behaviour has a case but two that no committed cubin shows
  * (B_ENTRY_STATE_LINE, B_MERC_ENTRY_ADVANCE: docs/ptx-lines.md).  Each
@@ -13,8 +15,12 @@
  * sections the model gets right in DIR's pairs (X.ptx or X_smNN_MODE.ptx
  * with X*.cubin) it gets wrong without it, and the smallest such pair.
  *
+ * `--explain` prints, for each case, the first opcode where ptxas and the
+ * model without the behaviour part (docs/ptx-lines.md quotes them).
+ *
  *   TEST_FILTER='*B_DELAY*' build/tests/test_stage1
- *   build/tests/test_stage1 --survey tests/fixtures/stage1 build/gen/stage1/sm_90 */
+ *   build/tests/test_stage1 --survey tests/fixtures/stage1 build/gen/stage1/sm_90
+ *   build/tests/test_stage1 --explain */
 #include "testutil.h"
 
 #include <dirent.h>
@@ -231,8 +237,62 @@ static void replaced_0x90_far(void **state)
     cudw_line_out_free(&out);
 }
 
+static void op_text(const cudw_line_op *o, char *buf, size_t n)
+{
+    const char *name = o->kind == CUDW_LOP_SPECIAL ? NULL : cudw_line_op_name(o->opcode, o->kind == CUDW_LOP_EXTENDED);
+    if (o->kind == CUDW_LOP_SPECIAL)
+        snprintf(buf, n, "special 0x%02x", o->opcode);
+    else if (o->kind == CUDW_LOP_EXTENDED && o->opcode == CUDW_LNE_INLINED_CALL)
+        snprintf(buf, n, "0x90 (%llu, %llu)", (unsigned long long)o->u, (unsigned long long)o->u2);
+    else if (o->kind == CUDW_LOP_EXTENDED && o->opcode == CUDW_LNE_MERC_ENTRY)
+        snprintf(buf, n, "0x92 %llu", (unsigned long long)o->u);
+    else if (o->kind == CUDW_LOP_STANDARD && o->opcode == CUDW_DW_LNS_advance_line)
+        snprintf(buf, n, "%s %lld", name, (long long)o->s);
+    else if (o->kind == CUDW_LOP_STANDARD && (o->opcode == 1 || o->opcode == 6))
+        snprintf(buf, n, "%s", name);
+    else
+        snprintf(buf, n, "%s %llu", name ? name : "?", (unsigned long long)o->u);
+}
+
+/* --explain: each case's first opcode where ptxas (= the model) and the
+ * model without the behaviour part, with the two opcodes before it. */
+static int explain(void)
+{
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const s1case *c = &cases[i];
+        cudw_file *f = NULL;
+        cudw_ptx *p = NULL;
+        cudw_ptx_prediction a, b;
+        if (cudw_open(&f, c->cubin) || cudw_ptx_open(c->ptx, &p) ||
+            ptx_predict_with(f, p, c->section, 0, &a) || ptx_predict_with(f, p, c->section, 1ull << c->b, &b))
+            return 1;
+        size_t k = 0;
+        while (k < a.nops && k < b.nops && a.ops[k].kind == b.ops[k].kind && a.ops[k].opcode == b.ops[k].opcode &&
+               a.ops[k].u == b.ops[k].u && a.ops[k].s == b.ops[k].s && a.ops[k].u2 == b.ops[k].u2)
+            k++;
+        char x[64] = "(end)", y[64] = "(end)", p1[64] = "", p2[64] = "";
+        if (k < a.nops)
+            op_text(&a.ops[k], x, sizeof x);
+        if (k < b.nops)
+            op_text(&b.ops[k], y, sizeof y);
+        if (k >= 2)
+            op_text(&a.ops[k - 2], p1, sizeof p1);
+        if (k >= 1)
+            op_text(&a.ops[k - 1], p2, sizeof p2);
+        printf("%-22s %s %s: opcode %zu after [%s; %s]: ptxas %s, without it %s\n", c->name,
+               strrchr(c->cubin, '/') + 1, c->section, k, p1, p2, x, y);
+        cudw_ptx_prediction_free(&a);
+        cudw_ptx_prediction_free(&b);
+        cudw_ptx_close(p);
+        cudw_close(f);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "--explain"))
+        return explain();
     if (argc > 1 && !strcmp(argv[1], "--survey"))
         return survey(argc, argv);
     enum { N = sizeof cases / sizeof *cases };
