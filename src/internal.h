@@ -181,7 +181,7 @@ const func_start *func_starts_in(const func_starts *fs, uint32_t shndx, size_t *
 size_t func_start_find(const func_start *v, size_t n, uint64_t value);
 
 /* The special opcode of a line-program row that advances the address by
- * daddr units and the line by dline under p (line_write.c), or -1 where
+ * daddr units and the line by dline under p (line_ops.c), or -1 where
  * the row takes more than one opcode (an advance of zero, or out of range). */
 int line_special_op(const cudw_line_params *p, int64_t dline, uint64_t daddr);
 
@@ -216,7 +216,9 @@ typedef struct lop_vec {
  * appended to *o.  CUDW_OK, CUDW_E_NOMEM, or CUDW_E_ARG (a sequence going
  * back, an address a replaced 0x90 cannot reach) with what on *err. */
 int line_rows_to_ops(const cudw_line_params *p, const line_wrow *rows, size_t n, lop_vec *o, cudw_error *err);
-/* Both layers: rows[0..n) encoded as cudw_line_encode does (line_write.c). */
+/* Both layers: rows[0..n) encoded as cudw_line_encode does (line_ops.c). */
+/* CUDW_OK, or CUDW_E_ARG on out for parameters no table can have (line_write.c). */
+int line_params_check(const cudw_line_params *p, cudw_line_out *out);
 int line_encode_wrows(const cudw_line_params *p, const cudw_line_header_in *h, const line_wrow *rows, size_t n,
                       cudw_line_out *out);
 

@@ -13,13 +13,13 @@ def _candidates():
     if env:
         yield env
     here = os.path.dirname(os.path.abspath(__file__))
-    for name in ("libcudwarf.so", "libcudwarf.so.0"):
+    for name in ("libcudwarf.so", "libcudwarf.so.1"):
         yield os.path.join(here, name)                                   # beside the package
         yield os.path.join(here, "..", "..", "build", name)            # a source tree's build/
     found = ctypes.util.find_library("cudwarf")                        # installed
     if found:
         yield found
-    yield "libcudwarf.so.0"
+    yield "libcudwarf.so.1"
 
 
 def _load():

@@ -29,6 +29,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+int line_special_op(const cudw_line_params *p, int64_t dline, uint64_t daddr)
+{
+    /* in the window, compared without forming dline - line_base: that
+     * overflows for an advance near INT64_MAX; never without both advances */
+    if (!daddr || !dline || daddr > 255 || dline < p->line_base ||
+        dline >= (int64_t)p->line_base + (int64_t)p->line_range)
+        return -1;
+    uint64_t op = (uint64_t)(dline - p->line_base) + (uint64_t)p->line_range * daddr + p->opcode_base;
+    return op <= 255 ? (int)op : -1;
+}
+
 static cudw_line_op *push(lop_vec *o, uint8_t kind, uint8_t opcode)
 {
     cudw_line_op *v = vec_room(o->v, &o->cap, o->n, sizeof *v, 256);
@@ -248,4 +259,43 @@ int line_rows_to_ops(const cudw_line_params *p, const line_wrow *rows, size_t n,
             advance(&st, o, r, daddr);
     }
     return o->oom ? err_set(err, CUDW_E_NOMEM, "<rows>", 0, "line row", "out of memory") : CUDW_OK;
+}
+
+/* Both layers over rows given as stage 1 or the public API holds them. */
+int line_encode_wrows(const cudw_line_params *p, const cudw_line_header_in *h, const line_wrow *rows, size_t n,
+                      cudw_line_out *out)
+{
+    memset(out, 0, sizeof *out);
+    int rc = line_params_check(p, out);
+    if (rc)
+        return rc;
+    lop_vec o = {0};
+    rc = line_rows_to_ops(p, rows, n, &o, &out->err); /* an error's offset: the row's index */
+    if (rc == CUDW_OK)
+        rc = cudw_line_encode_ops(p, h, o.v, o.n, out);
+    free(o.v);
+    return rc;
+}
+
+static void to_wrow(line_wrow *w, const cudw_line_row *r)
+{
+    *w = (line_wrow){.address = r->address, .symbol = r->symbol, .symbol_value = r->symbol_value,
+                     .symtab = r->symtab, .file = r->file, .line = r->line, .is_stmt = r->is_stmt,
+                     .end_sequence = r->end_sequence, .merc_flag = r->merc_flag, .context = r->context,
+                     .function_offset = r->function_offset, .index = r->index};
+}
+
+int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, const cudw_line_row *rows,
+                     size_t n, cudw_line_out *out)
+{
+    line_wrow *w = malloc((n ? n : 1) * sizeof *w);
+    if (!w) {
+        memset(out, 0, sizeof *out);
+        return err_set(&out->err, CUDW_E_NOMEM, "<rows>", 0, "line row", "out of memory");
+    }
+    for (size_t i = 0; i < n; i++)
+        to_wrow(&w[i], &rows[i]);
+    int rc = line_encode_wrows(p, h, w, n, out);
+    free(w);
+    return rc;
 }

@@ -52,21 +52,10 @@ static int add_site(cudw_line_out *out, size_t *cap, uint64_t off, const char *s
     return 0;
 }
 
-int line_special_op(const cudw_line_params *p, int64_t dline, uint64_t daddr)
-{
-    /* in the window, compared without forming dline - line_base: that
-     * overflows for an advance near INT64_MAX; never without both advances */
-    if (!daddr || !dline || daddr > 255 || dline < p->line_base ||
-        dline >= (int64_t)p->line_base + (int64_t)p->line_range)
-        return -1;
-    uint64_t op = (uint64_t)(dline - p->line_base) + (uint64_t)p->line_range * daddr + p->opcode_base;
-    return op <= 255 ? (int)op : -1;
-}
-
 /* operands of standard opcode k (index 0 unused) */
 static const uint8_t std_lengths[] = {0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1};
 
-static int check_params(const cudw_line_params *p, cudw_line_out *out)
+int line_params_check(const cudw_line_params *p, cudw_line_out *out)
 {
     if ((p->version != 2 && p->version != 3) || (p->addr_size != 4 && p->addr_size != 8) || p->line_range == 0 ||
         p->opcode_base == 0 || p->min_inst_length == 0)
@@ -198,7 +187,7 @@ int cudw_line_encode_ops(const cudw_line_params *p, const cudw_line_header_in *h
                          size_t n, cudw_line_out *out)
 {
     memset(out, 0, sizeof *out);
-    int rc = check_params(p, out);
+    int rc = line_params_check(p, out);
     if (rc)
         return rc;
     wbuf b = {0};
@@ -227,47 +216,6 @@ int cudw_line_encode_ops(const cudw_line_params *p, const cudw_line_header_in *h
     out->data = b.p;
     out->size = b.n;
     return CUDW_OK;
-}
-
-/* Both layers over rows given as stage 1 or the public API holds them. */
-int line_encode_wrows(const cudw_line_params *p, const cudw_line_header_in *h, const line_wrow *rows, size_t n,
-                      cudw_line_out *out)
-{
-    memset(out, 0, sizeof *out);
-    int rc = check_params(p, out);
-    if (rc)
-        return rc;
-    lop_vec o = {0};
-    rc = line_rows_to_ops(p, rows, n, &o, &out->err);
-    if (rc == CUDW_OK)
-        rc = cudw_line_encode_ops(p, h, o.v, o.n, out);
-    else
-        out->err.offset = out->err.offset; /* the row index, as line_rows_to_ops set it */
-    free(o.v);
-    return rc;
-}
-
-static void to_wrow(line_wrow *w, const cudw_line_row *r)
-{
-    *w = (line_wrow){.address = r->address, .symbol = r->symbol, .symbol_value = r->symbol_value,
-                     .symtab = r->symtab, .file = r->file, .line = r->line, .is_stmt = r->is_stmt,
-                     .end_sequence = r->end_sequence, .merc_flag = r->merc_flag, .context = r->context,
-                     .function_offset = r->function_offset, .index = r->index};
-}
-
-int cudw_line_encode(const cudw_line_params *p, const cudw_line_header_in *h, const cudw_line_row *rows,
-                     size_t n, cudw_line_out *out)
-{
-    line_wrow *w = malloc((n ? n : 1) * sizeof *w);
-    if (!w) {
-        memset(out, 0, sizeof *out);
-        return fail(out, CUDW_E_NOMEM, 0, "out of memory");
-    }
-    for (size_t i = 0; i < n; i++)
-        to_wrow(&w[i], &rows[i]);
-    int rc = line_encode_wrows(p, h, w, n, out);
-    free(w);
-    return rc;
 }
 
 void cudw_line_out_free(cudw_line_out *out)

@@ -22,7 +22,8 @@ rc=0
 for how in static shared; do
     if [ $how = static ]; then lib="$build/libcudwarf.a $libs -lzstd -llz4 -liberty -lpthread"
     else
-        ln -sf "$PWD/$build/libcudwarf.so" "$work/libcudwarf.so.0"  # its soname
+        soname=$(objdump -p "$build/libcudwarf.so" | awk '$1 == "SONAME" {print $2}')
+        ln -sf "$PWD/$build/libcudwarf.so" "$work/${soname:-libcudwarf.so}"  # the name it is loaded by
         lib="-L$build -Wl,-rpath,$work -l:libcudwarf.so"
     fi
     # the sanitizer build's objects need the sanitizer runtime in the link
