@@ -24,7 +24,9 @@ LDFLAGS_ALL = $(SAN) $(LDFLAGS)
 LIB_SRC := $(wildcard src/*.c src/*/*.c)
 TOOL_SRC := $(wildcard tools/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
-TOOL_OBJ := $(TOOL_SRC:%.c=$(BUILD)/%.o)
+TOOL_OBJ := $(TOOL_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tools/page_assets.o
+# the correlate page's HTML, CSS and JavaScript: files, embedded at build time
+PAGE_ASSETS := tools/page/correlate.html tools/page/correlate.css tools/page/correlate.js
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
@@ -38,6 +40,13 @@ $(BUILD)/%.o: %.c
 -include $(LIB_OBJ:.o=.d) $(TOOL_OBJ:.o=.d)
 
 $(TOOL_OBJ): INC_PRIVATE =
+
+$(BUILD)/tools/page_assets.c: $(PAGE_ASSETS) scripts/embed.sh
+	@mkdir -p $(dir $@)
+	sh scripts/embed.sh $(PAGE_ASSETS) >$@.tmp && mv $@.tmp $@
+
+$(BUILD)/tools/page_assets.o: $(BUILD)/tools/page_assets.c
+	$(CC) $(CFLAGS_ALL) -c -o $@ $<
 
 # One relocatable object whose hidden symbols are local: a program that
 # links the archive statically may define its own arena_alloc or wb_put.

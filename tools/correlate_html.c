@@ -25,7 +25,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-extern const char corr_page_head[], corr_page_tail[];
 
 /* A JSON string that is safe inside <script>: "<" is \u003c, and a URL in a
  * source comment does not look like a reference to the network. */
@@ -373,7 +372,7 @@ int correlate_html(const corr_opts *o, cudw_correlation *c, obuf *out)
     }
     strtab_seal(&files);
     strtab_seal(&funcs);
-    ob_puts(out, corr_page_head);
+    corr_page_head(out);
     ob_putc(out, '{');
     size_t missing = 0;
     emit_files(o, &files, out, &missing);
@@ -390,7 +389,7 @@ int correlate_html(const corr_opts *o, cudw_correlation *c, obuf *out)
     emit_insns(c, chain_of, out);
     emit_costs(c, &files, out);
     ob_puts(out, "\"version\":1}");
-    ob_puts(out, corr_page_tail);
+    corr_page_tail(out);
     free(files.v);
     free(funcs.v);
     free(chain_of);

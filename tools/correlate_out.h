@@ -20,4 +20,8 @@ int correlate_html(const corr_opts *o, cudw_correlation *c, obuf *out);
 /* c's object of correlate --json (correlate_json.c). */
 void correlate_json(const corr_opts *o, cudw_correlation *c, json *j);
 
+/* The page around the data (correlate_page.c): head, the data object, tail. */
+void corr_page_head(obuf *out);
+void corr_page_tail(obuf *out);
+
 #endif

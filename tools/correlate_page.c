@@ -1,6 +1,7 @@
-/* The page around correlate --html's data: style and script, inline (no
- * network, no fonts).  correlate_html.c writes corr_page_head, the data
- * object, corr_page_tail.
+/* The page around correlate --html's data: tools/page/correlate.html with
+ * its style (correlate.css) and script (correlate.js) inline (no network,
+ * no fonts).  correlate_html.c writes corr_page_head, the data object,
+ * corr_page_tail; the template's @STYLE@, @DATA@ and @SCRIPT@ mark where.
  *
  * Rows are 16 px high, so a block of rows not yet rendered is an empty
  * div of the right height: the panes scroll over the whole image at once
@@ -12,186 +13,34 @@
  * #click=ptx:T:LINE or #click=pc:SECTION:0xADDR clicks that row once the
  * page is up; then <html data-cudwarf-ready="1">. */
 
-const char corr_page_head[] =
-    "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-    "<meta name=\"generator\" content=\"cudwarf correlate\">\n"
-    "<title>cudwarf correlate</title>\n<style>\n"
-    "body{margin:0;font:13px system-ui,sans-serif;color:#222;background:#fff}\n"
-    "header{padding:6px 10px;border-bottom:1px solid #ccc;background:#f6f6f6}\n"
-    "header h1{font-size:15px;margin:0 0 2px 0}\n"
-    "header p{margin:1px 0;color:#555}\n"
-    "main{display:grid;grid-template-columns:1fr 1fr 1fr;height:calc(100vh - 96px)}\n"
-    ".pane{overflow:auto;border-right:1px solid #ccc;font:12px monospace;position:relative}\n"
-    ".pane h2{position:sticky;top:0;z-index:2;margin:0;padding:2px 6px;font:bold 12px system-ui,sans-serif;"
-    "background:#e8e8e8;border-bottom:1px solid #ccc}\n"
-    ".row{height:16px;line-height:16px;white-space:pre;overflow:hidden;cursor:pointer;padding-right:6px}\n"
-    ".row:hover{background:#eef3ff}\n"
-    ".hd{height:16px;line-height:16px;white-space:pre;overflow:hidden;font-weight:bold;background:#f0f0f0;"
-    "padding-left:4px}\n"
-    ".n{display:inline-block;width:6ch;text-align:right;color:#888;margin-right:1ch}\n"
-    ".b{display:inline-block;width:7ch;text-align:right;color:#a33;margin-right:1ch}\n"
-    ".heat{display:inline-block;width:6px;height:12px;vertical-align:middle;margin-right:4px}\n"
-    ".w{color:#666}\n.p{color:#36c}\n.dim{color:#aaa}\n"
-    ".hl{background:#fff2a8 !important}\n.sel{background:#ffd54a !important;outline:1px solid #c90}\n"
-    "#status{position:fixed;bottom:0;left:0;right:0;height:20px;line-height:20px;padding:0 8px;"
-    "background:#333;color:#eee;font:12px monospace;white-space:pre;overflow:hidden}\n"
-    "</style></head><body>\n"
-    "<header><h1 id=\"title\">cudwarf correlate</h1><p id=\"summary\"></p><p id=\"notes\"></p></header>\n"
-    "<main><div class=\"pane\" id=\"src\"><h2>Source</h2></div><div class=\"pane\" id=\"ptx\"><h2>PTX</h2></div>"
-    "<div class=\"pane\" id=\"sass\"><h2>SASS (instruction words: cudwarf has no disassembler)</h2></div></main>\n"
-    "<div id=\"status\">hover a line: its inline chain; click: its counterparts in the other panes</div>\n"
-    "<script type=\"application/json\" id=\"cudwarf-data\">";
+#include "correlate_out.h"
 
-const char corr_page_tail[] =
-    "</script>\n<script>\n"
-    "(function () {\n"
-    "'use strict';\n"
-    "const D = JSON.parse(document.getElementById('cudwarf-data').textContent);\n"
-    "const LH = 16, BLOCK = 400, NI = D.insn.length / 5;\n"
-    "const esc = s => String(s).replace(/[&<>\"]/g, c => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '\"': '&quot;'}[c]));\n"
-    "const hex = n => '0x' + n.toString(16);\n"
-    "const I = (i, k) => D.insn[i * 5 + k];\n"
-    "const push = (m, k, v) => { const a = m.get(k); if (a) a.push(v); else m.set(k, [v]); };\n"
-    "const base = p => p.slice(p.lastIndexOf('/') + 1);\n"
-    /* costs, and the lines each file shows */
-    "const cost = new Map(); let maxBytes = 1;\n"
-    "for (const r of D.cost) { cost.set(r[0] + ':' + r[1], r); if (r[2] > maxBytes) maxBytes = r[2]; }\n"
-    "const fileLines = D.files.map(() => new Set());\n"
-    "for (const r of D.cost) fileLines[r[0]].add(r[1]);\n"
-    "const srcIns = new Map(), ptxIns = new Map(), chainKeys = [];\n"
-    "for (let c = 0; c < D.chains.length; c++) {\n"
-    "  const ch = D.chains[c], keys = [];\n"
-    "  for (let k = 0; k < ch.length; k += 3) {\n"
-    "    if (ch[k] < 0) continue;\n"
-    "    const key = ch[k] + ':' + ch[k + 1];\n"
-    "    if (!keys.includes(key)) keys.push(key);\n"
-    "    fileLines[ch[k]].add(ch[k + 1]);\n"
-    "  }\n"
-    "  chainKeys.push(keys);\n"
-    "}\n"
-    "for (let i = 0; i < NI; i++) {\n"
-    "  if (I(i, 4) >= 0) for (const key of chainKeys[I(i, 4)]) push(srcIns, key, i);\n"
-    "  if (I(i, 2) >= 0) push(ptxIns, I(i, 2) + ':' + I(i, 3), i);\n"
-    "}\n"
-    "const chainText = c => { if (c < 0) return '(no line)'; const ch = D.chains[c], out = [];\n"
-    "  for (let k = 0; k < ch.length; k += 3) out.push((ch[k] >= 0 ? base(D.files[ch[k]].path) : '?\?') + ':' + ch[k + 1] +\n"
-    "    ' ' + (ch[k + 2] >= 0 ? D.funcs[ch[k + 2]] : '?\?'));\n"
-    "  return out.join('  <-  '); };\n"
-    /* blocks */
-    "const blocks = [], where = {src: new Map(), ptx: new Map(), pc: []};\n"
-    "const io = new IntersectionObserver(es => { for (const e of es) if (e.isIntersecting) render(e.target._b); },\n"
-    "  {rootMargin: '1200px'});\n"
-    "function block(pane, n, html) {\n"
-    "  const el = document.createElement('div'); el.style.height = (n * LH) + 'px';\n"
-    "  document.getElementById(pane).appendChild(el);\n"
-    "  const b = {el: el, html: html, done: false}; el._b = b; blocks.push(b); io.observe(el); return b; }\n"
-    "const hl = {src: new Set(), ptx: new Set(), pc: new Set()}, need0 = []; let sel = null;\n"
-    "function mark(b) {\n"
-    "  for (const r of b.el.children) {\n"
-    "    const k = r.dataset.k; if (k === undefined) continue;\n"
-    "    if (hl[r.dataset.kind].has(k)) r.classList.add('hl');\n"
-    "    if (sel && sel[0] === r.dataset.kind && sel[1] === k) r.classList.add('sel');\n"
-    "  } }\n"
-    "function render(b) { if (b.done) return; b.done = true; b.el.innerHTML = b.html(); b.el.style.height = '';\n"
-    "  io.unobserve(b.el); mark(b); }\n"
-    /* source pane */
-    "D.files.forEach((f, fi) => {\n"
-    "  const lines = f.text ? f.text.map((_, i) => i + 1) : [...fileLines[fi]].sort((a, b) => a - b);\n"
-    "  if (f.text) for (const l of [...fileLines[fi]].sort((a, b) => a - b)) if (l > f.text.length) lines.push(l);\n"
-    "  const hd = '<div class=\"hd\">' + esc(f.path) + (f.text ? '' : '  (not found on disk: line numbers only)') + '</div>';\n"
-    "  for (let s = 0; s < lines.length || s === 0; s += BLOCK) {\n"
-    "    const part = lines.slice(s, s + BLOCK), first = s === 0;\n"
-    "    const b = block('src', part.length + (first ? 1 : 0), () => (first ? hd : '') + part.map(l => {\n"
-    "      const r = cost.get(fi + ':' + l), a = r ? 0.15 + 0.85 * r[2] / maxBytes : 0;\n"
-    "      return '<div class=\"row\" data-kind=\"src\" data-k=\"' + fi + ':' + l + '\" data-src=\"' + esc(f.path + ':' + l) +\n"
-    "        '\"><span class=\"heat\" style=\"background:' + (r && r[2] ? 'rgba(220,60,0,' + a.toFixed(2) + ')' : 'transparent') +\n"
-    "        '\"></span><span class=\"b\">' + (r && r[2] ? r[2] : '') + '</span><span class=\"n\">' + l + '</span>' +\n"
-    "        (f.text ? esc(f.text[l - 1] || '') : '') + '</div>'; }).join(''));\n"
-    "    for (const l of part) where.src.set(fi + ':' + l, b);\n"
-    "    if (!lines.length) break;\n"
-    "  } });\n"
-    /* PTX pane */
-    "D.ptx.forEach((p, t) => {\n"
-    "  const hd = '<div class=\"hd\">' + esc(p.name) + ' (' + esc(p.section) + ', ' + esc(p.source) + ')</div>';\n"
-    "  for (let s = 0; s < p.lines.length; s += BLOCK) {\n"
-    "    const first = s === 0, n = Math.min(BLOCK, p.lines.length - s);\n"
-    "    const b = block('ptx', n + (first ? 1 : 0), () => { let h = first ? hd : '';\n"
-    "      for (let l = s + 1; l <= s + n; l++) { const k = t + ':' + l, has = ptxIns.has(k);\n"
-    "        h += '<div class=\"row' + (has ? '' : ' dim') + '\" data-kind=\"ptx\" data-k=\"' + k + '\" data-t=\"' + t +\n"
-    "          '\" data-ptx=\"' + l + '\"><span class=\"n\">' + l + '</span>' + esc(p.lines[l - 1]) + '</div>'; }\n"
-    "      return h; });\n"
-    "    for (let l = s + 1; l <= s + n; l++) where.ptx.set(t + ':' + l, b);\n"
-    "  } });\n"
-    /* SASS pane */
-    "const symAt = new Map(D.syms.map(s => [s[0], s[1]]));\n"
-    "for (let s = 0; s < NI; s += BLOCK) {\n"
-    "  const n = Math.min(BLOCK, NI - s); let heads = 0;\n"
-    "  for (let i = s; i < s + n; i++) if (symAt.has(i)) heads++;\n"
-    "  const b = block('sass', n + heads, () => { let h = '';\n"
-    "    for (let i = s; i < s + n; i++) {\n"
-    "      if (symAt.has(i)) h += '<div class=\"hd\">' + esc(symAt.get(i)) + '  (' + esc(D.sections[I(i, 0)]) + ')</div>';\n"
-    "      h += '<div class=\"row\" data-kind=\"pc\" data-k=\"' + i + '\" data-section=\"' + esc(D.sections[I(i, 0)]) +\n"
-    "        '\" data-pc=\"' + hex(I(i, 1)) + '\" title=\"' + esc(chainText(I(i, 4))) + '\"><span class=\"n\">' +\n"
-    "        hex(I(i, 1)).slice(2).padStart(6, '0') + '</span><span class=\"w\">' + D.words[i] + '</span>  <span class=\"p\">' +\n"
-    "        (I(i, 2) >= 0 ? 'ptx ' + I(i, 3) : '') + '</span></div>'; }\n"
-    "    return h; });\n"
-    "  for (let i = s; i < s + n; i++) where.pc[i] = b;\n"
-    "}\n"
-    /* highlighting */
-    "function show(kind, key) {\n"
-    "  for (const e of document.querySelectorAll('.hl, .sel')) e.classList.remove('hl', 'sel');\n"
-    "  hl.src.clear(); hl.ptx.clear(); hl.pc.clear(); sel = [kind, key];\n"
-    "  let pcs = [];\n"
-    "  if (kind === 'src') { pcs = srcIns.get(key) || []; hl.src.add(key); }\n"
-    "  else if (kind === 'ptx') { pcs = ptxIns.get(key) || []; hl.ptx.add(key); }\n"
-    "  else pcs = [Number(key)];\n"
-    "  (kind === 'pc' ? where.pc[Number(key)] : where[kind].get(key)) && need0.push(kind === 'pc' ? where.pc[Number(key)] : where[kind].get(key));\n"
-    "  for (const i of pcs) { hl.pc.add(String(i));\n"
-    "    if (kind !== 'ptx' && I(i, 2) >= 0) hl.ptx.add(I(i, 2) + ':' + I(i, 3));\n"
-    "    if (kind !== 'src' && I(i, 4) >= 0) for (const k of chainKeys[I(i, 4)]) hl.src.add(k); }\n"
-    "  const need = new Set(need0.splice(0));\n"
-    "  for (const k of hl.src) if (where.src.get(k)) need.add(where.src.get(k));\n"
-    "  for (const k of hl.ptx) if (where.ptx.get(k)) need.add(where.ptx.get(k));\n"
-    "  for (const i of hl.pc) need.add(where.pc[i]);\n"
-    "  for (const b of need) if (b.done) mark(b); else render(b);\n"
-    "  for (const pane of ['src', 'ptx', 'sass']) {\n"
-    "    const own = (pane === 'sass' ? 'pc' : pane) === kind;\n"
-    "    const e = document.querySelector('#' + pane + (own ? ' .sel' : ' .hl'));\n"
-    "    if (e) e.scrollIntoView({block: own ? 'nearest' : 'center'}); } }\n"
-    "function rowOf(t) { while (t && !(t.dataset && t.dataset.kind)) t = t.parentElement; return t; }\n"
-    "document.querySelector('main').addEventListener('click', ev => { const r = rowOf(ev.target);\n"
-    "  if (r) show(r.dataset.kind, r.dataset.k); });\n"
-    "const status = document.getElementById('status');\n"
-    "document.querySelector('main').addEventListener('mouseover', ev => { const r = rowOf(ev.target); if (!r) return;\n"
-    "  const k = r.dataset.k;\n"
-    "  if (r.dataset.kind === 'pc') { const i = Number(k);\n"
-    "    status.textContent = D.sections[I(i, 0)] + '+' + hex(I(i, 1)) + (I(i, 2) >= 0 ? '  ptx ' + I(i, 3) : '') +\n"
-    "      '  ' + chainText(I(i, 4)); }\n"
-    "  else if (r.dataset.kind === 'ptx') { const p = ptxIns.get(k) || [];\n"
-    "    status.textContent = 'PTX line ' + r.dataset.ptx + ': ' + p.length + ' SASS instructions' +\n"
-    "      (p.length ? '  ' + chainText(I(p[0], 4)) : ''); }\n"
-    "  else { const c = cost.get(k) || [0, 0, 0, 0, 0, 0];\n"
-    "    status.textContent = r.dataset.src + ': ' + c[2] + ' SASS bytes, ' + c[3] + ' with inlined callees, ' + c[4] +\n"
-    "      ' instructions, ' + c[5] + ' PTX instructions'; } });\n"
-    /* header */
-    "document.getElementById('title').textContent = 'cudwarf correlate: ' + D.image + ' (sm_' + D.sm + ')';\n"
-    "document.getElementById('summary').textContent = NI + ' SASS instructions, ' + D.sass_bytes + ' bytes; ' +\n"
-    "  D.with_line + ' with a source line, ' + D.with_ptx + ' with a PTX line, ' + D.disagree +\n"
-    "  ' whose line-table frames differ from what the PTX .loc says' + (D.capsule_bytes ? '; ' + D.capsule_bytes +\n"
-    "  ' bytes of Mercury capsules (code, not SASS) not shown' : '');\n"
-    "document.getElementById('notes').textContent = (D.sources_missing ? D.sources_missing + ' of ' + D.sources +\n"
-    "  ' source files not found on disk: line numbers only (cudwarf correlate --prefix OLD=NEW). ' : '') +\n"
-    "  'PTX: ' + (D.ptx.map(p => p.name + ' (' + p.source + ')').join(', ') || 'none') +\n"
-    "  '. SASS is shown as instruction words: cudwarf has no disassembler.';\n"
-    /* first rows at once; then the fragment's click */
-    "for (const pane of ['src', 'ptx', 'sass']) { const b = blocks.find(x => x.el.parentElement.id === pane); if (b) render(b); }\n"
-    "const m = /^#click=(src|ptx|pc):(.*)$/.exec(decodeURIComponent(location.hash));\n"
-    "if (m) { let key = null, at = m[2].lastIndexOf(':'), a = m[2].slice(0, at), v = m[2].slice(at + 1);\n"
-    "  if (m[1] === 'src') { const fi = D.files.findIndex(f => f.path === a); if (fi >= 0) key = fi + ':' + v; }\n"
-    "  else if (m[1] === 'ptx') key = a + ':' + v;\n"
-    "  else for (let i = 0; i < NI; i++) if (D.sections[I(i, 0)] === a && I(i, 1) === Number(v)) { key = String(i); break; }\n"
-    "  const b = key === null ? null : m[1] === 'pc' ? where.pc[Number(key)] : where[m[1]].get(key);\n"
-    "  if (b) { render(b); const e = b.el.querySelector('[data-k=\"' + key + '\"]'); if (e) e.click(); } }\n"
-    "document.documentElement.setAttribute('data-cudwarf-ready', '1');\n"
-    "})();\n"
-    "</script>\n</body></html>\n";
+#include <string.h>
+
+/* the files of tools/page, embedded by scripts/embed.sh (the Makefile) */
+extern const char page_correlate_html[], page_correlate_css[], page_correlate_js[];
+
+/* The template from `from` up to `marker`, then `with`; where it goes on. */
+static const char *up_to(obuf *out, const char *from, const char *marker, const char *with)
+{
+    const char *m = strstr(from, marker);
+    if (!m) /* the template lost its marker: the rest as it is */
+        m = from + strlen(from);
+    ob_write(out, from, (size_t)(m - from));
+    if (with)
+        ob_puts(out, with);
+    return *m ? m + strlen(marker) : m;
+}
+
+void corr_page_head(obuf *out)
+{
+    const char *p = up_to(out, page_correlate_html, "@STYLE@", page_correlate_css);
+    up_to(out, p, "@DATA@", NULL);
+}
+
+void corr_page_tail(obuf *out)
+{
+    const char *p = strstr(page_correlate_html, "@DATA@");
+    p = up_to(out, p ? p + 6 : "", "@SCRIPT@", page_correlate_js);
+    ob_puts(out, p);
+}

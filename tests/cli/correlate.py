@@ -319,6 +319,17 @@ def test_html_self_contained(page):
     assert not re.search(r"<(link|img|iframe)\b|(?<![\w-])(src|href)=", text)
 
 
+def test_html_assets_from_the_tree(page):
+    """the style and script are tools/page's files, verbatim, in the template's order"""
+    page_dir = os.path.join(ROOT, "tools", "page")
+    css = open(os.path.join(page_dir, "correlate.css"), encoding="utf-8").read()
+    js = open(os.path.join(page_dir, "correlate.js"), encoding="utf-8").read()
+    text = page[1]
+    assert f"<style>\n{css}</style>" in text
+    assert f"<script>\n{js}</script>" in text
+    assert text.index(css) < text.index('id="cudwarf-data"') < text.index(js)
+
+
 def test_html_source_from_disk(page):
     """the source is read from disk under --prefix"""
     assert '"text":["' in page[1]
