@@ -2,6 +2,7 @@
  * constant banks per kernel and function, as ptxas -v and cuobjdump
  * -res-usage tell them, from the cubin alone (cudw_resources). */
 #include "cli.h"
+#include "emit.h"
 #include "opts.h"
 #include "jobs.h"
 
@@ -39,24 +40,6 @@ typedef struct ropts {
     int json, demangle;
 } ropts;
 
-static void num_json(json *j, const char *key, int64_t v)
-{
-    if (v < 0)
-        json_null(j, key);
-    else
-        json_u64(j, key, (uint64_t)v);
-}
-
-static void num_text(obuf *o, int width, int64_t v)
-{
-    char b[32];
-    if (v < 0)
-        snprintf(b, sizeof b, "-");
-    else
-        snprintf(b, sizeof b, "%lld", (long long)v);
-    ob_printf(o, " %*s", width, b);
-}
-
 /* name, demangled with -C; a placed callee "$kernel$callee" shows its
  * callee's name */
 static const char *shown(const ropts *o, const char *name, char *buf, size_t n)
@@ -71,61 +54,81 @@ static const char *shown(const ropts *o, const char *name, char *buf, size_t n)
 
 static atomic_int bare; /* images without functions: not shown in the text, counted */
 
-static void one_json(json *j, const cudw_func_resources *v, size_t i, const ropts *o)
+/* One function's record, through the emitter (emit.h): JSON under its
+ * keys, the text one row of the table `one` heads.  The text's columns
+ * follow ptxas -v's order (cmem0 and params before maxregs), JSON's the
+ * schema's, so three columns are written once in each style. */
+static void func_print(emit *m, const cudw_func_resources *v, size_t i, const ropts *o)
 {
     const cudw_func_resources *r = &v[i];
     char d[1024];
-    json_obj(j, NULL);
-    json_str(j, "name", r->name);
+    const char *name = shown(o, r->name, d, sizeof d);
+    em_obj(m, NULL);
+    em_str(m, "name", NULL, 0, r->name);
     if (o->demangle)
-        json_str(j, "demangled", shown(o, r->name, d, sizeof d));
-    json_bool(j, "entry", r->entry);
-    json_str(j, "placed_in", r->placed_in ? v[r->placed_in - 1].name : NULL);
-    json_u64(j, "code_bytes", r->code_bytes);
-    num_json(j, "registers", r->registers);
-    num_json(j, "barriers", r->barriers);
-    num_json(j, "shared_bytes", r->shared_bytes);
-    num_json(j, "stack_bytes", r->stack_bytes);
-    num_json(j, "cumulative_stack_bytes", r->min_stack_bytes);
-    num_json(j, "max_registers", r->max_registers);
-    num_json(j, "param_bytes", r->param_bytes);
-    json_obj(j, "constant_banks");
-    for (int k = 0; k < CUDW_RES_BANKS; k++)
-        if (r->const_bytes[k] >= 0) {
-            char key[12];
-            snprintf(key, sizeof key, "%d", k);
-            json_u64(j, key, (uint64_t)r->const_bytes[k]);
-        }
-    json_end_obj(j);
-    if (r->max_threads[0]) {
-        json_arr(j, "max_threads");
-        for (int k = 0; k < 3; k++)
-            json_u64(j, NULL, r->max_threads[k]);
-        json_end_arr(j);
-    } else {
-        json_null(j, "max_threads");
+        em_str(m, "demangled", NULL, 0, name);
+    em_bool(m, "entry", r->entry);
+    em_str(m, "placed_in", NULL, 0, r->placed_in ? v[r->placed_in - 1].name : NULL);
+    em_u64(m, "code_bytes", NULL, 0, r->code_bytes);
+    em_str(m, NULL, "  ", -8, r->placed_in ? "  placed" : r->entry ? "kernel" : "function");
+    em_num(m, "registers", " ", 5, r->registers);
+    em_num(m, "barriers", " ", 5, r->barriers);
+    em_num(m, "shared_bytes", " ", 7, r->shared_bytes);
+    em_num(m, "stack_bytes", " ", 7, r->stack_bytes);
+    em_num(m, "cumulative_stack_bytes", " ", 7, r->min_stack_bytes);
+    em_num(m, NULL, " ", 6, r->const_bytes[0]);
+    em_num(m, NULL, " ", 6, r->param_bytes);
+    em_num(m, "max_registers", " ", 7, r->max_registers);
+    em_num(m, "param_bytes", NULL, 0, r->param_bytes);
+    em_obj(m, "constant_banks");
+    for (int k = 0; k < CUDW_RES_BANKS; k++) {
+        char key[12];
+        snprintf(key, sizeof key, "%d", k);
+        if (r->const_bytes[k] >= 0)
+            em_u64(m, key, NULL, 0, (uint64_t)r->const_bytes[k]);
     }
-    json_end_obj(j);
+    em_end_obj(m);
+    if (r->max_threads[0]) {
+        em_arr(m, "max_threads");
+        em_item_u64(m, " ", EM_DEC_W4, r->max_threads[0]);
+        em_item_u64(m, ",", EM_DEC, r->max_threads[1]);
+        em_item_u64(m, ",", EM_DEC, r->max_threads[2]);
+        em_end_arr(m);
+    } else {
+        em_num(m, "max_threads", " ", 10, -1);
+    }
+    em_str(m, NULL, "  ", 0, name);
+    em_text(m, "\n");
+    em_end_obj(m);
 }
 
-static void one_text(obuf *out, const cudw_func_resources *v, size_t i, const ropts *o)
+/* An image's functions: JSON in the order the cubin has them, the text
+ * each kernel followed by what ptxas placed in it, then the other
+ * functions */
+static void image_print(emit *m, const char *label, unsigned sm, const cudw_func_resources *v, size_t n,
+                        const ropts *o)
 {
-    const cudw_func_resources *r = &v[i];
-    char d[1024];
-    ob_printf(out, "  %-8s", r->placed_in ? "  placed" : r->entry ? "kernel" : "function");
-    num_text(out, 5, r->registers);
-    num_text(out, 5, r->barriers);
-    num_text(out, 7, r->shared_bytes);
-    num_text(out, 7, r->stack_bytes);
-    num_text(out, 7, r->min_stack_bytes);
-    num_text(out, 6, r->const_bytes[0]);
-    num_text(out, 6, r->param_bytes);
-    num_text(out, 7, r->max_registers);
-    if (r->max_threads[0])
-        ob_printf(out, " %4u,%u,%u", r->max_threads[0], r->max_threads[1], r->max_threads[2]);
-    else
-        ob_printf(out, " %10s", "-");
-    ob_printf(out, "  %s\n", shown(o, r->name, d, sizeof d));
+    em_obj(m, NULL);
+    em_str(m, "file", "", 0, label);
+    em_u64(m, "sm", " (sm_", EM_DEC, sm);
+    em_u64(m, NULL, "): ", EM_DEC, n);
+    em_text(m, n == 1 ? " function\n" : " functions\n");
+    em_text(m, "  kind      regs  bars    smem   stack   cumul  cmem0 params maxregs maxthreads  name\n");
+    em_arr(m, "kernels");
+    for (size_t i = 0; i < n; i++) {
+        if (m->j) {
+            func_print(m, v, i, o);
+            continue;
+        }
+        if (v[i].placed_in)
+            continue;
+        func_print(m, v, i, o);
+        for (size_t k = 0; k < n; k++)
+            if (v[k].placed_in == i + 1)
+                func_print(m, v, k, o);
+    }
+    em_end_arr(m);
+    em_end_obj(m);
 }
 
 static int one(cudw_file *f, const char *label, void *ctx, json *j)
@@ -137,33 +140,10 @@ static int one(cudw_file *f, const char *label, void *ctx, json *j)
         report(f, label);
         return EXIT_BAD_INPUT;
     }
-    if (o->json) {
-        json_obj(j, NULL);
-        json_str(j, "file", label);
-        json_u64(j, "sm", cudw_header(f)->sm);
-        json_arr(j, "kernels");
-        for (size_t i = 0; i < n; i++)
-            one_json(j, v, i, o);
-        json_end_arr(j);
-        json_end_obj(j);
-    } else if (!n) {
+    if (!o->json && !n) /* the text leaves it out and counts it */
         atomic_fetch_add(&bare, 1);
-    } else {
-        obuf *out = &out_stdout;
-        ob_printf(out, "%s (sm_%u): %zu function%s\n", label, cudw_header(f)->sm, n, n == 1 ? "" : "s");
-        if (n)
-            ob_printf(out, "  %-8s %5s %5s %7s %7s %7s %6s %6s %7s %10s  %s\n", "kind", "regs", "bars", "smem",
-                      "stack", "cumul", "cmem0", "params", "maxregs", "maxthreads", "name");
-        /* each kernel, then what ptxas placed in it; then the other functions */
-        for (size_t i = 0; i < n; i++) {
-            if (v[i].placed_in)
-                continue;
-            one_text(out, v, i, o);
-            for (size_t k = 0; k < n; k++)
-                if (v[k].placed_in == i + 1)
-                    one_text(out, v, k, o);
-        }
-    }
+    else
+        image_print(&(emit){o->json ? j : NULL, &out_stdout}, label, cudw_header(f)->sm, v, n, o);
     cudw_resources_free(v);
     return EXIT_OK;
 }

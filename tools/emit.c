@@ -67,3 +67,106 @@ void em_end_arr(emit *e)
     if (e->j)
         json_end_arr(e->j);
 }
+
+/* The text style of a number (em_u64's) */
+static void text_u64(obuf *o, int style, uint64_t v)
+{
+    emit t = {NULL, o};
+    em_u64(&t, NULL, "", style, v);
+}
+
+void em_bool(emit *e, const char *key, int v)
+{
+    if (e->j && key)
+        json_bool(e->j, key, v);
+}
+
+void em_null(emit *e, const char *key)
+{
+    if (e->j && key)
+        json_null(e->j, key);
+}
+
+void em_num(emit *e, const char *key, const char *label, int width, int64_t v)
+{
+    if (e->j) {
+        if (key && v < 0)
+            json_null(e->j, key);
+        else if (key)
+            json_u64(e->j, key, (uint64_t)v);
+        return;
+    }
+    if (!label)
+        return;
+    char b[24];
+    snprintf(b, sizeof b, v < 0 ? "-" : "%lld", (long long)v);
+    ob_puts(e->o, label);
+    ob_printf(e->o, "%*s", width, b);
+}
+
+void em_commas(emit *e, const char *key, const char *label, int width, uint64_t v)
+{
+    if (e->j) {
+        if (key)
+            json_u64(e->j, key, v);
+    } else if (label) {
+        ob_puts(e->o, label);
+        ob_commas(e->o, v, width);
+    }
+}
+
+void em_strn(emit *e, const char *key, const char *label, const char *v, size_t n)
+{
+    if (e->j) {
+        if (key)
+            json_strn(e->j, key, v, n);
+    } else if (label) {
+        ob_puts(e->o, label);
+        ob_printf(e->o, "%.*s", (int)n, v);
+    }
+}
+
+void em_str_or(emit *e, const char *key, const char *label, const char *v, const char *missing)
+{
+    if (e->j) {
+        if (key)
+            json_str(e->j, key, v);
+    } else if (label) {
+        ob_puts(e->o, label);
+        ob_puts(e->o, v ? v : missing);
+    }
+}
+
+void em_hex(emit *e, const char *key, const char *label, const uint8_t *p, size_t n)
+{
+    if (e->j) {
+        if (key)
+            json_hex(e->j, key, p, n);
+        return;
+    }
+    if (!label)
+        return;
+    ob_puts(e->o, label);
+    for (size_t i = 0; i < n; i++)
+        ob_printf(e->o, " %02x", p[i]);
+}
+
+void em_item(emit *e, const char *label, const char *v)
+{
+    if (e->j)
+        json_str(e->j, NULL, v);
+    else if (label) {
+        ob_puts(e->o, label);
+        ob_puts(e->o, v);
+    }
+}
+
+void em_item_u64(emit *e, const char *label, int style, uint64_t v)
+{
+    if (e->j) {
+        json_u64(e->j, NULL, v);
+    } else if (label) {
+        ob_puts(e->o, label);
+        text_u64(e->o, style, v);
+    }
+}

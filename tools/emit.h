@@ -36,4 +36,23 @@ void em_end_obj(emit *e);
 void em_arr(emit *e, const char *key);
 void em_end_arr(emit *e);
 
+/* JSON only: true or false (the text says it in its own words) */
+void em_bool(emit *e, const char *key, int v);
+/* JSON only: null (a field the input does not record) */
+void em_null(emit *e, const char *key);
+/* a count that may be unknown (v < 0): JSON v or null; text label, then v
+ * or "-" padded to width (negative: left-aligned) */
+void em_num(emit *e, const char *key, const char *label, int width, int64_t v);
+/* JSON v; text label, then v with thousands separators, padded to width */
+void em_commas(emit *e, const char *key, const char *label, int width, uint64_t v);
+/* a string of n bytes: JSON escaped; text label, then v up to a NUL */
+void em_strn(emit *e, const char *key, const char *label, const char *v, size_t n);
+/* a string that may be NULL: JSON v or null; text label, then v or missing */
+void em_str_or(emit *e, const char *key, const char *label, const char *v, const char *missing);
+/* bytes: JSON one hex string ("90b1e4"); text label, then " %02x" each */
+void em_hex(emit *e, const char *key, const char *label, const uint8_t *p, size_t n);
+/* an element of the open array (JSON); text label, then v (no label: JSON only) */
+void em_item(emit *e, const char *label, const char *v);
+void em_item_u64(emit *e, const char *label, int style, uint64_t v);
+
 #endif
