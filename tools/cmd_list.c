@@ -1,6 +1,7 @@
 /* cudwarf list: the containers and images inside fatbins, host ELFs and
  * archives, and the debug sections of each ELF image. */
 #include "cli.h"
+#include "emit.h"
 #include "opts.h"
 #include "jobs.h"
 
@@ -41,38 +42,6 @@ static const char list_help[] =
 static const char *compression(const cudw_fatbin_entry *e)
 {
     return e->flags & CUDW_FATBIN_ZSTD ? "zstd" : e->flags & CUDW_FATBIN_LZ4 ? "lz4" : "none";
-}
-
-/* The flags by name; the bits whose meaning is not known with unknown. */
-static void flags_text(uint64_t f, char *buf, size_t n, int unknown)
-{
-    static const struct { uint64_t bit; const char *name; } names[] = {
-        {CUDW_FATBIN_64BIT, "64-bit"}, {CUDW_FATBIN_DEBUG, "debug"}, {CUDW_FATBIN_LINUX, "Linux"},
-        {CUDW_FATBIN_LZ4, "lz4"}, {CUDW_FATBIN_ZSTD, "zstd"}, {CUDW_FATBIN_ENCODED, "encoded"},
-        {CUDW_FATBIN_ARCH_SPECIFIC, "arch-specific (a)"}, {CUDW_FATBIN_FAMILY, "family (f)"},
-    };
-    size_t len = 0;
-    buf[0] = 0;
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (f & names[i].bit) {
-            len += (size_t)snprintf(buf + len, len < n ? n - len : 0, "%s%s", len ? ", " : "", names[i].name);
-            f &= ~names[i].bit;
-        }
-    if (f && unknown && len < n)
-        snprintf(buf + len, n - len, "%sunknown 0x%llx", len ? ", " : "", (unsigned long long)f);
-}
-
-static void found_text(const cudw_input_container *c, char *buf, size_t n)
-{
-    size_t len = 0;
-    buf[0] = 0;
-    if (c->found_by & CUDW_FOUND_SECTION)
-        len += (size_t)snprintf(buf + len, n - len, "%s", c->section ? "section walk" : "file walk");
-    if ((c->found_by & CUDW_FOUND_SCAN) && len < n)
-        len += (size_t)snprintf(buf + len, n - len, "%smagic scan", len ? ", " : "");
-    if ((c->found_by & CUDW_FOUND_WRAPPER) && len < n)
-        snprintf(buf + len, n - len, "%swrapper v%u at .nvFatBinSegment+0x%llx", len ? ", " : "",
-                 c->wrapper_version, (unsigned long long)c->wrapper_offset);
 }
 
 static int printable(const uint8_t *p, uint32_t n)
@@ -125,136 +94,216 @@ static void debug_names(cudw_file *f, char *dbg, size_t n)
     }
 }
 
-static void container_text(const cudw_input_container *c, obuf *o)
+/* How a container was found: JSON's found_by names and the wrapper's
+ * fields; the text says it in words, and only for a container in a section
+ * (a fatbin file's containers are found by walking it). */
+static void found_print(emit *m, const cudw_input_container *c)
 {
-    char how[160];
-    found_text(c, how, sizeof how);
-    if (c->section)
-        ob_printf(o, " container %s#%u: at 0x%llx (file offset 0x%llx), %llu bytes, %zu entr%s; found by %s\n",
-                  c->section, c->ordinal, (unsigned long long)c->section_offset, (unsigned long long)c->file_offset,
-                  (unsigned long long)c->size, c->nimages, c->nimages == 1 ? "y" : "ies", how);
-    else
-        ob_printf(o, " container %u: at 0x%llx, %llu bytes, %zu entr%s\n", c->ordinal,
-                  (unsigned long long)c->section_offset, (unsigned long long)c->size, c->nimages,
-                  c->nimages == 1 ? "y" : "ies");
+    int say = c->section != NULL;
+    const char *sep = say ? "" : NULL;
+    em_text(m, say ? "; found by " : "");
+    em_arr(m, "found_by");
+    if (c->found_by & CUDW_FOUND_SECTION) {
+        em_item(m, NULL, "section");
+        em_str(m, NULL, sep, 0, "section walk");
+        sep = say ? ", " : NULL;
+    }
+    if (c->found_by & CUDW_FOUND_SCAN) {
+        em_item(m, NULL, "scan");
+        em_str(m, NULL, sep, 0, "magic scan");
+        sep = say ? ", " : NULL;
+    }
+    if (c->found_by & CUDW_FOUND_WRAPPER)
+        em_item(m, NULL, "wrapper");
+    em_end_arr(m);
+    if (c->found_by & CUDW_FOUND_WRAPPER) {
+        em_str(m, NULL, sep, 0, "wrapper v");
+        em_u64(m, "wrapper_version", say ? "" : NULL, EM_DEC, c->wrapper_version);
+        em_u64(m, "wrapper_offset", say ? " at .nvFatBinSegment+0x" : NULL, EM_HEX, c->wrapper_offset);
+    }
 }
 
-/* code: 1 or 0 for a decoded ELF image, -1 when not known */
-static void image_json(json *j, const cudw_input_image *im, int ok, int opaque, size_t size, char *dbg,
-                       int headers, int code)
+/* A container, through the emitter (emit.h): JSON's object in the
+ * "containers" array, the text's line heading its first listed image. */
+static void container_print(emit *m, const cudw_input_container *c)
+{
+    int sec = c->section != NULL;
+    em_obj(m, NULL);
+    if (c->member)
+        em_str(m, "member", NULL, 0, c->member);
+    em_str_or(m, "section", sec ? " container " : NULL, c->section, "");
+    em_u64(m, "ordinal", sec ? "#" : " container ", EM_DEC, c->ordinal);
+    em_u64(m, "section_offset", ": at 0x", EM_HEX, c->section_offset);
+    em_u64(m, "file_offset", sec ? " (file offset 0x" : NULL, EM_HEX, c->file_offset);
+    em_text(m, sec ? ")" : "");
+    em_u64(m, "size", ", ", EM_DEC, c->size);
+    em_u64(m, NULL, " bytes, ", EM_DEC, c->nimages);
+    em_text(m, c->nimages == 1 ? " entry" : " entries");
+    found_print(m, c);
+    em_u64(m, "first_image", NULL, 0, c->first_image);
+    em_u64(m, "images", NULL, 0, c->nimages);
+    em_text(m, "\n");
+    em_end_obj(m);
+}
+
+/* An image as list found it, for its printer */
+typedef struct listed {
+    const cudw_input_image *im;
+    int ok;                /* loaded */
+    int opaque;            /* an encoded payload: never decoded */
+    size_t size;           /* its bytes, when loaded */
+    char *dbg;             /* its debug sections, space-separated */
+    int headers;           /* not decoded: 1 --headers, 2 over the budget */
+    int code;              /* 1 or 0 for a decoded ELF image, -1 when not known */
+    int verbose;           /* flag bits and fields whose meaning is not known too */
+} listed;
+
+/* The flags by name (JSON's flag_names); the bits whose meaning is not
+ * known as "unknown 0x..." when verbose */
+static void flags_print(emit *m, uint64_t f, int verbose)
+{
+    static const struct { uint64_t bit; const char *name; } names[] = {
+        {CUDW_FATBIN_64BIT, "64-bit"}, {CUDW_FATBIN_DEBUG, "debug"}, {CUDW_FATBIN_LINUX, "Linux"},
+        {CUDW_FATBIN_LZ4, "lz4"}, {CUDW_FATBIN_ZSTD, "zstd"}, {CUDW_FATBIN_ENCODED, "encoded"},
+        {CUDW_FATBIN_ARCH_SPECIFIC, "arch-specific (a)"}, {CUDW_FATBIN_FAMILY, "family (f)"},
+    };
+    const char *sep = " (";
+    em_u64(m, "flags", "  flags 0x", EM_HEX, f);
+    em_arr(m, "flag_names");
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (f & names[i].bit) {
+            em_item(m, sep, names[i].name);
+            sep = ", ";
+            f &= ~names[i].bit;
+        }
+    if (f && verbose) {
+        char b[32];
+        snprintf(b, sizeof b, "unknown 0x%llx", (unsigned long long)f);
+        em_item(m, sep, b);
+        sep = ", ";
+    }
+    em_end_arr(m);
+    em_text(m, sep[0] == ',' ? ")\n" : " ()\n");
+}
+
+/* An entry's header: what it holds and how it is stored.  The text puts
+ * the kind before the SM and the offset, the compression before the
+ * sizes; JSON the other way round. */
+static void entry_head(emit *m, const cudw_input_image *im, int verbose)
 {
     const cudw_fatbin_entry *e = im->entry;
-    char fl[160];
-    json_obj(j, NULL);
-    json_str(j, "label", im->label);
-    json_str(j, "tag", im->tag);
+    const char *kind = cudw_fatbin_kind_name(e->kind);
+    int packed = (e->flags & (CUDW_FATBIN_LZ4 | CUDW_FATBIN_ZSTD)) != 0;
+    if (kind)
+        em_str(m, NULL, "] ", 0, kind);
+    else
+        em_u64(m, NULL, "] kind ", EM_DEC, e->kind);
+    em_u64(m, "sm", " sm_", EM_DEC, im->sm);
+    em_u64(m, "container", NULL, 0, im->container);
+    em_u64(m, "index", NULL, 0, e->index);
+    em_u64(m, "offset", NULL, 0, im->offset);
+    em_str(m, "kind", NULL, 0, e->kind == CUDW_FATBIN_ELF    ? "elf"
+                               : e->kind == CUDW_FATBIN_PTX  ? "ptx"
+                               : e->kind == CUDW_FATBIN_NVVM ? "nvvm"
+                                                             : "unknown");
+    em_u64(m, "kind_code", NULL, 0, e->kind);
+    em_str(m, "variant", "", 0, cudw_fatbin_variant(e->flags));
+    em_u64(m, "major", e->kind == CUDW_FATBIN_PTX ? " ISA " : " version ", EM_DEC, e->major);
+    em_u64(m, "minor", ".", EM_DEC, e->minor);
+    flags_print(m, e->flags, verbose);
+    em_u64(m, NULL, "        at 0x", EM_HEX, im->offset);
+    em_u64(m, "header_size", ": header ", EM_DEC, e->header_size);
+    em_u64(m, "payload_size", ", payload ", EM_DEC, e->payload_size);
+    em_str(m, NULL, ", ", 0, compression(e));
+    em_u64(m, "compressed_size", packed ? " " : NULL, EM_DEC, e->compressed_size);
+    em_u64(m, "decompressed_size", packed ? " -> " : NULL, EM_DEC, e->decompressed_size);
+    em_text(m, packed ? " bytes" : "");
+    em_str(m, "compression", NULL, 0, compression(e));
+}
+
+/* The end of an entry's second line: what decoding found (text only:
+ * JSON says it with image_size and has_code after the header fields) */
+static void entry_status(emit *m, const listed *s)
+{
+    if (s->opaque) {
+        em_text(m, ", not decoded (flag 0x10000)\n");
+    } else if (s->headers) {
+        em_text(m, s->headers == 2 ? ", not decoded\n" : "\n");
+    } else {
+        em_u64(m, NULL, ", image ", EM_DEC, s->ok ? s->size : 0);
+        em_text(m, s->code == 0 ? " bytes, no code\n" : " bytes\n");
+    }
+}
+
+/* An entry's name, options and the header fields whose meaning is not
+ * known (the text shows options it cannot print, and those fields, only
+ * when verbose) */
+static void entry_more(emit *m, const cudw_fatbin_entry *e, int verbose)
+{
+    if (e->name) {
+        em_strn(m, "name", "        name '", e->name, e->name_length);
+        em_text(m, "'\n");
+    } else {
+        em_null(m, "name");
+    }
+    uint32_t n = e->options_length;
+    if (e->options && printable(e->options, n)) {
+        em_strn(m, "options", "        options \"", (const char *)e->options, n && !e->options[n - 1] ? n - 1 : n);
+        em_text(m, "\"\n");
+    } else if (e->options && verbose) {
+        em_u64(m, NULL, "        options (", EM_DEC, n);
+        em_text(m, " bytes, meaning unknown):");
+        em_hex(m, "options_hex", "", e->options, n);
+        em_text(m, "\n");
+    }
+    int odd = verbose && (e->field2 != 0x0101 || e->field48);
+    em_u64(m, "field2", odd ? "        unknown fields: +2 0x" : NULL, EM_HEX, e->field2);
+    em_u64(m, "field48", odd ? ", +48 0x" : NULL, EM_HEX, e->field48);
+    em_text(m, odd ? "\n" : "");
+}
+
+/* An image, through the emitter (emit.h): JSON's object in "images"; the
+ * text one line for a cubin, and for a fatbin entry its header's lines.
+ * JSON always has the fields whose meaning is not known, the text with
+ * --verbose. */
+static void image_print(emit *m, const listed *s)
+{
+    const cudw_input_image *im = s->im;
+    const cudw_fatbin_entry *e = im->entry;
+    int verbose = s->verbose || m->j;
+    em_obj(m, NULL);
+    em_str(m, "label", e ? NULL : "  ", 0, im->label);
+    em_str(m, "tag", e ? "  [" : NULL, 0, im->tag);
     if (im->member)
-        json_str(j, "member", im->member);
-    json_u64(j, "sm", im->sm);
+        em_str(m, "member", NULL, 0, im->member);
     if (e) {
-        json_u64(j, "container", im->container);
-        json_u64(j, "index", e->index);
-        json_u64(j, "offset", im->offset);
-        json_str(j, "kind", e->kind == CUDW_FATBIN_ELF    ? "elf"
-                            : e->kind == CUDW_FATBIN_PTX  ? "ptx"
-                            : e->kind == CUDW_FATBIN_NVVM ? "nvvm"
-                                                          : "unknown");
-        json_u64(j, "kind_code", e->kind);
-        json_str(j, "variant", cudw_fatbin_variant(e->flags));
-        json_u64(j, "major", e->major);
-        json_u64(j, "minor", e->minor);
-        json_u64(j, "flags", e->flags);
-        json_arr(j, "flag_names");
-        flags_text(e->flags, fl, sizeof fl, 1);
-        char *save; /* jobs run on several threads: strtok_r */
-        for (char *t = strtok_r(fl, ",", &save); t; t = strtok_r(NULL, ",", &save))
-            json_str(j, NULL, t[0] == ' ' ? t + 1 : t);
-        json_end_arr(j);
-        json_u64(j, "header_size", e->header_size);
-        json_u64(j, "payload_size", e->payload_size);
-        json_u64(j, "compressed_size", e->compressed_size);
-        json_u64(j, "decompressed_size", e->decompressed_size);
-        json_str(j, "compression", compression(e));
-        if (e->name)
-            json_strn(j, "name", e->name, e->name_length);
-        else
-            json_null(j, "name");
-        if (e->options) {
-            if (printable(e->options, e->options_length))
-                json_strn(j, "options", (const char *)e->options,
-                          e->options_length && !e->options[e->options_length - 1] ? e->options_length - 1
-                                                                                  : e->options_length);
-            else
-                json_hex(j, "options_hex", e->options, e->options_length);
-        }
-        json_u64(j, "field2", e->field2);
-        json_u64(j, "field48", e->field48);
+        entry_head(m, im, verbose);
+        entry_status(m, s);
+        entry_more(m, e, verbose);
+    } else {
+        em_u64(m, "sm", ": ELF sm_", EM_DEC, im->sm);
     }
-    if (headers && e) /* not decoded: neither key */
+    if (e && s->headers) /* not decoded: neither key */
         ;
-    else if (opaque)
-        json_null(j, "image_size");
+    else if (s->opaque)
+        em_null(m, "image_size");
     else
-        json_u64(j, "image_size", ok ? size : 0);
-    if (code >= 0)
-        json_bool(j, "has_code", code);
-    if (im->kind == CUDW_FATBIN_ELF && !(headers && e)) {
-        json_arr(j, "debug_sections");
-        char *save;
-        for (char *t = strtok_r(dbg, " ", &save); t; t = strtok_r(NULL, " ", &save))
-            json_str(j, NULL, t);
-        json_end_arr(j);
+        em_u64(m, "image_size", e ? NULL : ", ", EM_DEC, s->ok ? s->size : 0);
+    em_text(m, e ? "" : s->code == 0 ? " bytes, no code" : " bytes");
+    if (s->code >= 0)
+        em_bool(m, "has_code", s->code);
+    if (im->kind == CUDW_FATBIN_ELF && !(e && s->headers)) {
+        em_text(m, e ? "        debug sections: " : ", debug sections: ");
+        em_text(m, s->dbg[0] ? "" : "none");
+        em_arr(m, "debug_sections");
+        char *save; /* jobs run on several threads: strtok_r */
+        const char *sep = "";
+        for (char *t = strtok_r(s->dbg, " ", &save); t; t = strtok_r(NULL, " ", &save), sep = " ")
+            em_item(m, sep, t);
+        em_end_arr(m);
+        em_text(m, "\n");
     }
-    json_end_obj(j);
-}
-
-static void image_text(obuf *o, const cudw_input_image *im, int ok, int opaque, size_t size, const char *dbg,
-                       int headers, int code, int verbose)
-{
-    const cudw_fatbin_entry *e = im->entry;
-    char fl[160], kind[16];
-    const char *nocode = code == 0 ? ", no code" : "";
-    if (!e) {
-        ob_printf(o, "  %s: ELF sm_%u, %zu bytes%s, debug sections: %s\n", im->label, im->sm, size, nocode,
-                  dbg[0] ? dbg : "none");
-        return;
-    }
-    flags_text(e->flags, fl, sizeof fl, verbose);
-    if (cudw_fatbin_kind_name(e->kind))
-        snprintf(kind, sizeof kind, "%s", cudw_fatbin_kind_name(e->kind));
-    else
-        snprintf(kind, sizeof kind, "kind %u", e->kind);
-    ob_printf(o, "  [%s] %s sm_%u%s %s %u.%u  flags 0x%llx (%s)\n", im->tag, kind, e->sm,
-              cudw_fatbin_variant(e->flags), e->kind == CUDW_FATBIN_PTX ? "ISA" : "version", e->major, e->minor,
-              (unsigned long long)e->flags, fl);
-    ob_printf(o, "        at 0x%llx: header %u, payload %llu, %s", (unsigned long long)im->offset, e->header_size,
-              (unsigned long long)e->payload_size, compression(e));
-    if (e->flags & (CUDW_FATBIN_LZ4 | CUDW_FATBIN_ZSTD))
-        ob_printf(o, " %u -> %llu bytes", e->compressed_size, (unsigned long long)e->decompressed_size);
-    if (opaque)
-        ob_printf(o, ", not decoded (flag 0x10000)\n");
-    else if (headers == 2)
-        ob_puts(o, ", not decoded\n");
-    else if (headers)
-        ob_putc(o, '\n');
-    else
-        ob_printf(o, ", image %zu bytes%s\n", ok ? size : 0, nocode);
-    if (e->name)
-        ob_printf(o, "        name '%.*s'\n", (int)e->name_length, e->name);
-    if (e->options) {
-        if (printable(e->options, e->options_length))
-            ob_printf(o, "        options \"%.*s\"\n", (int)e->options_length, (const char *)e->options);
-        else if (verbose) {
-            ob_printf(o, "        options (%u bytes, meaning unknown):", e->options_length);
-            for (uint32_t k = 0; k < e->options_length; k++)
-                ob_printf(o, " %02x", e->options[k]);
-            ob_putc(o, '\n');
-        }
-    }
-    if (verbose && (e->field2 != 0x0101 || e->field48))
-        ob_printf(o, "        unknown fields: +2 0x%x, +48 0x%llx\n", e->field2, (unsigned long long)e->field48);
-    if (im->kind == CUDW_FATBIN_ELF && !headers)
-        ob_printf(o, "        debug sections: %s\n", dbg[0] ? dbg : "none");
+    em_end_obj(m);
 }
 
 static int list_job(void *p, size_t k)
@@ -271,7 +320,7 @@ static int list_job(void *p, size_t k)
     if (!c->json && im->member && (!prev || prev->member != im->member))
         ob_printf(o, " member %s:\n", im->member);
     if (!c->json && con && (!prev || prev->container != im->container))
-        container_text(con, o);
+        container_print(&(emit){NULL, o}, con);
     /* an encoded payload is listed, not decoded: it is not an error of the file */
     int opaque = opaque_entry(im);
     /* --headers decodes nothing the headers say; a cubin is its own header.
@@ -283,55 +332,19 @@ static int list_job(void *p, size_t k)
     if (!ok && !skip)
         rc = EXIT_BAD_INPUT;
     char dbg[512] = "";
-    int code = ok && img->elf ? cudw_has_code(img->elf) : -1;
     if (ok && img->elf)
         debug_names(img->elf, dbg, sizeof dbg);
-    size_t size = ok ? img->size : 0;
+    listed s = {im, ok, opaque, ok ? img->size : 0, dbg, headers, ok && img->elf ? cudw_has_code(img->elf) : -1,
+               c->verbose};
     cudw_image_close(img);
-    if (c->json) {
-        json j = *c->tmpl;
+    json j;
+    if (c->json) { /* this job's object in the "images" array */
+        j = *c->tmpl;
         j.out = o;
         j.first[j.depth] = 1;
-        image_json(&j, im, ok, opaque, size, dbg, headers, code);
-    } else {
-        image_text(o, im, ok, opaque, size, dbg, headers, code, c->verbose);
     }
+    image_print(&(emit){c->json ? &j : NULL, o}, &s);
     return rc;
-}
-
-static void containers_json(json *j, const cudw_input *in)
-{
-    json_arr(j, "containers");
-    for (size_t i = 0; i < cudw_input_container_count(in); i++) {
-        const cudw_input_container *c = cudw_input_container_get(in, i);
-        json_obj(j, NULL);
-        if (c->member)
-            json_str(j, "member", c->member);
-        if (c->section)
-            json_str(j, "section", c->section);
-        else
-            json_null(j, "section");
-        json_u64(j, "ordinal", c->ordinal);
-        json_u64(j, "section_offset", c->section_offset);
-        json_u64(j, "file_offset", c->file_offset);
-        json_u64(j, "size", c->size);
-        json_arr(j, "found_by");
-        if (c->found_by & CUDW_FOUND_SECTION)
-            json_str(j, NULL, "section");
-        if (c->found_by & CUDW_FOUND_SCAN)
-            json_str(j, NULL, "scan");
-        if (c->found_by & CUDW_FOUND_WRAPPER)
-            json_str(j, NULL, "wrapper");
-        json_end_arr(j);
-        if (c->found_by & CUDW_FOUND_WRAPPER) {
-            json_u64(j, "wrapper_version", c->wrapper_version);
-            json_u64(j, "wrapper_offset", c->wrapper_offset);
-        }
-        json_u64(j, "first_image", c->first_image);
-        json_u64(j, "images", c->nimages);
-        json_end_obj(j);
-    }
-    json_end_arr(j);
 }
 
 static int list_one(const char *path, int as_json, int mode, json *j)
@@ -383,7 +396,10 @@ static int list_one(const char *path, int as_json, int mode, json *j)
                             : type == CUDW_INPUT_ARCHIVE ? "archive" : "host");
         if (skip_packed)
             json_u64(j, "not_decoded", npacked);
-        containers_json(j, in);
+        json_arr(j, "containers");
+        for (size_t i = 0; i < cudw_input_container_count(in); i++)
+            container_print(&(emit){j, NULL}, cudw_input_container_get(in, i));
+        json_end_arr(j);
         json_arr(j, "images");
     } else {
         ob_printf(&out_stdout, "%s: %s, %zu image%s (%zu ELF, %zu PTX, %zu LTO IR) in %zu container%s\n", path,
