@@ -128,7 +128,7 @@ static int size_job(void *p, size_t k)
     return rc;
 }
 
-/* ---- printing ---- */
+/* ---- one file ---- */
 
 typedef struct sopts {
     const char *by;
@@ -140,304 +140,358 @@ typedef struct totals {
     size_t images, loaded, compressed;
 } totals;
 
-typedef struct names_ctx {
+/* A file's selected images, their records and what size makes of them */
+typedef struct sfile {
+    const char *path;
     cudw_input *in;
-    irec *rec;
-    size_t *kimage;           /* kernel item -> image */
-    size_t *kindex;
-} names_ctx;
+    int type;                 /* CUDW_INPUT_* */
+    size_t n, k, *idx;        /* images; the k selected, by index */
+    irec *rec;                /* by image index */
+    totals t;
+    size_t nk;                /* the selected images' kernels */
+    size_t ncont;
+    uint64_t *chead;          /* each container's own header */
+    uint64_t in_file;         /* what the selected entries take in the file */
+    rowset rs;                /* --by's rows */
+    cudw_dup *di, *dk;        /* images and kernels, hashed */
+    size_t *kimage, *kindex;  /* kernel item -> image, kernel in its record */
+    dupsets dup_images, dup_kernels;
+    int unread;               /* size_job's status: an image could not be read (said) */
+    int oom;
+} sfile;
 
 static const char *image_name(void *p, size_t item)
 {
-    names_ctx *c = p;
-    return cudw_input_peek(c->in, item)->label;
+    sfile *f = p;
+    return cudw_input_peek(f->in, item)->label;
 }
 
 /* "NAME in IMAGE" (the buffer is reused: print it before the next call) */
 static const char *kernel_name(void *p, size_t item)
 {
-    names_ctx *c = p;
+    sfile *f = p;
     static char buf[1024];
-    snprintf(buf, sizeof buf, "%s in %s", c->rec[c->kimage[item]].k[c->kindex[item]].name,
-             cudw_input_peek(c->in, c->kimage[item])->label);
+    snprintf(buf, sizeof buf, "%s in %s", f->rec[f->kimage[item]].k[f->kindex[item]].name,
+             cudw_input_peek(f->in, f->kimage[item])->label);
     return buf;
 }
 
 static int sort_name; /* --sort=name */
 
-/* ---- one file ---- */
+/* Open the file, select its images and load them (size_job): EXIT_OK
+ * (f->unread says whether every image could be read), or an exit status
+ * after a message. */
+static int size_load(sfile *f)
+{
+    if (!(f->in = open_input(f->path)))
+        return EXIT_BAD_INPUT;
+    f->type = cudw_input_type(f->in);
+    f->n = cudw_input_count(f->in);
+    f->idx = malloc((f->n ? f->n : 1) * sizeof *f->idx);
+    f->rec = calloc(f->n ? f->n : 1, sizeof *f->rec);
+    if (!f->idx || !f->rec) {
+        eprintf("%s: %s: out of memory\n", progname, f->path);
+        return EXIT_BAD_INPUT;
+    }
+    for (size_t i = 0; i < f->n; i++)
+        if (image_selected(cudw_input_peek(f->in, i)))
+            f->idx[f->k++] = i;
+    if (sel_sm && f->n && !f->k) {
+        size_t *none = NULL, count = 0;
+        int rc = select_images(f->in, f->path, 0, &none, &count); /* its message */
+        free(none);
+        return rc ? rc : EXIT_BAD_INPUT;
+    }
+    if (!f->n)
+        eprintf("%s: %s: note: no CUDA device code (no fatbin container in any section)\n", progname, f->path);
+    f->unread = jobs_run_cost(f->k, size_job, image_set_cost, &(sctx){{f->in, f->idx}, f->rec});
+    return EXIT_OK;
+}
+
+/* The totals of the selected images, and each container's own header
+ * (the containers' bytes less their entries'; not with --sm) */
+static void totals_sum(sfile *f)
+{
+    totals *t = &f->t;
+    for (size_t q = 0; q < f->k; q++) {
+        const irec *r = &f->rec[f->idx[q]];
+        t->images++;
+        t->loaded += r->loaded;
+        t->compressed += r->compressed;
+        for (int c = 0; c < SIZE_NROWS; c++)
+            t->rows[c] += r->rows[c];
+        t->unpacked += r->unpacked;
+        t->stored += r->stored;
+        if (r->unpacked >= r->stored)
+            t->saved += r->unpacked - r->stored;
+        else
+            t->grown += r->stored - r->unpacked;
+        t->headers += r->header;
+        t->padding += r->padding;
+        f->nk += r->nk;
+    }
+    f->ncont = cudw_input_container_count(f->in);
+    f->chead = calloc(f->ncont ? f->ncont : 1, sizeof *f->chead);
+    f->oom |= !f->chead;
+    for (size_t q = 0; q < f->ncont && !sel_sm && f->chead; q++) {
+        const cudw_input_container *ct = cudw_input_container_get(f->in, q);
+        uint64_t entries = 0;
+        for (size_t m = ct->first_image; m < ct->first_image + ct->nimages; m++) {
+            const cudw_fatbin_entry *e = cudw_input_peek(f->in, m)->entry;
+            entries += e->header_size + e->payload_size;
+        }
+        t->containers += ct->size;
+        f->chead[q] = ct->size - entries;
+        t->container_headers += f->chead[q];
+    }
+    f->in_file = t->unpacked - t->saved + t->grown + t->headers + t->padding + t->container_headers;
+}
+
+/* The --by=sm or --by=container row an image adds to */
+static void row_key(const sfile *f, const cudw_input_image *im, int by_sm, char *key, size_t n)
+{
+    const char *v = im->variant == 'a' ? "a" : im->variant == 'f' ? "f" : "";
+    if (by_sm && im->kind == CUDW_FATBIN_PTX) {
+        snprintf(key, n, "compute_%u%s (PTX)", im->sm, v);
+    } else if (by_sm && im->kind == CUDW_FATBIN_NVVM) {
+        snprintf(key, n, "sm_%u%s (LTO IR)", im->sm, v);
+    } else if (by_sm) {
+        snprintf(key, n, "sm_%u%s", im->sm, v);
+    } else if (im->container == (size_t)-1) {
+        snprintf(key, n, "%s", f->path);
+    } else {
+        const cudw_input_container *ct = cudw_input_container_get(f->in, im->container);
+        if (ct->section)
+            snprintf(key, n, "%s[%s#%u]", ct->owner, ct->section, ct->ordinal);
+        else
+            snprintf(key, n, "%s[%u]", ct->owner, ct->ordinal);
+    }
+}
+
+/* --by=kernel: each kernel's code summed by name, counting the images
+ * that have it (a kernel has two code sections on sm_100+) */
+static void rows_by_kernel(sfile *f, size_t image, const irec *r)
+{
+    for (size_t m = 0; m < r->nk && !f->oom; m++) {
+        row *w = row_get(&f->rs, r->k[m].name);
+        if (!w) {
+            f->oom = 1;
+            return;
+        }
+        w->bytes += r->k[m].size;
+        w->count += w->last != image + 1;
+        w->last = image + 1;
+    }
+}
+
+/* --by=sm and --by=container: images' bytes, unpacked and stored; a
+ * container's row also has its own header */
+static void rows_by_image(sfile *f, const char *by, size_t image, const irec *r)
+{
+    const cudw_input_image *im = cudw_input_peek(f->in, image);
+    char key[96];
+    row_key(f, im, !strcmp(by, "sm"), key, sizeof key);
+    row *w = row_get(&f->rs, key);
+    if (!w) {
+        f->oom = 1;
+        return;
+    }
+    w->bytes += r->unpacked;
+    w->stored += r->stored + r->header + r->padding;
+    w->count++;
+    if (!strcmp(by, "container") && im->container != (size_t)-1 && f->chead && !w->last) {
+        w->stored += f->chead[im->container]; /* a container row is the whole container */
+        w->last = 1;
+    }
+}
+
+/* The rows of --by: the classes in their order, or the rows summed over
+ * the images and sorted */
+static void rows_build(sfile *f, const char *by)
+{
+    if (!strcmp(by, "section")) {
+        for (int c = 0; c < SIZE_NROWS && !f->oom; c++) {
+            row *r = row_get(&f->rs, size_row_keys[c]);
+            if (r)
+                r->bytes = f->t.rows[c];
+            f->oom |= !r;
+        }
+        return;
+    }
+    for (size_t q = 0; q < f->k && !f->oom; q++) {
+        if (!strcmp(by, "kernel"))
+            rows_by_kernel(f, f->idx[q], &f->rec[f->idx[q]]);
+        else
+            rows_by_image(f, by, f->idx[q], &f->rec[f->idx[q]]);
+    }
+    if (!f->oom)
+        rows_sort(&f->rs, sort_name);
+}
+
+/* The duplicate images (equal bytes) and kernels (equal code) */
+static void dups_find(sfile *f)
+{
+    size_t nk = f->nk ? f->nk : 1, ndi = 0, ndk = 0;
+    f->di = malloc((f->k ? f->k : 1) * sizeof *f->di);
+    f->dk = malloc(nk * sizeof *f->dk);
+    f->kimage = malloc(nk * sizeof *f->kimage);
+    f->kindex = malloc(nk * sizeof *f->kindex);
+    if (!f->di || !f->dk || !f->kimage || !f->kindex)
+        f->oom = 1;
+    for (size_t q = 0; q < f->k && !f->oom; q++) {
+        const irec *r = &f->rec[f->idx[q]];
+        if (r->h[0] || r->h[1])
+            f->di[ndi++] = (cudw_dup){{r->h[0], r->h[1]}, r->stored, f->idx[q]};
+        for (size_t m = 0; m < r->nk; m++) {
+            if (!r->k[m].size)
+                continue;
+            f->kimage[ndk] = f->idx[q];
+            f->kindex[ndk] = m;
+            f->dk[ndk] = (cudw_dup){{r->k[m].h[0], r->k[m].h[1]}, r->k[m].size, ndk};
+            ndk++;
+        }
+    }
+    if (f->oom)
+        return;
+    cudw_dup_set *gi = NULL, *gk = NULL;
+    uint64_t wi = 0, wk = 0;
+    long ni = cudw_dup_sets(f->di, ndi, &gi, &wi), nkk = cudw_dup_sets(f->dk, ndk, &gk, &wk);
+    f->dup_images = (dupsets){f->di, gi, ni > 0 ? (size_t)ni : 0, wi, image_name, f};
+    f->dup_kernels = (dupsets){f->dk, gk, nkk > 0 ? (size_t)nkk : 0, wk, kernel_name, f};
+    f->oom = ni < 0 || nkk < 0;
+}
+
+static void sfile_free(sfile *f)
+{
+    rowset_free(&f->rs);
+    free(f->chead);
+    free((void *)f->dup_images.g);
+    free((void *)f->dup_kernels.g);
+    free(f->di);
+    free(f->dk);
+    free(f->kimage);
+    free(f->kindex);
+    for (size_t i = 0; f->rec && i < f->n; i++) {
+        for (size_t m = 0; m < f->rec[i].nk; m++)
+            free(f->rec[i].k[m].name);
+        free(f->rec[i].k);
+    }
+    free(f->rec);
+    free(f->idx);
+    cudw_input_close(f->in);
+}
+
+/* ---- printing, through the emitter (emit.h) ---- */
+
+/* The file and its images: JSON's first keys, the text's first line */
+static void file_head(emit *m, const sfile *f)
+{
+    int cubin = f->type == CUDW_INPUT_CUBIN;
+    const char *type = cubin ? "cubin" : f->type == CUDW_INPUT_FATBIN ? "fatbin"
+                       : f->type == CUDW_INPUT_ARCHIVE ? "archive" : NULL;
+    struct stat st;
+    em_obj(m, NULL);
+    em_str(m, "file", "", 0, f->path);
+    em_str(m, "type", NULL, 0, type ? type : "host");
+    em_str(m, NULL, ": ", 0, type ? type : "host ELF");
+    em_u64(m, "images", ", ", EM_DEC, f->t.images);
+    em_text(m, f->t.images == 1 ? " image" : " images");
+    em_u64(m, "containers", NULL, 0, sel_sm ? 0 : f->ncont);
+    if (!cubin) {
+        em_u64(m, NULL, " in ", EM_DEC, f->ncont);
+        em_text(m, f->ncont == 1 ? " container" : " containers");
+    }
+    if (!cubin && stat(f->path, &st) == 0) {
+        em_commas(m, NULL, " of a ", 0, (uint64_t)st.st_size);
+        em_text(m, "-byte file");
+    }
+    em_text(m, "\n");
+}
+
+/* The unpacked images by class (the text shows a class beyond the ELF
+ * ones only when there are such bytes) */
+static void unpacked_print(emit *m, const sfile *f)
+{
+    const totals *t = &f->t;
+    em_text(m, "\n           bytes      %  unpacked images\n");
+    em_obj(m, "unpacked");
+    for (int c = 0; c < SIZE_NROWS; c++)
+        size_field(m, size_row_keys[c], t->rows[c], t->unpacked,
+                   t->rows[c] || c < CUDW_SIZE_NCLASSES ? size_class_title(c) : NULL, 0);
+    size_field(m, "total", t->unpacked, t->unpacked,
+               f->type == CUDW_INPUT_CUBIN ? "the file" : "the images, unpacked", 0);
+    em_end_obj(m);
+}
+
+/* The bytes the file stores, from the images unpacked down to the
+ * containers' */
+static void stored_print(emit *m, const sfile *f)
+{
+    const totals *t = &f->t;
+    char what[96];
+    snprintf(what, sizeof what, "saved by compression (%zu of %zu images compressed)", t->compressed, t->images);
+    em_text(m, "\n           bytes         stored in the file\n");
+    size_field(m, NULL, t->unpacked, 0, "the images, unpacked", 0);
+    em_obj(m, "stored");
+    size_field(m, "images", t->stored, 0, NULL, 0);
+    size_field(m, "saved_by_compression", t->saved, 0, what, 1);
+    size_field(m, "grown_by_compression", t->grown, 0, t->grown ? "added by compression (images it made larger)" : NULL,
+               0);
+    size_field(m, "entry_headers", t->headers, 0, "entry headers", 0);
+    size_field(m, "entry_padding", t->padding, 0, "entry padding (payloads end at a multiple of 8)", 0);
+    size_field(m, "container_headers", t->container_headers, 0, sel_sm ? NULL : "container headers", 0);
+    size_field(m, "total", f->in_file, 0, sel_sm ? "the selected entries" : "the containers", 0);
+    em_end_obj(m);
+}
+
+/* The whole file.  JSON has every part; the text shows the classes and
+ * the stored bytes with --by=section (the stored bytes not for a cubin),
+ * the rows otherwise, and nothing of a file without images (the note
+ * said why). */
+static void file_print(emit *m, const sfile *f, const sopts *s)
+{
+    int section = !strcmp(s->by, "section"), cubin = f->type == CUDW_INPUT_CUBIN, any = f->t.images > 0;
+    file_head(m, f);
+    if (m->j || (any && section))
+        unpacked_print(m, f);
+    if (m->j || (any && section && !cubin))
+        stored_print(m, f);
+    if (!cubin && !sel_sm)
+        em_u64(m, "container_bytes", NULL, 0, f->t.containers);
+    em_str(m, "by", NULL, 0, s->by);
+    if (m->j || (any && !section))
+        size_table_print(m, f->rs.v, f->rs.n, s->by, s->n,
+                         !strcmp(s->by, "kernel") ? f->t.rows[CUDW_SIZE_CODE] : f->t.unpacked);
+    if (m->j || any) {
+        em_text(m, "\n");
+        dups_print(m, "images", "duplicate_images", "duplicate_image_bytes", &f->dup_images);
+        dups_print(m, "kernels", "duplicate_kernels", "duplicate_kernel_bytes", &f->dup_kernels);
+    }
+    em_end_obj(m);
+}
 
 static int printed; /* JSON objects written */
 
 static int size_one(const char *path, const sopts *s, json *j)
 {
-    cudw_input *in = open_input(path);
-    if (!in)
-        return EXIT_BAD_INPUT;
-    size_t n = cudw_input_count(in), *idx = malloc((n ? n : 1) * sizeof *idx), k = 0;
-    irec *rec = calloc(n ? n : 1, sizeof *rec);
-    int rc = EXIT_OK;
-    if (!idx || !rec) {
-        eprintf("%s: %s: out of memory\n", progname, path);
-        free(idx);
-        free(rec);
-        cudw_input_close(in);
-        return EXIT_BAD_INPUT;
-    }
-    for (size_t i = 0; i < n; i++)
-        if (image_selected(cudw_input_peek(in, i)))
-            idx[k++] = i;
-    if (sel_sm && n && !k) {
-        free(idx);
-        rc = select_images(in, path, 0, &idx, &k); /* its message */
-        free(idx);
-        free(rec);
-        cudw_input_close(in);
-        return rc ? rc : EXIT_BAD_INPUT;
-    }
-    if (!n)
-        eprintf("%s: %s: note: no CUDA device code (no fatbin container in any section)\n", progname, path);
-    sctx c = {{in, idx}, rec};
-    rc = jobs_run_cost(k, size_job, image_set_cost, &c);
-
-    /* the totals */
-    totals t = {0};
-    size_t nk = 0;
-    for (size_t q = 0; q < k; q++) {
-        const irec *r = &rec[idx[q]];
-        t.images++;
-        t.loaded += r->loaded;
-        t.compressed += r->compressed;
-        for (int c2 = 0; c2 < SIZE_NROWS; c2++)
-            t.rows[c2] += r->rows[c2];
-        t.unpacked += r->unpacked;
-        t.stored += r->stored;
-        if (r->unpacked >= r->stored)
-            t.saved += r->unpacked - r->stored;
-        else
-            t.grown += r->stored - r->unpacked;
-        t.headers += r->header;
-        t.padding += r->padding;
-        nk += r->nk;
-    }
-    size_t ncont = cudw_input_container_count(in);
-    uint64_t *chead = calloc(ncont ? ncont : 1, sizeof *chead); /* each container's own header */
-    for (size_t q = 0; q < ncont && !sel_sm && chead; q++) {
-        const cudw_input_container *ct = cudw_input_container_get(in, q);
-        uint64_t entries = 0;
-        for (size_t m = ct->first_image; m < ct->first_image + ct->nimages; m++) {
-            const cudw_fatbin_entry *e = cudw_input_peek(in, m)->entry;
-            entries += e->header_size + e->payload_size;
-        }
-        t.containers += ct->size;
-        chead[q] = ct->size - entries;
-        t.container_headers += chead[q];
-    }
-    uint64_t in_file = t.unpacked - t.saved + t.grown + t.headers + t.padding + t.container_headers;
-    int type = cudw_input_type(in);
-
-    /* the rows of the table */
-    rowset rs = {0};
-    int oom = !chead;
-    if (!strcmp(s->by, "section")) {
-        for (int c2 = 0; c2 < SIZE_NROWS; c2++) {
-            row *r = row_get(&rs, size_row_keys[c2]);
-            if (!r) {
-                oom = 1;
-                break;
-            }
-            r->bytes = t.rows[c2];
-        }
-    }
-    for (size_t q = 0; q < k && !oom && strcmp(s->by, "section"); q++) {
-        const cudw_input_image *im = cudw_input_peek(in, idx[q]);
-        const irec *r = &rec[idx[q]];
-        if (!strcmp(s->by, "kernel")) {
-            for (size_t m = 0; m < r->nk && !oom; m++) {
-                row *w = row_get(&rs, r->k[m].name);
-                if (!w) {
-                    oom = 1;
-                } else {
-                    w->bytes += r->k[m].size;
-                    w->count += w->last != idx[q] + 1;
-                    w->last = idx[q] + 1;
-                }
-            }
-            continue;
-        }
-        char key[96];
-        if (!strcmp(s->by, "sm")) {
-            const char *v = im->variant == 'a' ? "a" : im->variant == 'f' ? "f" : "";
-            if (im->kind == CUDW_FATBIN_PTX)
-                snprintf(key, sizeof key, "compute_%u%s (PTX)", im->sm, v);
-            else if (im->kind == CUDW_FATBIN_NVVM)
-                snprintf(key, sizeof key, "sm_%u%s (LTO IR)", im->sm, v);
-            else
-                snprintf(key, sizeof key, "sm_%u%s", im->sm, v);
-        } else if (im->container == (size_t)-1) {
-            snprintf(key, sizeof key, "%s", path);
+    sfile f = {.path = path};
+    int rc = size_load(&f);
+    if (rc == EXIT_OK) {
+        totals_sum(&f);
+        rows_build(&f, s->by);
+        dups_find(&f);
+        if (f.oom) {
+            eprintf("%s: %s: out of memory\n", progname, path);
+            rc = EXIT_BAD_INPUT;
+        } else if (f.unread) { /* an image could not be read (said): no totals that leave it out */
+            rc = f.unread;
         } else {
-            const cudw_input_container *ct = cudw_input_container_get(in, im->container);
-            if (ct->section)
-                snprintf(key, sizeof key, "%s[%s#%u]", ct->owner, ct->section, ct->ordinal);
-            else
-                snprintf(key, sizeof key, "%s[%u]", ct->owner, ct->ordinal);
-        }
-        row *w = row_get(&rs, key);
-        if (!w) {
-            oom = 1;
-            continue;
-        }
-        w->bytes += r->unpacked;
-        w->stored += r->stored + r->header + r->padding;
-        w->count++;
-        if (!strcmp(s->by, "container") && im->container != (size_t)-1 && chead && !w->last) {
-            w->stored += chead[im->container]; /* a container row is the whole container */
-            w->last = 1;
+            if (s->json && !printed++)
+                ob_putc(&out_stdout, '['); /* the array opens with its first object */
+            file_print(&(emit){s->json ? j : NULL, &out_stdout}, &f, s);
         }
     }
-    if (!oom && strcmp(s->by, "section")) /* the classes keep their order */
-        rows_sort(&rs, sort_name);
-
-    /* duplicates */
-    cudw_dup *di = malloc((k ? k : 1) * sizeof *di), *dk = malloc((nk ? nk : 1) * sizeof *dk);
-    size_t *kimage = malloc((nk ? nk : 1) * sizeof *kimage), *kindex = malloc((nk ? nk : 1) * sizeof *kindex);
-    size_t ndi = 0, ndk = 0;
-    long gi = 0, gk = 0;
-    cudw_dup_set *grp_i = NULL, *grp_k = NULL;
-    uint64_t wi = 0, wk = 0;
-    if (!di || !dk || !kimage || !kindex)
-        oom = 1;
-    for (size_t q = 0; q < k && !oom; q++) {
-        const irec *r = &rec[idx[q]];
-        if (r->h[0] || r->h[1])
-            di[ndi++] = (cudw_dup){{r->h[0], r->h[1]}, r->stored, idx[q]};
-        for (size_t m = 0; m < r->nk; m++) {
-            if (!r->k[m].size)
-                continue;
-            kimage[ndk] = idx[q];
-            kindex[ndk] = m;
-            dk[ndk] = (cudw_dup){{r->k[m].h[0], r->k[m].h[1]}, r->k[m].size, ndk};
-            ndk++;
-        }
-    }
-    if (!oom) {
-        gi = cudw_dup_sets(di, ndi, &grp_i, &wi);
-        gk = cudw_dup_sets(dk, ndk, &grp_k, &wk);
-        oom = gi < 0 || gk < 0;
-    }
-    names_ctx nc = {in, rec, kimage, kindex};
-
-    obuf *o = &out_stdout;
-    const char *tname = type == CUDW_INPUT_CUBIN ? "cubin" : type == CUDW_INPUT_FATBIN ? "fatbin"
-                        : type == CUDW_INPUT_ARCHIVE ? "archive" : "host ELF";
-    if (oom) {
-        eprintf("%s: %s: out of memory\n", progname, path);
-        rc = EXIT_BAD_INPUT;
-    } else if (rc != EXIT_OK) {
-        /* an image could not be read (said above): no totals that leave it out */
-    } else if (s->json) {
-        if (!printed++)
-            ob_putc(o, '['); /* the array opens with its first object */
-        json_obj(j, NULL);
-        json_str(j, "file", path);
-        json_str(j, "type", type == CUDW_INPUT_CUBIN ? "cubin" : type == CUDW_INPUT_FATBIN ? "fatbin"
-                            : type == CUDW_INPUT_ARCHIVE ? "archive" : "host");
-        json_u64(j, "images", t.images);
-        json_u64(j, "containers", sel_sm ? 0 : ncont);
-        json_obj(j, "unpacked");
-        for (int c2 = 0; c2 < SIZE_NROWS; c2++)
-            json_u64(j, size_row_keys[c2], t.rows[c2]);
-        json_u64(j, "total", t.unpacked);
-        json_end_obj(j);
-        json_obj(j, "stored");
-        json_u64(j, "images", t.stored);
-        json_u64(j, "saved_by_compression", t.saved);
-        json_u64(j, "grown_by_compression", t.grown);
-        json_u64(j, "entry_headers", t.headers);
-        json_u64(j, "entry_padding", t.padding);
-        json_u64(j, "container_headers", t.container_headers);
-        json_u64(j, "total", in_file);
-        json_end_obj(j);
-        if (type != CUDW_INPUT_CUBIN && !sel_sm)
-            json_u64(j, "container_bytes", t.containers);
-        json_str(j, "by", s->by);
-        json_arr(j, "rows");
-        for (size_t q = 0; q < rs.n; q++) {
-            json_obj(j, NULL);
-            json_str(j, "name", rs.v[q].name);
-            json_u64(j, "bytes", rs.v[q].bytes);
-            if (strcmp(s->by, "section"))
-                json_u64(j, strcmp(s->by, "kernel") ? "images" : "copies", rs.v[q].count);
-            if (!strcmp(s->by, "sm") || !strcmp(s->by, "container"))
-                json_u64(j, "stored", rs.v[q].stored);
-            json_end_obj(j);
-        }
-        json_end_arr(j);
-        dups_json(j, "duplicate_images", di, grp_i, (size_t)gi, image_name, &nc);
-        json_u64(j, "duplicate_image_bytes", wi);
-        dups_json(j, "duplicate_kernels", dk, grp_k, (size_t)gk, kernel_name, &nc);
-        json_u64(j, "duplicate_kernel_bytes", wk);
-        json_end_obj(j);
-    } else {
-        ob_printf(o, "%s: %s, %zu image%s", path, tname, t.images, t.images == 1 ? "" : "s");
-        if (type != CUDW_INPUT_CUBIN)
-            ob_printf(o, " in %zu container%s", ncont, ncont == 1 ? "" : "s");
-        struct stat st;
-        if (type != CUDW_INPUT_CUBIN && stat(path, &st) == 0) {
-            ob_puts(o, " of a ");
-            ob_commas(o, (uint64_t)st.st_size, 0);
-            ob_puts(o, "-byte file");
-        }
-        ob_putc(o, '\n');
-        if (!t.images) {
-            /* nothing to break down (the note said why) */
-        } else if (!strcmp(s->by, "section")) {
-            ob_printf(o, "\n%16s%7s  %s\n", "bytes", "%", "unpacked images");
-            for (int c2 = 0; c2 < SIZE_NROWS; c2++)
-                if (t.rows[c2] || c2 < CUDW_SIZE_NCLASSES)
-                    size_line(o, t.rows[c2], t.unpacked, size_class_title(c2), 0);
-            size_line(o, t.unpacked, t.unpacked, type == CUDW_INPUT_CUBIN ? "the file" : "the images, unpacked", 0);
-            if (type != CUDW_INPUT_CUBIN) {
-                ob_printf(o, "\n%16s%7s  %s\n", "bytes", "", "stored in the file");
-                size_line(o, t.unpacked, 0, "the images, unpacked", 0);
-                char what[96];
-                snprintf(what, sizeof what, "saved by compression (%zu of %zu images compressed)", t.compressed,
-                         t.images);
-                size_line(o, t.saved, 0, what, 1);
-                if (t.grown)
-                    size_line(o, t.grown, 0, "added by compression (images it made larger)", 0);
-                size_line(o, t.headers, 0, "entry headers", 0);
-                size_line(o, t.padding, 0, "entry padding (payloads end at a multiple of 8)", 0);
-                if (!sel_sm)
-                    size_line(o, t.container_headers, 0, "container headers", 0);
-                size_line(o, in_file, 0, sel_sm ? "the selected entries" : "the containers", 0);
-            }
-        } else {
-            size_table_text(o, rs.v, rs.n, s->by, s->n, !strcmp(s->by, "kernel") ? t.rows[CUDW_SIZE_CODE] : t.unpacked);
-        }
-        if (t.images) {
-            ob_putc(o, '\n');
-            dups_text(o, "images", di, grp_i, (size_t)gi, wi, image_name, &nc);
-            dups_text(o, "kernels", dk, grp_k, (size_t)gk, wk, kernel_name, &nc);
-        }
-    }
-    rowset_free(&rs);
-    free(chead);
-    free(grp_i);
-    free(grp_k);
-    free(di);
-    free(dk);
-    free(kimage);
-    free(kindex);
-    for (size_t i = 0; i < n; i++) {
-        for (size_t m = 0; m < rec[i].nk; m++)
-            free(rec[i].k[m].name);
-        free(rec[i].k);
-    }
-    free(rec);
-    free(idx);
-    cudw_input_close(in);
+    sfile_free(&f);
     return rc;
 }
 

@@ -28,7 +28,8 @@ const char *const size_row_keys[SIZE_NROWS] = {
     "ptx", "lto_ir", "other_entries",
 };
 
-void ob_pct(obuf *o, uint64_t part, uint64_t whole)
+/* " 12.3%" (blanks when whole is 0) */
+static void ob_pct(obuf *o, uint64_t part, uint64_t whole)
 {
     if (!whole) {
         ob_puts(o, "       ");
@@ -37,7 +38,15 @@ void ob_pct(obuf *o, uint64_t part, uint64_t whole)
     ob_printf(o, " %5.1f%%", 100.0 * (double)part / (double)whole);
 }
 
-void size_line(obuf *o, uint64_t v, uint64_t whole, const char *what, int minus)
+/* the text's percentage column (JSON has the numbers it comes from) */
+static void pct_text(emit *m, uint64_t part, uint64_t whole)
+{
+    if (!m->j)
+        ob_pct(m->o, part, whole);
+}
+
+/* "       1,234,567  12.3%  what", "-1,234" when minus */
+static void size_line(obuf *o, uint64_t v, uint64_t whole, const char *what, int minus)
 {
     char d[32], t[32];
     int k = 0, n = 0;
@@ -55,41 +64,60 @@ void size_line(obuf *o, uint64_t v, uint64_t whole, const char *what, int minus)
     for (int i = n; i < 16; i++)
         ob_putc(o, ' ');
     ob_write(o, t, (size_t)n);
-    if (whole)
-        ob_pct(o, v, whole);
-    else
-        ob_puts(o, "       ");
+    ob_pct(o, v, whole);
     ob_puts(o, "  ");
     ob_puts(o, what);
     ob_putc(o, '\n');
 }
 
-void size_table_text(obuf *o, const row *v, size_t n, const char *by, int nshow, uint64_t whole)
+void size_field(emit *m, const char *key, uint64_t v, uint64_t whole, const char *what, int minus)
+{
+    if (m->j)
+        em_u64(m, key, NULL, 0, v);
+    else if (what)
+        size_line(m->o, v, whole, what, minus);
+}
+
+/* A row: JSON its name, bytes, count (images; a kernel's copies) and, by
+ * SM or container, the bytes stored; the text the numbers first */
+static void row_print(emit *m, const row *r, const char *by, uint64_t whole)
+{
+    int kernel = !strcmp(by, "kernel"), stored = !strcmp(by, "sm") || !strcmp(by, "container");
+    em_obj(m, NULL);
+    em_str(m, "name", NULL, 0, r->name);
+    em_commas(m, "bytes", "", 16, r->bytes);
+    pct_text(m, r->bytes, whole);
+    if (strcmp(by, "section"))
+        em_u64(m, kernel ? "copies" : "images", NULL, 0, r->count);
+    em_commas(m, stored ? "stored" : NULL, kernel ? NULL : " ", 16, r->stored);
+    em_str(m, NULL, "  ", 0, r->name);
+    em_u64(m, NULL, " (", EM_DEC, r->count);
+    em_text(m, ")\n");
+    em_end_obj(m);
+}
+
+void size_table_print(emit *m, const row *v, size_t n, const char *by, int nshow, uint64_t whole)
 {
     int kernel = !strcmp(by, "kernel");
     size_t shown = nshow > 0 && (size_t)nshow < n ? (size_t)nshow : n;
-    if (kernel)
-        ob_printf(o, "\n%16s%7s  %s\n", "code bytes", "%", "kernel (images)");
-    else
-        ob_printf(o, "\n%16s%7s %16s  %s (images)\n", "unpacked", "%", "stored", by);
-    uint64_t rest = 0, rest_stored = 0;
+    if (kernel) {
+        em_text(m, "\n      code bytes      %  kernel (images)\n");
+    } else {
+        em_str(m, NULL, "\n        unpacked      %           stored  ", 0, by);
+        em_text(m, " (images)\n");
+    }
+    em_arr(m, "rows");
+    for (size_t i = 0; i < (m->j ? n : shown); i++)
+        row_print(m, &v[i], by, whole);
+    em_end_arr(m);
+    if (shown == n)
+        return;
+    uint64_t rest = 0, rest_stored = 0; /* the text's last row: the rest summed */
     for (size_t i = shown; i < n; i++)
         rest += v[i].bytes, rest_stored += v[i].stored;
-    for (size_t i = 0; i <= shown && i < n + 1; i++) {
-        int more = i == shown;
-        if (more && shown == n)
-            break;
-        uint64_t b = more ? rest : v[i].bytes;
-        ob_commas(o, b, 16);
-        ob_pct(o, b, whole);
-        if (!kernel) {
-            ob_putc(o, ' ');
-            ob_commas(o, more ? rest_stored : v[i].stored, 16);
-        }
-        ob_puts(o, "  ");
-        if (more)
-            ob_printf(o, "[%zu more]\n", n - shown);
-        else
-            ob_printf(o, "%s (%llu)\n", v[i].name, (unsigned long long)v[i].count);
-    }
+    em_commas(m, NULL, "", 16, rest);
+    pct_text(m, rest, whole);
+    em_commas(m, NULL, kernel ? NULL : " ", 16, rest_stored);
+    em_u64(m, NULL, "  [", EM_DEC, n - shown);
+    em_text(m, " more]\n");
 }

@@ -44,49 +44,48 @@ void rowset_free(rowset *rs)
 
 /* ---- duplicate sets, printed ---- */
 
-void dups_text(obuf *o, const char *what, const cudw_dup *d, const cudw_dup_set *g, size_t ng, uint64_t wasted,
-                      const char *(*name)(void *, size_t), void *ctx)
+/* A set: JSON its size, copies, bytes wasted and every copy; the text a
+ * line with the first two copies named */
+static void dup_set_print(emit *m, const dupsets *s, const cudw_dup_set *g)
 {
-    if (!ng) {
-        ob_printf(o, "duplicate %s: none\n", what);
-        return;
+    const cudw_dup *x = &s->d[g->start];
+    em_obj(m, NULL);
+    em_u64(m, NULL, "  ", EM_DEC, g->count);
+    em_commas(m, "bytes", " x ", 0, x[0].size);
+    em_u64(m, "copies", NULL, 0, g->count);
+    em_u64(m, "wasted", NULL, 0, g->wasted);
+    em_arr(m, "where");
+    for (size_t k = 0; k < g->count; k++)
+        em_item(m, k == 0 ? " bytes: " : k == 1 ? ", " : NULL, s->name(s->ctx, x[k].item));
+    em_end_arr(m);
+    if (g->count > 2) {
+        em_u64(m, NULL, ", and ", EM_DEC, g->count - 2);
+        em_text(m, " more");
     }
-    ob_printf(o, "duplicate %s: %zu set%s of identical bytes, ", what, ng, ng == 1 ? "" : "s");
-    ob_commas(o, wasted, 0);
-    ob_puts(o, " bytes in the extra copies\n");
-    for (size_t i = 0; i < ng && i < 10; i++) {
-        const cudw_dup *x = &d[g[i].start];
-        ob_printf(o, "  %zu x ", g[i].count);
-        ob_commas(o, x[0].size, 0);
-        ob_puts(o, " bytes: ");
-        ob_puts(o, name(ctx, x[0].item));
-        ob_puts(o, ", ");
-        ob_puts(o, name(ctx, x[1].item));
-        if (g[i].count > 2)
-            ob_printf(o, ", and %zu more", g[i].count - 2);
-        ob_putc(o, '\n');
-    }
-    if (ng > 10)
-        ob_printf(o, "  ... and %zu more sets (--json lists them all)\n", ng - 10);
+    em_text(m, "\n");
+    em_end_obj(m);
 }
 
-void dups_json(json *j, const char *key, const cudw_dup *d, const cudw_dup_set *g, size_t ng,
-                      const char *(*name)(void *, size_t), void *ctx)
+void dups_print(emit *m, const char *what, const char *key, const char *total_key, const dupsets *s)
 {
-    json_arr(j, key);
-    for (size_t i = 0; i < ng; i++) {
-        const cudw_dup *x = &d[g[i].start];
-        json_obj(j, NULL);
-        json_u64(j, "bytes", x[0].size);
-        json_u64(j, "copies", g[i].count);
-        json_u64(j, "wasted", g[i].wasted);
-        json_arr(j, "where");
-        for (size_t m = 0; m < g[i].count; m++)
-            json_str(j, NULL, name(ctx, x[m].item));
-        json_end_arr(j);
-        json_end_obj(j);
+    em_str(m, NULL, "duplicate ", 0, what);
+    if (!s->ng) {
+        em_text(m, ": none\n");
+    } else {
+        em_u64(m, NULL, ": ", EM_DEC, s->ng);
+        em_text(m, s->ng == 1 ? " set of identical bytes, " : " sets of identical bytes, ");
+        em_commas(m, NULL, "", 0, s->wasted);
+        em_text(m, " bytes in the extra copies\n");
     }
-    json_end_arr(j);
+    em_arr(m, key);
+    for (size_t i = 0; i < s->ng && (m->j || i < 10); i++) /* the text: the ten that waste most */
+        dup_set_print(m, s, &s->g[i]);
+    em_end_arr(m);
+    if (s->ng > 10) {
+        em_u64(m, NULL, "  ... and ", EM_DEC, s->ng - 10);
+        em_text(m, " more sets (--json lists them all)\n");
+    }
+    em_u64(m, total_key, NULL, 0, s->wasted);
 }
 
 void rows_sort(rowset *rs, int by_name)

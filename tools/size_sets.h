@@ -4,9 +4,8 @@
 #define CUDW_TOOLS_SIZE_SETS_H
 
 #include "cudwarf.h"
-#include "json.h"
+#include "emit.h"
 #include "keyidx.h"
-#include "out.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -31,12 +30,20 @@ row *row_get(rowset *rs, const char *name);
 void rows_sort(rowset *rs, int by_name);
 void rowset_free(rowset *rs);
 
-/* "duplicate WHAT: N sets ..." and the ten most wasteful; name(ctx, item)
- * names a copy.  JSON: every set. */
-void dups_text(obuf *o, const char *what, const cudw_dup *d, const cudw_dup_set *g, size_t ng, uint64_t wasted,
-               const char *(*name)(void *, size_t), void *ctx);
-void dups_json(json *j, const char *key, const cudw_dup *d, const cudw_dup_set *g, size_t ng,
-               const char *(*name)(void *, size_t), void *ctx);
+/* Duplicate sets (cudw_dup_sets) and how a copy is named */
+typedef struct dupsets {
+    const cudw_dup *d;        /* the copies, grouped */
+    const cudw_dup_set *g;    /* the sets, each a run of d */
+    size_t ng;
+    uint64_t wasted;          /* bytes in the extra copies */
+    const char *(*name)(void *ctx, size_t item);
+    void *ctx;
+} dupsets;
+
+/* Through the emitter (emit.h): the text "duplicate WHAT: N sets ..." and
+ * the ten most wasteful; JSON every set under key, then the bytes wasted
+ * under total_key. */
+void dups_print(emit *m, const char *what, const char *key, const char *total_key, const dupsets *s);
 
 /* ---- the tables cudwarf size prints (size_print.c) ---- */
 
@@ -45,12 +52,12 @@ enum { ROW_PTX = CUDW_SIZE_NCLASSES, ROW_NVVM, ROW_ENTRY_OTHER, SIZE_NROWS };
 /* "code (.text.*)", ...: a row's title; its JSON key */
 const char *size_class_title(int c);
 extern const char *const size_row_keys[SIZE_NROWS];
-/* " 12.3%" (blanks when whole is 0) */
-void ob_pct(obuf *o, uint64_t part, uint64_t whole);
-/* "       1,234,567  12.3%  what": minus writes "-1,234"; whole 0 leaves
+/* A figure of a size table: JSON v under key; text (when what is set)
+ * "       1,234,567  12.3%  what", minus writing "-1,234"; whole 0 leaves
  * the percentage out */
-void size_line(obuf *o, uint64_t v, uint64_t whole, const char *what, int minus);
-/* The --by table: the first nshow rows (all when 0), then the rest summed. */
-void size_table_text(obuf *o, const row *v, size_t n, const char *by, int nshow, uint64_t whole);
+void size_field(emit *m, const char *key, uint64_t v, uint64_t whole, const char *what, int minus);
+/* The rows (--by): JSON every row; the text the first nshow (all when 0),
+ * then the rest summed. */
+void size_table_print(emit *m, const row *v, size_t n, const char *by, int nshow, uint64_t whole);
 
 #endif
