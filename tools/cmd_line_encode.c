@@ -182,14 +182,17 @@ static cudw_line_row row_of(const jv *c, const jv *seq, const cudw_line_params *
 }
 
 /* Rows: flat ("rows", each with its symbol), or as lines --json prints
- * them ("sequences", the symbol once each), through the row builder. */
-static int encode_rows(const jv *t, const cudw_line_params *p, const char *in, cudw_line_out *out)
+ * them ("sequences", the symbol once each), through the row builder *lbp
+ * (the caller closes it after using out: the sites name its symbols). */
+static int encode_rows(const jv *t, const cudw_line_params *p, const char *in, cudw_line_out *out,
+                       cudw_line_builder **lbp)
 {
     cudw_line_builder *lb = NULL;
-    if (cudw_line_builder_open(&lb, p) != CUDW_OK) {
+    if (cudw_line_builder_open(lbp, p) != CUDW_OK) {
         eprintf("%s: out of memory\n", progname);
         return EXIT_BAD_INPUT;
     }
+    lb = *lbp;
     int brc = header_entries(lb, t), rc = EXIT_BAD_INPUT;
     const jv *jr = jv_get(t, "rows"), *js = jv_get(t, "sequences");
     if (jr && jr->type == JV_ARR) {
@@ -221,7 +224,6 @@ static int encode_rows(const jv *t, const cudw_line_params *p, const char *in, c
     }
     rc = EXIT_OK;
 done:
-    cudw_line_builder_close(lb);
     return rc;
 }
 
@@ -426,16 +428,18 @@ int cmd_line_encode(int argc, char **argv)
     int rc = EXIT_BAD_INPUT;
     const jv *t = pick_table(doc.root, image, section, table, err, sizeof err);
     cudw_line_out out = {0};
+    cudw_line_builder *lb = NULL;
     if (!t) {
         eprintf("%s: %s: %s\n", progname, in, err);
         goto done;
     }
     cudw_line_params p = params_of(t);
-    rc = jv_get(t, "ops") ? encode_ops(t, &p, in, &out) : encode_rows(t, &p, in, &out);
+    rc = jv_get(t, "ops") ? encode_ops(t, &p, in, &out) : encode_rows(t, &p, in, &out, &lb);
     if (rc == EXIT_OK)
         rc = write_out(&out, outpath, as_json);
 done:
     cudw_line_out_free(&out);
+    cudw_line_builder_close(lb);
     jdoc_free(&doc);
     return rc;
 }
