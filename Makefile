@@ -15,7 +15,9 @@ OPT ?= -O2 -g
 SAN ?=
 # -fvisibility=hidden: only what cudwarf.h declares is exported (its
 # visibility pragma); the archive's helpers are made local too (below)
-CFLAGS_ALL = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) $(OPT) $(SAN) -fPIC -fvisibility=hidden \
+# (CUDW_EXPERIMENTAL: the project's own code sees the experimental chapters)
+CFLAGS_ALL = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DCUDW_EXPERIMENTAL $(WARN) $(OPT) $(SAN) -fPIC \
+             -fvisibility=hidden \
              -Iinclude $(INC_PRIVATE) $(PKG_CFLAGS) $(CFLAGS)
 # the library's own headers are the library's: the tool sees only include/
 INC_PRIVATE = -Isrc
@@ -129,7 +131,7 @@ fuzz:
 	$(MAKE) BUILD=build-fuzz CC=clang OPT="-O1 -g" \
 	    SAN="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all" build-fuzz/libcudwarf.a
 	for t in $(FUZZ_TARGETS); do \
-	    clang -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O1 -g -Iinclude -Itests/common -Itests/fuzz \
+	    clang -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DCUDW_EXPERIMENTAL -O1 -g -Iinclude -Itests/common -Itests/fuzz \
 	        -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o build-fuzz/fuzz_$$t.new tests/fuzz/fuzz_$$t.c \
 	        build-fuzz/libcudwarf.a $(PKG_LIBS) && mv build-fuzz/fuzz_$$t.new build-fuzz/fuzz_$$t || exit 1; done
 

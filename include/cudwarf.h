@@ -365,17 +365,28 @@ int cudw_register_is_packed(uint64_t reg);
 /* The chapters                                                        */
 /* ------------------------------------------------------------------ */
 
+/* Stable: a structure or function here changes only with a new soname
+ * (libcudwarf.so.N); additions raise CUDW_ABI_VERSION alone. */
 #include "cudwarf/info.h"       /* abbreviations, units, DIEs, attribute values, DW_OP */
 #include "cudwarf/lines.h"      /* line tables: rows, opcodes, lookups, writing them */
 #include "cudwarf/frames.h"     /* .debug_frame and the rows an FDE describes */
 #include "cudwarf/records.h"    /* loc/ranges/aranges/pubnames/macinfo, PTX text, register maps */
 #include "cudwarf/inputs.h"     /* fatbins, inputs (libraries, executables, archives), sizes */
-#include "cudwarf/resources.h"  /* registers, barriers, shared, stack per function */
 #include "cudwarf/symbolizer.h" /* SASS location -> source lines and inline call stack */
 #include "cudwarf/verify.h"     /* verification */
 #include "cudwarf/edit.h"       /* writing: link as nvlink -g does, strip, remap */
+
+/* Experimental: what changed in the last ABI versions and may change again
+ * with a new CUDW_ABI_VERSION but the same soname.  A program that uses it
+ * says so by defining CUDW_EXPERIMENTAL before including this file (zstd's
+ * ZSTD_STATIC_LINKING_ONLY habit) and checks cudw_abi_version() when it
+ * loads.  The Python package lays these structures out by the ABI it
+ * checks. */
+#ifdef CUDW_EXPERIMENTAL
+#include "cudwarf/resources.h"  /* registers, barriers, shared, stack per function */
 #include "cudwarf/ptx.h"        /* PTX .file/.loc, and the line table ptxas writes from them */
 #include "cudwarf/correlate.h"  /* source <-> PTX <-> SASS, per instruction and per source line */
+#endif
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

@@ -101,6 +101,7 @@ if suite exports; then
         echo "ok   nm -D: $(nm -D --defined-only "$build/libcudwarf.so" | grep -c ' T cudw_') cudw_ functions, nothing else"; pass=$((pass + 1))
     else echo "FAIL libcudwarf.so exports: $extra"; fail=$((fail + 1)); fi
     tests/tools/clash.sh "$build" "$log" >"$log/clash.txt" 2>&1 || echo "FAIL clash.sh: exit $?" >>"$log/clash.txt"
+    tests/tools/experimental.sh >>"$log/clash.txt" 2>&1
     count_lines "$log/clash.txt"
     grep "^ok" "$log/clash.txt"
 fi
