@@ -3,6 +3,7 @@
  * stacks from the line table's contexts or the DIEs, the PTX line, the
  * image that answered. */
 #include "cli.h"
+#include "emit.h"
 #include "opts.h"
 
 #include <errno.h>
@@ -63,6 +64,7 @@ typedef struct actx {
     const aopts *o;
     cudw_symbolizer *s;
     json j;
+    emit m;                   /* over j with --json, else the text */
     int noted, reported, dropped;
     cudw_sym_frame frames[CUDW_MAX_INLINE_DEPTH];
 } actx;
@@ -80,124 +82,115 @@ static int parse_loc(const aopts *o, const char *loc, const char **sym, size_t *
     return cudw_location_parse(loc, sym, len, off) == CUDW_OK ? 0 : -1;
 }
 
-static const char *shown(const aopts *o, const cudw_sym_frame *f)
-{
-    const char *n = o->demangle ? f->function_demangled : f->function;
-    return n ? n : "??";
-}
-
 static const char *source_name(int src)
 {
     return src == CUDW_FROM_LINE_TABLE ? "line-table" : src == CUDW_FROM_DIE ? "die" : src == CUDW_FROM_SYMBOL ? "symbol"
                                                                                                           : "none";
 }
 
-void frames_json(json *j, const char *key, const cudw_sym_frame *fr, size_t n, int demangle)
+/* Frames, innermost first, through the emitter (emit.h): JSON every one
+ * given; the text -f's function name, file:line and -p's "(inlined by)",
+ * and ??:0 when there are none. */
+static void frames_print(emit *m, const char *key, const cudw_sym_frame *fr, size_t n, const aopts *o)
 {
-    json_arr(j, key);
+    if (!n) {
+        em_text(m, !o->func ? "" : o->pretty ? "?? at " : "??\n");
+        em_text(m, "??:0\n");
+    }
+    em_arr(m, key);
     for (size_t k = 0; k < n; k++) {
         const cudw_sym_frame *f = &fr[k];
-        json_obj(j, NULL);
-        json_str(j, "function", demangle ? f->function_demangled : f->function);
-        if (demangle)
-            json_str(j, "linkage_name", f->function);
-        json_str(j, "path", f->file);
-        json_u64(j, "line", f->line);
-        json_u64(j, "column", f->column);
-        json_str(j, "source", source_name(f->source));
-        json_end_obj(j);
+        em_obj(m, NULL);
+        em_text(m, o->pretty && k ? " (inlined by) " : "");
+        em_str_or(m, "function", o->func ? "" : NULL, o->demangle ? f->function_demangled : f->function, "??");
+        em_text(m, !o->func ? "" : o->pretty ? " at " : "\n");
+        if (o->demangle)
+            em_str(m, "linkage_name", NULL, 0, f->function);
+        em_str_or(m, "path", "", f->file, "??");
+        em_u64(m, "line", ":", EM_DEC, f->line);
+        em_u64(m, "column", NULL, 0, f->column);
+        em_str(m, "source", NULL, 0, source_name(f->source));
+        em_text(m, "\n");
+        em_end_obj(m);
     }
-    json_end_arr(j);
+    em_end_arr(m);
 }
 
-static void print_json(actx *c, const char *loc, int parsed, const char *sym, size_t len, uint64_t off,
-                       const cudw_sym_result *r, const char *error)
+/* correlate's frames (cli.h) */
+void frames_json(json *j, const char *key, const cudw_sym_frame *fr, size_t n, int demangle)
 {
-    const aopts *o = c->o;
-    json *j = &c->j;
-    json_obj(j, NULL);
-    json_str(j, "location", loc);
-    if (!parsed) {
-        json_bool(j, "found", 0);
-        json_str(j, "error", error);
-        json_end_obj(j);
-        ob_putc(j->out, '\n'); /* an answer a line */
-        return;
-    }
-    json_strn(j, "symbol", sym, len);
+    frames_print(&(emit){j, NULL}, key, fr, n, &(aopts){.demangle = demangle});
+}
+
+/* What the lookup found, JSON's (the text shows only the image, with -a) */
+static void lookup_print(emit *m, const aopts *o, const char *sym, size_t len, uint64_t off,
+                         const cudw_sym_result *r, const char *error)
+{
+    int image = o->addr && r->image_label;
+    em_strn(m, "symbol", NULL, sym, len);
     /* the function symbol a demangled or short name resolved to */
-    json_str(j, "resolved", r->image != (size_t)-1 ? r->symbol : NULL);
-    json_u64(j, "offset", off);
-    json_bool(j, "found", r->found);
+    em_str(m, "resolved", NULL, 0, r->image != (size_t)-1 ? r->symbol : NULL);
+    em_u64(m, "offset", NULL, 0, off);
+    em_bool(m, "found", r->found);
     if (error)
-        json_str(j, "error", error);
-    json_str(j, "image", r->image_label);
-    json_u64(j, "other_images", r->other_images);
-    json_str(j, "inline_source", r->inline_source ? source_name(r->inline_source) : NULL);
+        em_str(m, "error", NULL, 0, error);
+    em_str(m, "image", image ? " [" : NULL, 0, r->image_label);
+    em_text(m, image ? "]" : "");
+    em_u64(m, "other_images", NULL, 0, r->other_images);
+    em_str(m, "inline_source", NULL, 0, r->inline_source ? source_name(r->inline_source) : NULL);
     if (r->sources_disagree)
-        json_bool(j, "sources_disagree", 1);
+        em_bool(m, "sources_disagree", 1);
     if (r->names_recovered)
-        json_bool(j, "names_recovered", 1);
+        em_bool(m, "names_recovered", 1);
     if (r->names_dropped)
-        json_bool(j, "names_dropped", 1);
-    size_t n = r->nframes < CUDW_MAX_INLINE_DEPTH ? r->nframes : CUDW_MAX_INLINE_DEPTH;
-    frames_json(j, "frames", c->frames, n, o->demangle);
-    if (o->ptx) {
-        if (r->has_ptx) {
-            json_obj(j, "ptx");
-            json_str(j, "section", r->ptx_section);
-            json_u64(j, "line", r->ptx_line);
-            json_str(j, "text", r->ptx_text);
-            json_end_obj(j);
-        } else {
-            json_null(j, "ptx");
-        }
-    }
-    json_end_obj(j);
-    ob_putc(j->out, '\n'); /* an answer a line */
+        em_bool(m, "names_dropped", 1);
 }
 
-static void print_text(actx *c, const char *loc, const cudw_sym_result *r)
+/* --ptx: the PTX line of the location, and its text */
+static void ptx_print(emit *m, const aopts *o, const cudw_sym_result *r)
+{
+    em_text(m, o->pretty ? " ptx " : "ptx ");
+    if (r && r->has_ptx) {
+        em_obj(m, "ptx");
+        em_str_or(m, "section", "", r->ptx_section, "??");
+        em_u64(m, "line", ":", EM_DEC, r->ptx_line);
+        em_str_or(m, "text", ": ", r->ptx_text, "");
+        em_end_obj(m);
+    } else {
+        em_null(m, "ptx");
+        em_text(m, "??:0");
+    }
+    em_text(m, "\n");
+}
+
+/* One answer, through the emitter: JSON an object a line; the text
+ * addr2line's (-a, -f, -i, -p, --ptx).  r is NULL for a location that
+ * could not be parsed: JSON has its error alone, the text answers ??:0. */
+static void print_answer(actx *c, const char *loc, const char *sym, size_t len, uint64_t off,
+                         const cudw_sym_result *r, const char *error)
 {
     const aopts *o = c->o;
-    obuf *out = &out_stdout;
-    if (o->addr) {
-        ob_puts(out, loc);
-        if (r && r->image_label) {
-            ob_puts(out, " [");
-            ob_puts(out, r->image_label);
-            ob_putc(out, ']');
-        }
-        ob_puts(out, o->pretty ? ": " : "\n");
+    emit *m = &c->m;
+    em_obj(m, NULL);
+    em_str(m, "location", o->addr ? "" : NULL, 0, loc);
+    if (r) {
+        lookup_print(m, o, sym, len, off, r, error);
+    } else {
+        em_bool(m, "found", 0);
+        em_str(m, "error", NULL, 0, error);
     }
-    size_t n = !r || !r->nframes ? 0 : r->found && o->inl ? r->nframes : 1;
-    if (n > CUDW_MAX_INLINE_DEPTH)
-        n = CUDW_MAX_INLINE_DEPTH;
-    if (!n) {
-        if (o->func)
-            ob_puts(out, o->pretty ? "?? at " : "??\n");
-        ob_puts(out, "??:0\n");
+    em_text(m, !o->addr ? "" : o->pretty ? ": " : "\n");
+    if (r || !m->j) {
+        /* JSON every frame; the text the innermost, or with -i (and an
+         * answer) all */
+        size_t n = !r || !r->nframes ? 0 : !m->j && !(r->found && o->inl) ? 1 : r->nframes;
+        frames_print(m, "frames", c->frames, n < CUDW_MAX_INLINE_DEPTH ? n : CUDW_MAX_INLINE_DEPTH, o);
+        if (o->ptx)
+            ptx_print(m, o, r);
     }
-    for (size_t k = 0; k < n; k++) {
-        const cudw_sym_frame *f = &c->frames[k];
-        if (o->pretty && k)
-            ob_puts(out, " (inlined by) ");
-        if (o->func) {
-            ob_puts(out, shown(o, f));
-            ob_puts(out, o->pretty ? " at " : "\n");
-        }
-        ob_puts(out, f->file ? f->file : "??");
-        ob_putc(out, ':');
-        ob_dec(out, f->line);
-        ob_putc(out, '\n');
-    }
-    if (o->ptx) {
-        if (r && r->has_ptx)
-            ob_printf(out, "%sptx %s:%llu: %s\n", o->pretty ? " " : "", r->ptx_section ? r->ptx_section : "??",
-                      (unsigned long long)r->ptx_line, r->ptx_text ? r->ptx_text : "");
-        else
-            ob_printf(out, "%sptx ??:0\n", o->pretty ? " " : "");
-    }
+    em_end_obj(m);
+    if (m->j)
+        ob_putc(m->j->out, '\n'); /* an answer a line */
 }
 
 /* Answer one location; 0, or 1 when it could not be parsed or the image
@@ -209,16 +202,13 @@ static int answer(actx *c, const char *loc)
     size_t len;
     uint64_t off;
     if (!loc[0]) { /* a blank line still gets its answer */
-        o->json ? print_json(c, loc, 0, NULL, 0, 0, NULL, "empty line") : print_text(c, loc, NULL);
+        print_answer(c, loc, NULL, 0, 0, NULL, "empty line");
         return 0;
     }
     if (parse_loc(o, loc, &sym, &len, &off) != 0) {
         eprintf("%s: %s: cannot parse location '%s' (want SYMBOL+0xOFFSET, or 0xOFFSET with --function)\n",
                 progname, o->exe, loc);
-        if (o->json)
-            print_json(c, loc, 0, NULL, 0, 0, NULL, "cannot parse the location");
-        else
-            print_text(c, loc, NULL);
+        print_answer(c, loc, NULL, 0, 0, NULL, "cannot parse the location");
         return 1;
     }
     cudw_sym_result r;
@@ -242,10 +232,7 @@ static int answer(actx *c, const char *loc)
     int miss = rc < 0 ? CUDW_MISS_NONE : cudw_symbolize_why(c->s, sym, len, &r, err, sizeof err);
     if (miss)
         eprintf("%s: %s: %s: %s\n", progname, o->exe, loc, err);
-    if (o->json)
-        print_json(c, loc, 1, sym, len, off, &r, rc < 0 || miss ? err : NULL);
-    else
-        print_text(c, loc, &r);
+    print_answer(c, loc, sym, len, off, &r, rc < 0 || miss ? err : NULL);
     return rc < 0 || (miss && miss != CUDW_MISS_NO_ROW);
 }
 
@@ -313,6 +300,7 @@ int cmd_addr2line(int argc, char **argv)
         return EXIT_BAD_INPUT;
     }
     json_init(&c->j, &out_stdout);
+    c->m = (emit){o.json ? &c->j : NULL, &out_stdout};
     if (o.json)
         json_arr(&c->j, NULL);
     int rc = EXIT_OK;
