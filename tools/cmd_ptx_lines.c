@@ -2,6 +2,7 @@
  * with --predict, the line section ptxas writes from them into a cubin;
  * and verify --ptx, the rows where the cubin differs from that. */
 #include "cli.h"
+#include "emit.h"
 
 #include <stdio.h>
 #include "lines_out.h"
@@ -173,62 +174,52 @@ static const char *file_path(const cudw_ptx *p, uint64_t n)
     return fe ? fe->path : NULL;
 }
 
-static void insn_text(const cudw_ptx *p, const cudw_ptx_insn *in)
-{
-    const cudw_ptx_func *fn = cudw_ptx_func_get(p, in->function);
-    ob_printf(&out_stdout, "%7llu  ", (unsigned long long)in->line);
-    if (!in->loc) {
-        ob_printf(&out_stdout, "??:0  %s\n", fn->name);
-        return;
-    }
-    for (size_t k = in->loc; k;) {
-        const cudw_ptx_loc *L = cudw_ptx_loc_get(p, k);
-        const char *path = file_path(p, L->file);
-        if (k != in->loc)
-            ob_puts(&out_stdout, " inlined at ");
-        if (path)
-            ob_puts(&out_stdout, path);
-        else
-            ob_printf(&out_stdout, "file%llu", (unsigned long long)L->file);
-        ob_printf(&out_stdout, ":%llu:%llu", (unsigned long long)L->line, (unsigned long long)L->column);
-        if (L->inlined_at)
-            ob_printf(&out_stdout, " (%s)", L->name ? L->name : L->label);
-        k = L->inlined_at;
-    }
-    ob_printf(&out_stdout, "  %s\n", fn->name);
-}
-
-static void insn_json(const cudw_ptx *p, const cudw_ptx_insn *in, json *j)
+/* A PTX instruction line's source, through the emitter (emit.h): JSON its
+ * innermost location and every frame; the text one line, the chain
+ * innermost first ("FILE:LINE:COL (callee) inlined at ...") and the PTX
+ * function last. */
+static void insn_print(emit *m, const cudw_ptx *p, const cudw_ptx_insn *in)
 {
     const cudw_ptx_func *fn = cudw_ptx_func_get(p, in->function);
     const cudw_ptx_loc *L = cudw_ptx_loc_get(p, in->loc);
-    json_obj(j, NULL);
-    json_u64(j, "ptx_line", in->line);
-    json_str(j, "function", fn->name);
-    if (L) {
-        json_u64(j, "file", L->file);
-        json_str(j, "path", file_path(p, L->file));
-        json_u64(j, "line", L->line);
-        json_u64(j, "column", L->column);
-    } else {
-        json_null(j, "file");
-        json_null(j, "path");
-        json_u64(j, "line", 0);
-        json_u64(j, "column", 0);
+    em_obj(m, NULL);
+    em_num(m, "ptx_line", "", 7, (int64_t)in->line);
+    em_text(m, "  ");
+    em_str(m, "function", NULL, 0, fn->name);
+    if (L) { /* the innermost location: JSON's alone, the text shows it as the first frame */
+        em_u64(m, "file", NULL, 0, L->file);
+        em_str(m, "path", NULL, 0, file_path(p, L->file));
+        em_u64(m, "line", NULL, 0, L->line);
+        em_u64(m, "column", NULL, 0, L->column);
+    } else { /* no .loc in effect: the text says ??:0 */
+        em_null(m, "file");
+        em_null(m, "path");
+        em_u64(m, "line", "??:", EM_DEC, 0);
+        em_u64(m, "column", NULL, 0, 0);
     }
-    json_arr(j, "frames"); /* innermost first, as addr2line --json */
+    em_arr(m, "frames"); /* innermost first, as addr2line --json */
     for (size_t k = in->loc; k;) {
         const cudw_ptx_loc *x = cudw_ptx_loc_get(p, k);
-        json_obj(j, NULL);
-        json_str(j, "function", x->inlined_at ? (x->name ? x->name : x->label) : fn->name);
-        json_str(j, "path", file_path(p, x->file));
-        json_u64(j, "line", x->line);
-        json_u64(j, "column", x->column);
-        json_end_obj(j);
+        const char *path = file_path(p, x->file), *name = x->inlined_at ? (x->name ? x->name : x->label) : fn->name;
+        em_obj(m, NULL);
+        em_text(m, k != in->loc ? " inlined at " : "");
+        em_str(m, "function", NULL, 0, name);
+        em_str(m, "path", path ? "" : NULL, 0, path);
+        if (!path) /* a file number no .file declares */
+            em_u64(m, NULL, "file", EM_DEC, x->file);
+        em_u64(m, "line", ":", EM_DEC, x->line);
+        em_u64(m, "column", ":", EM_DEC, x->column);
+        if (x->inlined_at) {
+            em_str(m, NULL, " (", 0, name);
+            em_text(m, ")");
+        }
+        em_end_obj(m);
         k = x->inlined_at;
     }
-    json_end_arr(j);
-    json_end_obj(j);
+    em_end_arr(m);
+    em_str(m, NULL, "  ", 0, fn->name);
+    em_text(m, "\n");
+    em_end_obj(m);
 }
 
 /* rows in the `lines --json` schema; contexts numbered as ptxas does */
@@ -485,12 +476,8 @@ int cmd_ptx_lines(int argc, char **argv)
             json_arr(&j, NULL);
         else
             ob_printf(&out_stdout, "%s:\n\n%7s  %s\n", ptx, "PTX", "source (innermost first)  function");
-        while (cudw_ptx_insn_next(p, &w, &in) == CUDW_OK) {
-            if (as_json)
-                insn_json(p, &in, &j);
-            else
-                insn_text(p, &in);
-        }
+        while (cudw_ptx_insn_next(p, &w, &in) == CUDW_OK)
+            insn_print(&(emit){as_json ? &j : NULL, &out_stdout}, p, &in);
         if (as_json) {
             json_end_arr(&j);
             ob_putc(&out_stdout, '\n');
