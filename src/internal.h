@@ -317,7 +317,7 @@ int frame_cie_offset(cudw_file *f, const cudw_section *s, uint8_t asz, const cud
 const cudw_section *section_companion(const cudw_file *f, const cudw_section *from,
                                            const char *bare_name);
 
-/* ---- fatbin containers (fatbin/fatbin.c) ---- */
+/* ---- fatbin containers (input/fatbin.c) ---- */
 /* Entry e's image: decompressed into *owned (the caller frees it), or the
  * payload itself (*owned NULL).  Pure: safe from any thread. */
 int fatbin_entry_load(const cudw_fatbin_entry *e, uint8_t **owned, const uint8_t **data, size_t *size,
@@ -330,7 +330,7 @@ typedef struct fatbin_con {
 } fatbin_con;
 size_t fatbin_containers(const cudw_fatbin *fb, const fatbin_con **cons);
 
-/* ---- "ar" archives (fatbin/archive.c) ---- */
+/* ---- "ar" archives (input/archive.c) ---- */
 typedef struct ar_member {
     char name[256];                 /* "cuda_device_runtime.o" */
     const uint8_t *data;            /* the member's bytes, inside the archive */

@@ -8,7 +8,7 @@
  *
  * cubins (formats.md 3): 64-bit, version 3, code_align 4, data_align -4,
  * register numbers class << 24 | n. */
-#include "../elf/cursor.h"
+#include "../elf/reloc.h"
 
 #include <stdlib.h>
 

@@ -10,7 +10,7 @@
  *       code 0 ends a sibling chain.
  *
  * Every read is checked against the end of its unit. */
-#include "../elf/cursor.h"
+#include "../elf/reloc.h"
 
 
 int cudw_unit_next(cudw_file *f, const cudw_section *s, uint64_t *cursor, cudw_unit *u)

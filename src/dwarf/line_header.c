@@ -18,7 +18,7 @@
  * R_CUDA_64 against the function symbol (its bytes are 0). */
 #include "line.h"
 
-#include "../elf/cursor.h"
+#include "../elf/reloc.h"
 
 #include <stdlib.h>
 

@@ -3,7 +3,7 @@
 #ifndef CUDW_DWARF_REC_COMMON_H
 #define CUDW_DWARF_REC_COMMON_H
 
-#include "../elf/cursor.h"
+#include "../elf/reloc.h"
 
 /* CUDW_OK when there is a record at `at`; CUDW_DONE past the end; an
  * error when the section's bytes lie outside the file. */

@@ -1,6 +1,7 @@
 /* The cursor's cold paths: errors, strings, unit lengths (cursor.h says
  * what a cursor guarantees; cur_open, which loads the relocations, is
- * reloc.c's: the cursor depends on nothing else of elf/). */
+ * reloc.c's and declared in reloc.h: the cursor depends on nothing else
+ * of elf/). */
 #include "cursor.h"
 
 int cur_fail_at(const cur_t *c, uint64_t at, int code, const char *fmt, ...)

@@ -23,7 +23,7 @@
  * Fixed-size fields that may carry a relocation are read with cur_field:
  * when a relocation with a width sits on the field, the value is the
  * relocated one (symbol value + addend), never the stale bytes, and the
- * relocation is handed back.  cur_open decodes the section's relocations
+ * relocation is handed back.  cur_open (reloc.h) decodes the section's relocations
  * first, so a malformed relocation section is reported by the first read
  * that needs it and not as a silently unrelocated value. */
 #ifndef CUDW_CURSOR_H
@@ -71,9 +71,6 @@ static inline cur_t cur_raw(const uint8_t *p, uint64_t n)
     cur_t c = {p, p + n, p, NULL, NULL, NULL, NULL, 0};
     return c;
 }
-
-/* cur_make, and s's relocations decoded (their error, if malformed). */
-int cur_open(cur_t *c, cudw_file *f, const cudw_section *s, uint64_t off, uint64_t end, const char *what);
 
 static inline uint64_t cur_off(const cur_t *c) { return (uint64_t)(c->p - c->base); }
 static inline uint64_t cur_left(const cur_t *c) { return (uint64_t)(c->end - c->p); }

@@ -10,7 +10,7 @@
  * .rela.debug_line); Mercury twins use sh_type 0x70000082 (RELA layout)
  * with .nv.merc.symtab.  For REL the addend is the field's own bytes. */
 #include "../internal.h"
-#include "cursor.h"
+#include "reloc.h"
 
 #include <gelf.h>
 #include <stdlib.h>

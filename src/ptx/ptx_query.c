@@ -2,7 +2,7 @@
  * instruction lines, the header ptxas builds from its .file directives,
  * and whether a cubin was made from it (cudwarf/ptx.h). */
 #include "internal.h"
-#include "ptx/ptx.h"
+#include "ptx/ptx_handle.h"
 
 #include <errno.h>
 #include <fcntl.h>

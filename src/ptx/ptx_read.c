@@ -16,7 +16,7 @@
  * literals do not count.  Nothing is kept per line: where a line is
  * (cudw_ptx_where_is) is a search over the functions and the .locs. */
 #include "internal.h"
-#include "ptx/ptx.h"
+#include "ptx/ptx_handle.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-/* Stage 1 (ptx_lines.c) on any PTX and any SASS-to-PTX rows: the input is
+/* Stage 1 (src/stage1) on any PTX and any SASS-to-PTX rows: the input is
  *
  *     [arch: 1 byte][PTX length: u32 LE][PTX text][.nv_debug_line_sass bytes]
  *

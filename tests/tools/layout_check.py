@@ -3,7 +3,7 @@
 src/, tools/ and include/ (by path or name; a header also through the .c
 file it declares, "cursor.h, .c" pairs, the chapters' list), no C file
 or header runs over 1,000 lines, no function of stage 1 (src/ptx) over
-120 (the unit a reader holds in mind: files split along seams, not to fit
+120 (src/ptx, src/stage1: the unit a reader holds in mind: files split along seams, not to fit
 a cap), and the CLI includes only its own headers and the public ones (a
 library user has the same API as the tool).
 
@@ -32,7 +32,7 @@ def long_functions(path, most):
 doc = open("docs/architecture.md").read()
 words = set(re.findall(r"[\w./*-]+", doc))
 limit = 1000
-fn_limit = {"src/ptx": 120}
+fn_limit = {"src/ptx": 120, "src/stage1": 120}
 bad, n = [], 0
 for top in ("src", "tools", "include"):
     for root, _, files in os.walk(top):
@@ -66,5 +66,5 @@ for f in sorted(os.listdir("tools")):
 for b in bad:
     print("FAIL", b)
 print(f"{'ok  ' if not bad else 'FAIL'} {n} files named in docs/architecture.md, none over {limit} lines,"
-      f" no stage-1 function over {fn_limit['src/ptx']}")
+      f" no stage-1 function over {fn_limit['src/stage1']}")
 sys.exit(1 if bad else 0)

@@ -1,4 +1,4 @@
-/* Fatbin containers (src/fatbin/fatbin.c) on blobs the test lays out
+/* Fatbin containers (src/input/fatbin.c) on blobs the test lays out
  * itself: the header fields, stored, zstd and LZ4 payloads decompressed
  * to the bytes that went in, two containers back to back with padding,
  * and one located error for each way a container can be malformed. */

@@ -1,5 +1,5 @@
 /* Stage 1 (src/ptx): each behaviour of the model (enum behaviour in
- * src/ptx/ptx_gen.h, docs/ptx-lines.md) on ptxas's own output.  A case is
+ * src/stage1/gen.h, docs/ptx-lines.md) on ptxas's own output.  A case is
  * a PTX file and the cubin ptxas 13.0 made from it (tests/fixtures/stage1;
  * their programs are in tests/src/stage1): the model predicts the cubin's
  * line section byte for byte; with the behaviour switched off the
@@ -27,8 +27,8 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-#include "ptx/ptx.h"
-#include "ptx/ptx_gen.h"
+#include "ptx/ptx_handle.h"
+#include "stage1/gen.h"
 
 #define FIXDIR "tests/fixtures/stage1/"
 

@@ -1,8 +1,8 @@
-/* The driver of ptxas's stage 1 (ptx_lines.c walks one sequence): the
+/* The driver of ptxas's stage 1 (model.c walks one sequence): the
  * .nv_debug_line_sass table cut into sequences, each with its entries --
  * its start, and the functions ptxas placed in its section (FUNC symbols
  * there) -- and the generator's per-.loc state. */
-#include "ptx/ptx_gen.h"
+#include "stage1/gen.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* The PTX handle (cudwarf/ptx.h), shared by the reader and its queries. */
-#ifndef CUDW_PTX_PTX_H
-#define CUDW_PTX_PTX_H
+#ifndef CUDW_PTX_HANDLE_H
+#define CUDW_PTX_HANDLE_H
 
 #include "internal.h"
 
@@ -48,7 +48,7 @@ typedef enum ptx_dialect {
 } ptx_dialect;
 
 /* The rows ptxas writes in `dialect` from p and the SASS -> PTX table sass
- * (ptx_lines.c); off: behaviours switched off (1 << B_*, ptx_gen.h), 0 but
+ * (stage1/model.c); off: behaviours switched off (1 << B_*, stage1/gen.h), 0 but
  * in the unit tests that show what each one does. */
 int ptx_gen_run(cudw_file *f, const cudw_ptx *p, const cudw_line_table *sass, ptx_dialect dialect,
                 uint64_t off, const cudw_line_params *prm, line_wrow **rows, size_t *nrows);

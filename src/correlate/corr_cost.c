@@ -8,7 +8,7 @@
  * bytes.  PTX instructions are charged by their .loc when the PTX has
  * directives; otherwise a line counts the distinct PTX lines its SASS
  * instructions come from. */
-#include "correlate.h"
+#include "corr.h"
 
 #include <stdlib.h>
 

@@ -1,8 +1,8 @@
 /* The rows and opcodes of ptxas's stage 1 (docs/ptx-lines.md): a row, a
  * lone advance (hidden row), a 0x90 that goes out without a row (hidden
  * row of kind 2), the 0x90 a row will carry, owed context rows, and the
- * context rows a .loc needs.  The walk that decides when is ptx_lines.c. */
-#include "ptx/ptx_gen.h"
+ * context rows a .loc needs.  The walk that decides when is model.c. */
+#include "stage1/gen.h"
 
 line_wrow *ptxg_push(gen *g)
 {

@@ -1,10 +1,10 @@
 /* The state of ptxas's stage-1 generator while it walks one line table
- * (src/ptx/ptx_lines.c), and the row and opcode primitives it writes with
- * (src/ptx/ptx_rows.c).  Internal. */
-#ifndef CUDW_PTX_GEN_H
-#define CUDW_PTX_GEN_H
+ * (model.c), and the row and opcode primitives it writes with (writer.c).
+ * Internal. */
+#ifndef CUDW_STAGE1_GEN_H
+#define CUDW_STAGE1_GEN_H
 #include "internal.h"
-#include "ptx/ptx.h"
+#include "ptx/ptx_handle.h"
 
 /* The behaviours of the model, by name (docs/ptx-lines.md has each with
  * its mechanism and a minimal example; tests/unit/test_stage1.c switches
@@ -119,7 +119,7 @@ typedef struct gen_locs {
     size_t capchain;
 } gen_locs;
 
-/* The delay of sm_90+ .debug_line (ptx_defer.c). */
+/* The delay of sm_90+ .debug_line (delay.c). */
 typedef struct gen_defer {
     size_t pending;      /* the delayed .loc the next .loc inlined in it takes */
     size_t held;         /* ... kept through .locs that write nothing */

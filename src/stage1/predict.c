@@ -1,8 +1,8 @@
-/* cudw_ptx_predict: the rows of stage 1 (ptx_lines.c) encoded as a unit
+/* cudw_ptx_predict: the rows of stage 1 (model.c) encoded as a unit
  * with the header of the cubin's own table (or, without one, the header
  * ptxas builds from the .file directives). */
 #include "internal.h"
-#include "ptx/ptx.h"
+#include "ptx/ptx_handle.h"
 
 void cudw_ptx_prediction_free(cudw_ptx_prediction *pr)
 {

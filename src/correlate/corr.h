@@ -3,7 +3,7 @@
 #ifndef CUDW_CORRELATE_INTERNAL_H
 #define CUDW_CORRELATE_INTERNAL_H
 
-#include "sym.h"
+#include "../sym/sym.h"
 
 typedef struct corr_costs {      /* one rollup: entries and their index */
     cudw_corr_cost *v;

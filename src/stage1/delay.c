@@ -9,7 +9,7 @@
  *     .loc B, inlined in A -> A's contexts written here, A's 0x90 chosen
  *     .loc C, elsewhere    -> A dropped -- or held, when C only selects a
  *                             context: the next .loc inlined in A takes it */
-#include "ptx/ptx_gen.h"
+#include "stage1/gen.h"
 
 int ptxg_take_deferred(gen *g, const cudw_ptx_loc *PL, uint64_t a, int revisit, int xfile)
 {

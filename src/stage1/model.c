@@ -1,7 +1,7 @@
 /* ptxas's stage 1: the line table it writes from the PTX's .locs and the
  * cubin's .nv_debug_line_sass (SASS address -> PTX line).  The model
  * (docs/ptx-lines.md; each behaviour named there is an enum behaviour of
- * ptx_gen.h, and tests/unit/test_stage1.c shows it on ptxas's own output):
+ * gen.h, and tests/unit/test_stage1.c shows it on ptxas's own output):
  *
  *   1. Which rows an instruction needs (every dialect).  Walking the SASS
  *      rows of a sequence, the .loc in effect for the PTX line is the
@@ -18,7 +18,7 @@
  *      needed; a row on a new line under unwritten contexts of that line
  *      goes in the context above them, leaving their rows owed.
  *   3. The lazy opcode writer.  Rows carry their context; the 0x90 that
- *      sets it goes out only before a row that needs it (ptx_rows.c) --
+ *      sets it goes out only before a row that needs it (writer.c) --
  *      but once chosen firmly it goes out even if replaced (a dead 0x90).
  *      The writer also keeps the file it believes it is in, which after a
  *      line-0 .loc or an entry is not always the file in effect.
@@ -26,9 +26,9 @@
  *      sm_90+ .debug_line (delayed), Mercury (immediate, entries flagged).
  *
  * This file walks one sequence (ptxg_sequence) and decides, per SASS row,
- * which of those apply; ptx_rows.c writes rows and opcodes, ptx_defer.c
- * takes a delayed .loc, ptx_gen_run.c cuts the table into sequences. */
-#include "ptx/ptx_gen.h"
+ * which of those apply; writer.c writes rows and opcodes, delay.c takes a
+ * delayed .loc, run.c cuts the table into sequences. */
+#include "stage1/gen.h"
 #include <stdlib.h>
 
 /* What the walk of one sequence carries from one SASS row to the next. */

@@ -6,8 +6,8 @@
  * beside the frames and the difference classified.  Instructions with the
  * same frames as the one before share them (a loop body of forty
  * instructions on one inlined line stores its chain once). */
-#include "correlate.h"
-#include "../ptx/ptx.h"
+#include "corr.h"
+#include "../ptx/ptx_handle.h"
 
 #include <stdio.h>
 #include <stdlib.h>
