@@ -31,6 +31,7 @@ size_t cudw_struct_size(const char *name)
         {"cudw_dup_set", sizeof(cudw_dup_set)},
         {"cudw_line_row", sizeof(cudw_line_row)},
         {"cudw_line_op", sizeof(cudw_line_op)},
+        {"cudw_ptx_diff", sizeof(cudw_ptx_diff)},
         {"cudw_line_iter", sizeof(cudw_line_iter)},
         {"cudw_line_file", sizeof(cudw_line_file)},
         {"cudw_ptx_diag", sizeof(cudw_ptx_diag)},

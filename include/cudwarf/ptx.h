@@ -151,6 +151,25 @@ typedef struct cudw_ptx_prediction {
 int cudw_ptx_predict(cudw_file *f, const cudw_ptx *p, const char *section, cudw_ptx_prediction *out);
 void cudw_ptx_prediction_free(cudw_ptx_prediction *pr);
 
+/* How f's own section compares with a prediction (verify --ptx): the
+ * first opcode and the first row where they part. */
+typedef struct cudw_ptx_diff {
+    int identical;            /* byte for byte (the section is what ptxas writes) */
+    int has_table;            /* f has the section (else nothing below is set) */
+    size_t op;                /* the first opcode that differs (its index; nops
+                                 when every opcode agrees and only bytes differ) */
+    int has_own_op, has_predicted_op; /* 0: that side ran out there */
+    cudw_line_op own_op, predicted_op;
+    size_t row;               /* the first row that differs (0-based; SIZE_MAX:
+                                 the rows agree, only their opcodes do not) */
+    int has_own_row, has_predicted_row;
+    cudw_line_row own_row, predicted_row;
+} cudw_ptx_diff;
+
+/* Compare f's table of pr's section with pr.  CUDW_OK, or a decoding
+ * error of f's table (on f). */
+int cudw_ptx_compare(cudw_file *f, const cudw_ptx_prediction *pr, cudw_ptx_diff *out);
+
 /* The line-table header ptxas builds from p's .file directives (in
  * order, unused ones kept): the path split at its last '/', mtime and
  * size from the directive, else from stat(2) of the path, else 0.  As

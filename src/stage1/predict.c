@@ -119,3 +119,69 @@ int ptx_predict_with(cudw_file *f, const cudw_ptx *p, const char *section, uint6
         return file_fail(f, rc, ss, 0, "PTX lines", "encoding the predicted rows: %s", out->unit.err.detail);
     return CUDW_OK;
 }
+
+static int same_op(const cudw_line_op *a, const cudw_line_op *b)
+{
+    return a->kind == b->kind && a->opcode == b->opcode && a->u == b->u && a->s == b->s && a->u2 == b->u2;
+}
+
+static int same_row(const cudw_line_row *a, const cudw_line_row *b)
+{
+    return a->address == b->address && a->file == b->file && a->line == b->line && a->context == b->context &&
+           a->function_offset == b->function_offset && a->end_sequence == b->end_sequence;
+}
+
+/* The first opcode of t that is not pr's. */
+static int first_op(const cudw_line_table *t, const cudw_ptx_prediction *pr, cudw_ptx_diff *out)
+{
+    uint64_t pos = t->program_offset;
+    int rc;
+    size_t k = 0;
+    while ((rc = cudw_line_op_next(t, &pos, &out->own_op)) == CUDW_OK && k < pr->nops &&
+           same_op(&out->own_op, &pr->ops[k]))
+        k++;
+    if (rc < 0)
+        return rc;
+    out->op = k;
+    out->has_own_op = rc == CUDW_OK;
+    if ((out->has_predicted_op = k < pr->nops))
+        out->predicted_op = pr->ops[k];
+    return CUDW_OK;
+}
+
+/* The first row of t that is not pr's. */
+static int first_row(const cudw_line_table *t, const cudw_ptx_prediction *pr, cudw_ptx_diff *out)
+{
+    cudw_line_iter it;
+    size_t k = 0;
+    int rc;
+    cudw_line_iter_init(t, &it, 0);
+    while ((rc = cudw_line_next(&it, &out->own_row)) == CUDW_OK && k < pr->nrows &&
+           same_row(&out->own_row, &pr->rows[k]))
+        k++;
+    cudw_line_iter_free(&it);
+    if (rc < 0)
+        return rc;
+    out->has_own_row = rc == CUDW_OK;
+    if ((out->has_predicted_row = k < pr->nrows))
+        out->predicted_row = pr->rows[k];
+    out->row = out->has_own_row || out->has_predicted_row ? k : SIZE_MAX;
+    return CUDW_OK;
+}
+
+int cudw_ptx_compare(cudw_file *f, const cudw_ptx_prediction *pr, cudw_ptx_diff *out)
+{
+    (void)f; /* the table's errors are on its file, which is f */
+    memset(out, 0, sizeof *out);
+    out->row = SIZE_MAX;
+    const cudw_line_table *t = pr->table;
+    if (!t)
+        return CUDW_OK;
+    out->has_table = 1;
+    const cudw_section *s = t->section;
+    out->identical = s->data_size == pr->unit.size && !memcmp(s->data, pr->unit.data, pr->unit.size);
+    if (out->identical)
+        return CUDW_OK;
+    int rc = first_op(t, pr, out);
+    return rc ? rc : first_row(t, pr, out);
+}

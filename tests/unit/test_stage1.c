@@ -112,6 +112,20 @@ static void behaviour(void **state)
         fail_msg("%s without %s: still ptxas's bytes", c->cubin, c->name);
     if (off_at < t->program_offset - t->offset)
         fail_msg("%s without %s: the header differs (offset 0x%zx)", c->cubin, c->name, off_at);
+    /* cudw_ptx_compare (verify --ptx) names an opcode where they part, at
+     * or before the first byte that differs */
+    cudw_ptx_prediction pr;
+    cudw_ptx_diff d;
+    assert_int_equal(ptx_predict_with(f, p, c->section, 1ull << c->b, &pr), CUDW_OK);
+    assert_int_equal(cudw_ptx_compare(f, &pr, &d), CUDW_OK);
+    assert_true(d.has_table && !d.identical && (d.has_own_op || d.has_predicted_op));
+    if (d.has_own_op)
+        assert_true(d.own_op.offset - t->offset <= off_at);
+    cudw_ptx_prediction_free(&pr);
+    assert_int_equal(ptx_predict_with(f, p, c->section, 0, &pr), CUDW_OK);
+    assert_int_equal(cudw_ptx_compare(f, &pr, &d), CUDW_OK);
+    assert_true(d.identical);
+    cudw_ptx_prediction_free(&pr);
     cudw_ptx_close(p);
     cudw_close(f);
 }
