@@ -347,87 +347,114 @@ static int list_job(void *p, size_t k)
     return rc;
 }
 
+/* What a file holds: every image by kind, the ones selected (--sm) and
+ * the compressed entries among those */
+typedef struct tally {
+    size_t n, k, *idx;        /* images; the k selected, by index */
+    size_t elf, ptx, nvvm;
+    size_t packed;            /* selected compressed entries */
+    uint64_t unpacked;        /* what they unpack to */
+} tally;
+
+/* 0, or -1 out of memory */
+static int tally_images(cudw_input *in, tally *t)
+{
+    t->n = cudw_input_count(in);
+    if (!(t->idx = malloc((t->n ? t->n : 1) * sizeof *t->idx)))
+        return -1;
+    for (size_t i = 0; i < t->n; i++) {
+        const cudw_input_image *im = cudw_input_peek(in, i);
+        if (!sel_sm || cudw_input_image_is(im, sel_sm, sel_variant)) {
+            t->idx[t->k++] = i;
+            if (packed(im)) {
+                t->packed++;
+                t->unpacked += im->entry->decompressed_size;
+            }
+        }
+        t->elf += im->kind == CUDW_FATBIN_ELF;
+        t->ptx += im->kind == CUDW_FATBIN_PTX;
+        t->nvvm += im->kind == CUDW_FATBIN_NVVM;
+    }
+    return 0;
+}
+
+/* A file's head, through the emitter (emit.h): JSON's first keys, every
+ * container and the "images" array opened; the text's first line, its
+ * images counted by kind (the text heads each container's images with
+ * it instead: list_job). */
+static void file_head(emit *m, const char *path, cudw_input *in, const tally *t, int skip_packed)
+{
+    int type = cudw_input_type(in);
+    size_t nc = cudw_input_container_count(in);
+    const char *name = type == CUDW_INPUT_CUBIN ? "cubin" : type == CUDW_INPUT_FATBIN ? "fatbin"
+                       : type == CUDW_INPUT_ARCHIVE ? "archive" : NULL;
+    em_obj(m, NULL);
+    em_str(m, "file", "", 0, path);
+    em_str(m, "type", NULL, 0, name ? name : "host");
+    em_str(m, NULL, ": ", 0, name ? name : "host ELF");
+    em_u64(m, NULL, ", ", EM_DEC, t->n);
+    em_text(m, t->n == 1 ? " image (" : " images (");
+    em_u64(m, NULL, "", EM_DEC, t->elf);
+    em_u64(m, NULL, " ELF, ", EM_DEC, t->ptx);
+    em_u64(m, NULL, " PTX, ", EM_DEC, t->nvvm);
+    em_u64(m, NULL, " LTO IR) in ", EM_DEC, nc);
+    em_text(m, nc == 1 ? " container\n" : " containers\n");
+    if (skip_packed)
+        em_u64(m, "not_decoded", NULL, 0, t->packed);
+    em_arr(m, "containers");
+    for (size_t i = 0; m->j && i < nc; i++)
+        container_print(m, cudw_input_container_get(in, i));
+    em_end_arr(m);
+    em_arr(m, "images");
+}
+
+/* List the selected images, as jobs (list_job): the worst exit status */
+static int images_list(cudw_input *in, const tally *t, int as_json, int mode, int skip_packed, json *j)
+{
+    lctx c = {{in, t->idx}, as_json, mode == DECODE_NONE, skip_packed, list_verbose, j};
+    int saved_jobs = jobs_n;
+    if (mode == DECODE_NONE || (skip_packed && t->packed == t->k))
+        jobs_n = 1; /* nothing to decode: threads would only wait on each other */
+    jobs_sep = as_json ? "," : NULL;
+    jobs_reset(); /* the "images" array of this file */
+    int rc = jobs_run_cost(t->k, list_job, image_set_cost, &c);
+    jobs_n = saved_jobs;
+    if (as_json && t->k)
+        j->first[j->depth] = 0; /* the jobs wrote the array's objects */
+    return rc;
+}
+
 static int list_one(const char *path, int as_json, int mode, json *j)
 {
     cudw_input *in = open_input(path);
     if (!in)
         return EXIT_BAD_INPUT;
-    size_t n = cudw_input_count(in), *idx = malloc((n ? n : 1) * sizeof *idx), k = 0;
-    size_t nelf = 0, nptx = 0, nnvvm = 0, npacked = 0;
-    uint64_t unpacked = 0; /* what the selected compressed entries unpack to */
-    if (!idx) {
-        cudw_input_close(in);
+    tally t = {0};
+    int rc = EXIT_BAD_INPUT;
+    if (tally_images(in, &t)) {
         eprintf("%s: %s: out of memory\n", progname, path);
-        return EXIT_BAD_INPUT;
-    }
-    for (size_t i = 0; i < n; i++) {
-        const cudw_input_image *im = cudw_input_peek(in, i);
-        if (!sel_sm || cudw_input_image_is(im, sel_sm, sel_variant)) {
-            idx[k++] = i;
-            if (packed(im)) {
-                npacked++;
-                unpacked += im->entry->decompressed_size;
-            }
-        }
-        nelf += im->kind == CUDW_FATBIN_ELF;
-        nptx += im->kind == CUDW_FATBIN_PTX;
-        nnvvm += im->kind == CUDW_FATBIN_NVVM;
-    }
-    int type = cudw_input_type(in), rc = EXIT_OK;
-    int skip_packed = mode == DECODE_BUDGET && unpacked > LIST_BUDGET;
-    const char *tname = type == CUDW_INPUT_CUBIN ? "cubin" : type == CUDW_INPUT_FATBIN ? "fatbin"
-                        : type == CUDW_INPUT_ARCHIVE ? "archive" : "host ELF";
-    if (sel_sm && n && !k) { /* an error, and nothing listed */
+    } else if (sel_sm && t.n && !t.k) { /* an error, and nothing listed */
         char sms[256];
         eprintf("%s: %s: no sm_%u%s image (it has %s)\n", progname, path, sel_sm,
                 sel_variant == 'a' ? "a" : sel_variant == 'f' ? "f" : "",
                 cudw_input_sms(in, CUDW_FATBIN_ELF, sms, sizeof sms));
-        free(idx);
-        cudw_input_close(in);
-        return EXIT_BAD_INPUT;
-    }
-    if (as_json) {
-        static int opened;
-        if (!opened++)
-            ob_putc(&out_stdout, '['); /* the array opens with its first object */
-        json_obj(j, NULL);
-        json_str(j, "file", path);
-        json_str(j, "type", type == CUDW_INPUT_CUBIN ? "cubin" : type == CUDW_INPUT_FATBIN ? "fatbin"
-                            : type == CUDW_INPUT_ARCHIVE ? "archive" : "host");
-        if (skip_packed)
-            json_u64(j, "not_decoded", npacked);
-        json_arr(j, "containers");
-        for (size_t i = 0; i < cudw_input_container_count(in); i++)
-            container_print(&(emit){j, NULL}, cudw_input_container_get(in, i));
-        json_end_arr(j);
-        json_arr(j, "images");
     } else {
-        ob_printf(&out_stdout, "%s: %s, %zu image%s (%zu ELF, %zu PTX, %zu LTO IR) in %zu container%s\n", path,
-                  tname, n, n == 1 ? "" : "s", nelf, nptx, nnvvm, cudw_input_container_count(in),
-                  cudw_input_container_count(in) == 1 ? "" : "s");
+        int skip_packed = mode == DECODE_BUDGET && t.unpacked > LIST_BUDGET;
+        static int opened;
+        if (as_json && !opened++)
+            ob_putc(&out_stdout, '['); /* the array opens with its first object */
+        emit m = {as_json ? j : NULL, &out_stdout};
+        file_head(&m, path, in, &t, skip_packed);
+        if (!t.n)
+            eprintf("%s: %s: note: no CUDA device code (no fatbin container in any section)\n", progname, path);
+        if (skip_packed)
+            eprintf("%s: %s: note: %zu compressed images (%.1f GB unpacked) not decoded, over list's 256 MiB;"
+                    " --decode decodes them\n", progname, path, t.packed, (double)t.unpacked / 1e9);
+        rc = images_list(in, &t, as_json, mode, skip_packed, j);
+        em_end_arr(&m);
+        em_end_obj(&m);
     }
-    if (!n)
-        eprintf("%s: %s: note: no CUDA device code (no fatbin container in any section)\n", progname, path);
-    if (skip_packed)
-        eprintf("%s: %s: note: %zu compressed images (%.1f GB unpacked) not decoded, over list's 256 MiB;"
-                " --decode decodes them\n", progname, path, npacked, (double)unpacked / 1e9);
-    lctx c = {{in, idx}, as_json, mode == DECODE_NONE, skip_packed, list_verbose, j};
-    int saved_jobs = jobs_n;
-    if (mode == DECODE_NONE || (skip_packed && npacked == k))
-        jobs_n = 1; /* nothing to decode: threads would only wait on each other */
-    jobs_sep = as_json ? "," : NULL;
-    jobs_reset(); /* the "images" array of this file */
-    int r = jobs_run_cost(k, list_job, image_set_cost, &c);
-    jobs_n = saved_jobs;
-    if (r > rc)
-        rc = r;
-    if (as_json) {
-        if (k)
-            j->first[j->depth] = 0;
-        json_end_arr(j);
-        json_end_obj(j);
-    }
-    free(idx);
+    free(t.idx);
     cudw_input_close(in);
     return rc;
 }
