@@ -106,11 +106,16 @@ size_t count_elf_images(const char *path);
 void reloc_text(const cudw_reloc *r, char *buf, size_t n);
 void reloc_out(const cudw_reloc *r, obuf *o);
 
-/* DW_OP expression as text ("DW_OP_regx: %r6; DW_OP_deref"); relocations
- * inside it are looked up at section offset base + op offset. */
+/* A DW_OP expression through the emitter (emit.h): text "DW_OP_regx: R6;
+ * DW_OP_deref", JSON its "expression" array of operations.  Relocations
+ * inside it are looked up in sec (NULL: none) at section offset base + op
+ * offset. */
+struct emit;
+void expr_print(cudw_file *f, const cudw_section *sec, uint64_t base, const uint8_t *e, uint64_t len,
+                uint8_t addr_size, struct emit *m);
+/* expr_print in one style (dump_misc.c's location lists call these) */
 void expr_text(cudw_file *f, const cudw_section *sec, uint64_t base, const uint8_t *e, uint64_t len,
                uint8_t addr_size, obuf *out);
-/* Same, as a JSON array of operations. */
 void expr_json(cudw_file *f, const cudw_section *sec, uint64_t base, const uint8_t *e, uint64_t len,
                uint8_t addr_size, json *j);
 

@@ -170,3 +170,73 @@ void em_item_u64(emit *e, const char *label, int style, uint64_t v)
         text_u64(e->o, style, v);
     }
 }
+
+void em_i64(emit *e, const char *key, const char *label, int plus, int64_t v)
+{
+    if (e->j) {
+        if (key)
+            json_i64(e->j, key, v);
+    } else if (label) {
+        ob_puts(e->o, label);
+        if (plus && v >= 0)
+            ob_putc(e->o, '+');
+        ob_sdec(e->o, v);
+    }
+}
+
+void em_item_i64(emit *e, const char *label, int64_t v)
+{
+    if (e->j) {
+        json_i64(e->j, NULL, v);
+    } else if (label) {
+        ob_puts(e->o, label);
+        ob_sdec(e->o, v);
+    }
+}
+
+/* n spaces, a run at a time (em_name's padding) */
+static void spaces(obuf *o, size_t n)
+{
+    static const char run[] = "                                ";
+    for (size_t k; n; n -= k) {
+        k = n < sizeof run - 1 ? n : sizeof run - 1;
+        ob_write(o, run, k);
+    }
+}
+
+void em_name(emit *e, const char *key, const char *label, int width, const char *v)
+{
+    if (e->j) {
+        if (key)
+            json_name(e->j, key, v);
+        return;
+    }
+    if (!label)
+        return;
+    size_t n = strlen(v), w = (size_t)(width < 0 ? -width : width), pad = n < w ? w - n : 0;
+    ob_puts(e->o, label);
+    if (width > 0)
+        spaces(e->o, pad);
+    ob_write(e->o, v, n);
+    if (width < 0)
+        spaces(e->o, pad);
+}
+
+void em_sym(emit *e, const char *sym_key, const char *add_key, const char *label, const char *sym, int64_t addend)
+{
+    if (e->j) {
+        if (sym_key)
+            json_str(e->j, sym_key, sym);
+        if (add_key)
+            json_i64(e->j, add_key, addend);
+        return;
+    }
+    if (!label)
+        return;
+    ob_puts(e->o, label);
+    ob_puts(e->o, sym);
+    if (addend) {
+        ob_puts(e->o, addend < 0 ? "-0x" : "+0x");
+        ob_hex(e->o, addend < 0 ? -(uint64_t)addend : (uint64_t)addend);
+    }
+}

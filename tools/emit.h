@@ -55,4 +55,13 @@ void em_hex(emit *e, const char *key, const char *label, const uint8_t *p, size_
 void em_item(emit *e, const char *label, const char *v);
 void em_item_u64(emit *e, const char *label, int style, uint64_t v);
 
+/* a signed number: JSON v; text label, then v ('+' before v >= 0 when plus: "CFA+8") */
+void em_i64(emit *e, const char *key, const char *label, int plus, int64_t v);
+/* a signed element of the open array (as em_item_u64) */
+void em_item_i64(emit *e, const char *label, int64_t v);
+/* a name from the library's tables: em_str (padded to width) without JSON escaping or printf */
+void em_name(emit *e, const char *key, const char *label, int width, const char *v);
+/* a relocation: JSON sym and addend (add_key NULL: none); text label, "sym+0x10" ("sym" for 0) */
+void em_sym(emit *e, const char *sym_key, const char *add_key, const char *label, const char *sym, int64_t addend);
+
 #endif
