@@ -1,8 +1,10 @@
 /* cudwarf dump --abbrev and --info: abbreviation tables, and the DIE trees
  * of .debug_info, .nv_debug_info_ptx and .nv.merc.debug_info with every
- * value decoded (forms, enumerations, expressions, relocations), as text
- * in llvm-dwarfdump's layout or as JSON. */
+ * value decoded (forms, enumerations, expressions, relocations).  Each
+ * record has one printer through the emitter (emit.h): text in readelf's
+ * and llvm-dwarfdump's layouts, JSON under its keys. */
 #include "cli.h"
+#include "emit.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -23,99 +25,79 @@ static const char *enum_text(uint32_t at, uint64_t v)
 
 static uint64_t block_base(const cudw_attr *a) { return a->offset + (a->size - a->block_len); }
 
-static void value_text(cudw_file *f, const cudw_unit *u, const cudw_attr *a, obuf *out)
+/* A number's enumeration name and relocation: text " (DW_LANG_C)" and
+ * " (sym+0x10)" when shown, JSON "text", "symbol", "addend", "reloc_type". */
+static void number_extras(const cudw_attr *a, int shown, emit *e)
 {
-    switch (a->vclass) {
-    case CUDW_V_STRING:
-        if (a->form == CUDW_DW_FORM_strp) {
-            ob_puts(out, "(indirect string, offset: 0x");
-            ob_hex(out, a->u);
-            ob_puts(out, "): ");
-        }
-        ob_puts(out, a->str);
-        break;
-    case CUDW_V_SIGNED:
-        ob_sdec(out, a->s);
-        break;
-    case CUDW_V_FLAG:
-        ob_dec(out, a->u);
-        break;
-    case CUDW_V_REF:
-        ob_puts(out, "<0x");
-        ob_hex(out, a->u);
-        ob_putc(out, '>');
-        break;
-    case CUDW_V_BLOCK: {
-        static const char hx[] = "0123456789abcdef";
-        ob_dec(out, a->block_len);
-        ob_puts(out, " byte block:");
-        for (uint64_t i = 0; i < a->block_len; i++) {
-            uint8_t b = a->block[i];
-            ob_putc(out, ' ');
-            if (b >= 16)
-                ob_putc(out, hx[b >> 4]);
-            ob_putc(out, hx[b & 15]);
-        }
-        if (cudw_attr_is_expr(a->name)) {
-            ob_puts(out, " (");
-            expr_text(f, u->section, block_base(a), a->block, a->block_len, u->addr_size, out);
-            ob_putc(out, ')');
-        }
-        break;
+    const char *name = enum_text(a->name, a->u);
+    if (name) {
+        em_name(e, "text", shown ? " (" : NULL, 0, name);
+        em_text(e, shown ? ")" : "");
     }
-    default: {
-        const char *e = enum_text(a->name, a->u);
-        if (a->form == CUDW_DW_FORM_udata) {
-            ob_dec(out, a->u);
-        } else {
-            ob_puts(out, "0x");
-            ob_hex(out, a->u);
-        }
-        if (e) {
-            ob_puts(out, " (");
-            ob_puts(out, e);
-            ob_putc(out, ')');
-        }
-        if (a->reloc) {
-            ob_puts(out, " (");
-            reloc_out(a->reloc, out);
-            ob_putc(out, ')');
-        }
-    }
+    if (a->reloc) {
+        const char *tn = cudw_reloc_type_name(a->reloc->type);
+        em_sym(e, "symbol", "addend", shown ? " (" : NULL, a->reloc->sym_name, a->reloc->addend);
+        em_text(e, shown ? ")" : "");
+        em_name(e, "reloc_type", NULL, 0, tn ? tn : "unknown");
     }
 }
 
-static void value_json(cudw_file *f, const cudw_unit *u, const cudw_attr *a, json *j)
+/* A block: text "3 byte block: 90 b1 e4 (DW_OP_regx: R1)" (the bytes in
+ * hex without padding), JSON "value" its bytes and "expression" */
+static void block_print(cudw_file *f, const cudw_unit *u, const cudw_attr *a, emit *e)
 {
+    static const char hx[] = "0123456789abcdef";
+    em_u64(e, NULL, "", EM_DEC, a->block_len);
+    em_text(e, " byte block:");
+    for (uint64_t i = 0; i < a->block_len && !e->j; i++) {
+        uint8_t v = a->block[i];
+        char b[4] = " ", *p = b + 1;
+        if (v >= 16)
+            *p++ = hx[v >> 4];
+        *p++ = hx[v & 15];
+        *p = 0;
+        em_text(e, b);
+    }
+    em_hex(e, "value", NULL, a->block, a->block_len);
+    if (cudw_attr_is_expr(a->name)) {
+        em_text(e, " (");
+        expr_print(f, u->section, block_base(a), a->block, a->block_len, u->addr_size, e);
+        em_text(e, ")");
+    }
+}
+
+/* An attribute's value: text as llvm-dwarfdump shows it, JSON "value" and
+ * what explains it */
+static void value_print(cudw_file *f, const cudw_unit *u, const cudw_attr *a, emit *e)
+{
+    int strp = a->form == CUDW_DW_FORM_strp;
     switch (a->vclass) {
     case CUDW_V_STRING:
-        json_str(j, "value", a->str);
-        if (a->form == CUDW_DW_FORM_strp)
-            json_u64(j, "str_offset", a->u);
-        break;
-    case CUDW_V_SIGNED:
-        json_i64(j, "value", a->s);
-        break;
-    case CUDW_V_FLAG:
-        json_bool(j, "value", a->u != 0);
-        break;
-    case CUDW_V_BLOCK:
-        json_hex(j, "value", a->block, a->block_len);
-        if (cudw_attr_is_expr(a->name))
-            expr_json(f, u->section, block_base(a), a->block, a->block_len, u->addr_size, j);
-        break;
-    default: {
-        json_u64(j, "value", a->u);
-        const char *e = enum_text(a->name, a->u);
-        if (e)
-            json_name(j, "text", e);
-        if (a->reloc) {
-            json_str(j, "symbol", a->reloc->sym_name);
-            json_i64(j, "addend", a->reloc->addend);
-            const char *tn = cudw_reloc_type_name(a->reloc->type);
-            json_name(j, "reloc_type", tn ? tn : "unknown");
+        if (strp) {
+            em_u64(e, NULL, "(indirect string, offset: 0x", EM_HEX, a->u);
+            em_text(e, "): ");
         }
-    }
+        em_str_or(e, "value", "", a->str, "(null)");
+        if (strp)
+            em_u64(e, "str_offset", NULL, 0, a->u);
+        break;
+    case CUDW_V_SIGNED: em_i64(e, "value", "", 0, a->s); break;
+    case CUDW_V_FLAG:
+        em_u64(e, NULL, "", EM_DEC, a->u);
+        em_bool(e, "value", a->u != 0);
+        break;
+    case CUDW_V_REF: /* the text shows the offset alone */
+        em_u64(e, "value", "<0x", EM_HEX, a->u);
+        em_text(e, ">");
+        number_extras(a, 0, e);
+        break;
+    case CUDW_V_BLOCK: block_print(f, u, a, e); break;
+    default:
+        if (a->form == CUDW_DW_FORM_udata)
+            em_u64(e, "value", "", EM_DEC, a->u);
+        else
+            em_u64(e, "value", "0x", EM_HEX, a->u);
+        number_extras(a, 1, e);
     }
 }
 
@@ -134,209 +116,189 @@ static const char *name_or_code(char *buf, size_t n, const char *name, const cha
 
 /* ---- .debug_abbrev ---- */
 
-void abbrev_text(cudw_file *f, const cudw_section *s, obuf *o)
+/* An attribute specification: text "    DW_AT_name(0x3)  DW_FORM_string(0x8)"
+ * (the left column 34 wide), JSON its names and codes */
+static void spec_print(const cudw_abbrev_spec *sp, emit *e)
 {
-    ob_printf(o, "Contents of the %s section:\n\n", s->name);
+    char ab[64], fb[64], left[96] = "";
+    const char *an = name_or_code(ab, sizeof ab, cudw_at_name(sp->name), "DW_AT_", sp->name);
+    const char *fn = name_or_code(fb, sizeof fb, cudw_form_name(sp->form), "DW_FORM_", sp->form);
+    em_obj(e, NULL);
+    if (!e->j) /* the text's left column: name and code, padded together */
+        snprintf(left, sizeof left, "%s(0x%x)", an, sp->name);
+    em_name(e, NULL, "    ", -34, left);
+    em_name(e, "name", NULL, 0, an);
+    em_u64(e, "at", NULL, 0, sp->name);
+    em_name(e, "form", " ", 0, fn);
+    em_u64(e, "form_code", "(0x", EM_HEX, sp->form);
+    em_text(e, ")\n");
+    em_end_obj(e);
+}
+
+/* An abbreviation: text "   1      0x11 DW_TAG_compile_unit    [has children]"
+ * and its specifications */
+static void abbrev_print(const cudw_abbrev *a, emit *e)
+{
+    char tb[64], code[24];
+    const char *tn = name_or_code(tb, sizeof tb, cudw_tag_name(a->tag), "DW_TAG_", a->tag);
+    em_obj(e, NULL);
+    snprintf(code, sizeof code, "%llu", (unsigned long long)a->code);
+    em_name(e, NULL, "   ", -6, code); /* left-aligned */
+    em_u64(e, "code", NULL, 0, a->code);
+    em_u64(e, "entry_offset", NULL, 0, a->offset);
+    em_u64(e, NULL, " 0x", EM_HEX2, a->tag);
+    em_name(e, "abbrev_tag", " ", 0, tn);
+    em_u64(e, "tag_code", NULL, 0, a->tag);
+    em_bool(e, "children", a->has_children);
+    em_text(e, a->has_children ? "    [has children]\n" : "    [no children]\n");
+    em_arr(e, "specs");
+    for (uint32_t k = 0; k < a->nattrs; k++)
+        spec_print(&a->attrs[k], e);
+    em_end_arr(e);
+    em_end_obj(e);
+}
+
+/* The section's tables, each at its offset */
+static void tables_print(cudw_file *f, const cudw_section *s, emit *e)
+{
     for (uint64_t off = 0; off < s->data_size;) {
         const cudw_abbrev_table *t;
         cudw_abbrev_table_get(f, s, off, &t); /* checked by the walk */
-        ob_printf(o, "  Number TAG (0x%llx)\n", (unsigned long long)off);
-        for (size_t i = 0; i < t->count; i++) {
-            const cudw_abbrev *a = &t->entries[i];
-            char tb[64];
-            const char *tn = name_or_code(tb, sizeof tb, cudw_tag_name(a->tag), "DW_TAG_", a->tag);
-            ob_printf(o, "   %-6llu 0x%02x %s    [%s]\n", (unsigned long long)a->code, a->tag, tn,
-                      a->has_children ? "has children" : "no children");
-            for (uint32_t k = 0; k < a->nattrs; k++) {
-                char ab[64], fb[64];
-                const char *an = name_or_code(ab, sizeof ab, cudw_at_name(a->attrs[k].name), "DW_AT_", a->attrs[k].name);
-                const char *fn = name_or_code(fb, sizeof fb, cudw_form_name(a->attrs[k].form), "DW_FORM_", a->attrs[k].form);
-                char left[96];
-                snprintf(left, sizeof left, "%s(0x%x)", an, a->attrs[k].name);
-                ob_printf(o, "    %-34s %s(0x%x)\n", left, fn, a->attrs[k].form);
-            }
-        }
+        em_obj(e, NULL);
+        em_u64(e, "table_offset", "  Number TAG (0x", EM_HEX, off);
+        em_text(e, ")\n");
+        em_arr(e, "entries");
+        for (size_t i = 0; i < t->count; i++)
+            abbrev_print(&t->entries[i], e);
+        em_end_arr(e);
+        em_end_obj(e);
         off = t->end;
     }
+}
+
+void abbrev_text(cudw_file *f, const cudw_section *s, obuf *o)
+{
+    ob_printf(o, "Contents of the %s section:\n\n", s->name);
+    tables_print(f, s, &(emit){NULL, o});
     ob_putc(o, '\n');
 }
 
 void abbrev_json(cudw_file *f, const cudw_section *s, json *j)
 {
     section_json_open(j, s, "tables");
-    for (uint64_t off = 0; off < s->data_size;) {
-        const cudw_abbrev_table *t;
-        cudw_abbrev_table_get(f, s, off, &t);
-        json_obj(j, NULL);
-        json_u64(j, "table_offset", off);
-        json_arr(j, "entries");
-        for (size_t i = 0; i < t->count; i++) {
-            const cudw_abbrev *a = &t->entries[i];
-            char tb[64];
-            json_obj(j, NULL);
-            json_u64(j, "code", a->code);
-            json_u64(j, "entry_offset", a->offset);
-            const char *tn = name_or_code(tb, sizeof tb, cudw_tag_name(a->tag), "DW_TAG_", a->tag);
-            json_name(j, "abbrev_tag", tn);
-            json_u64(j, "tag_code", a->tag);
-            json_bool(j, "children", a->has_children);
-            json_arr(j, "specs");
-            for (uint32_t k = 0; k < a->nattrs; k++) {
-                char ab[64], fb[64];
-                const char *an = name_or_code(ab, sizeof ab, cudw_at_name(a->attrs[k].name), "DW_AT_", a->attrs[k].name);
-                const char *fn = name_or_code(fb, sizeof fb, cudw_form_name(a->attrs[k].form), "DW_FORM_", a->attrs[k].form);
-                json_obj(j, NULL);
-                json_name(j, "name", an);
-                json_u64(j, "at", a->attrs[k].name);
-                json_name(j, "form", fn);
-                json_u64(j, "form_code", a->attrs[k].form);
-                json_end_obj(j);
-            }
-            json_end_arr(j);
-            json_end_obj(j);
-        }
-        json_end_arr(j);
-        json_end_obj(j);
-        off = t->end;
-    }
+    tables_print(f, s, &(emit){j, NULL});
     json_end_arr(j);
     json_end_obj(j);
 }
 
 /* ---- info sections ---- */
 
-/* " <%d><%x>: Abbrev Number: %d (0x%02x %s)": readelf's line of a DIE */
-static void die_line(const cudw_die *d, obuf *o)
+/* A DIE's head: text readelf's " <1><2d>: Abbrev Number: 3 (0x2e
+ * DW_TAG_subprogram)", JSON its fields */
+static void die_head(const cudw_die *d, emit *e)
 {
     char tb[64];
-    ob_puts(o, " <");
-    ob_dec(o, d->depth);
-    ob_puts(o, "><");
-    ob_hex(o, d->offset);
-    ob_puts(o, ">: Abbrev Number: ");
-    ob_dec(o, d->code);
-    ob_puts(o, d->tag < 16 ? " (0x0" : " (0x");
-    ob_hex(o, d->tag);
-    ob_putc(o, ' ');
-    ob_puts(o, name_or_code(tb, sizeof tb, cudw_tag_name(d->tag), "DW_TAG_", d->tag));
-    ob_puts(o, ")\n");
+    const char *nm;
+    em_u64(e, "offset", NULL, 0, d->offset);
+    em_u64(e, "depth", " <", EM_DEC, d->depth);
+    em_u64(e, NULL, "><", EM_HEX, d->offset);
+    em_u64(e, "code", ">: Abbrev Number: ", EM_DEC, d->code);
+    em_u64(e, NULL, " (0x", EM_HEX2, d->tag);
+    em_name(e, "tag", " ", 0, name_or_code(tb, sizeof tb, cudw_tag_name(d->tag), "DW_TAG_", d->tag));
+    em_text(e, ")\n");
+    em_bool(e, "has_children", d->has_children);
+    if (e->j && cudw_die_name(d, &nm) == CUDW_OK)
+        em_str(e, "name", NULL, 0, nm);
 }
 
-/* "    <pos>   NAME                    : ": an attribute's line up to its
- * value (the position's column is 13 wide in all) */
-static void attr_head(const cudw_attr *a, obuf *o)
+/* An attribute: text "    <2e>   DW_AT_name              : value" (the
+ * name padded to 24), JSON its names and value */
+static void attr_print(cudw_file *f, const cudw_unit *u, const cudw_attr *a, emit *e)
 {
-    char an[64];
-    ob_puts(o, "    <");
-    ob_hex(o, a->offset);
-    ob_putc(o, '>');
-    size_t w = 6;
+    char ab[64], fb[64];
+    const char *an = name_or_code(ab, sizeof ab, cudw_at_name(a->name), "DW_AT_", a->name);
+    int digits = 1;
     for (uint64_t v = a->offset >> 4; v; v >>= 4)
-        w++;
-    do
-        ob_putc(o, ' ');
-    while (++w < 13);
-    ob_pad(o, name_or_code(an, sizeof an, cudw_at_name(a->name), "DW_AT_", a->name), 24);
-    ob_puts(o, ": ");
+        digits++;
+    em_obj(e, NULL);
+    em_u64(e, NULL, "    <", EM_HEX, a->offset);
+    em_name(e, NULL, ">", digits < 8 ? digits - 8 : -1, ""); /* spaces: the name at column 14, or one */
+    em_name(e, "name", "", -24, an);
+    em_u64(e, "at", NULL, 0, a->name);
+    em_name(e, "form", NULL, 0, name_or_code(fb, sizeof fb, cudw_form_name(a->form), "DW_FORM_", a->form));
+    em_text(e, ": ");
     if (a->indirect) {
-        ob_puts(o, "(indirect ");
-        ob_puts(o, cudw_form_name(a->form));
-        ob_puts(o, ") ");
+        em_bool(e, "indirect", 1);
+        em_str(e, NULL, "(indirect ", 0, cudw_form_name(a->form));
+        em_text(e, ") ");
     }
+    em_u64(e, "value_offset", NULL, 0, a->offset);
+    value_print(f, u, a, e);
+    em_text(e, "\n");
+    em_end_obj(e);
+}
+
+static void dies_print(cudw_file *f, const cudw_unit *u, emit *e)
+{
+    cudw_die_iter it;
+    cudw_die d;
+    em_arr(e, "dies");
+    cudw_die_iter_init(u, &it);
+    while (cudw_die_next(&it, &d) == CUDW_OK) {
+        em_obj(e, NULL);
+        die_head(&d, e);
+        em_arr(e, "attributes");
+        cudw_attr_iter ai;
+        cudw_attr a;
+        cudw_attr_iter_init(&d, &ai);
+        while (cudw_attr_next(&ai, &a) == CUDW_OK)
+            attr_print(f, u, &a, e);
+        em_end_arr(e);
+        em_end_obj(e);
+        cudw_die_iter_resume(&it, &ai);
+    }
+    em_end_arr(e);
+}
+
+/* A unit's header (readelf's layout), then its DIEs */
+static void unit_print(cudw_file *f, const cudw_unit *u, emit *e)
+{
+    const cudw_reloc *r = u->abbrev_reloc;
+    em_obj(e, NULL);
+    em_u64(e, "unit_offset", "  Compilation Unit @ offset 0x", EM_HEX, u->offset);
+    em_u64(e, "length", ":\n   Length:        0x", EM_HEX, u->length);
+    em_u64(e, "version", " (32-bit)\n   Version:       ", EM_DEC, u->version);
+    em_u64(e, "address_size", NULL, 0, u->addr_size);
+    em_u64(e, "abbrev_offset", "\n   Abbrev Offset: 0x", EM_HEX, u->abbrev_offset);
+    if (r) {
+        em_sym(e, "abbrev_symbol", "abbrev_addend", " (", r->sym_name, r->addend);
+        em_text(e, ")");
+    }
+    em_u64(e, NULL, "\n   Pointer Size:  ", EM_DEC, u->addr_size);
+    em_text(e, "\n");
+    dies_print(f, u, e);
+    em_end_obj(e);
+}
+
+static void units_print(cudw_file *f, const cudw_section *s, emit *e)
+{
+    uint64_t cur = 0;
+    cudw_unit u;
+    while (cudw_unit_next(f, s, &cur, &u) == CUDW_OK)
+        unit_print(f, &u, e);
 }
 
 void info_text(cudw_file *f, const cudw_section *s, obuf *o)
 {
     ob_printf(o, "Contents of the %s section:\n\n", s->name);
-    uint64_t cur = 0;
-    cudw_unit u;
-    while (cudw_unit_next(f, s, &cur, &u) == CUDW_OK) {
-        ob_printf(o, "  Compilation Unit @ offset 0x%llx:\n", (unsigned long long)u.offset);
-        ob_printf(o, "   Length:        0x%llx (32-bit)\n", (unsigned long long)u.length);
-        ob_printf(o, "   Version:       %u\n", u.version);
-        ob_printf(o, "   Abbrev Offset: 0x%llx", (unsigned long long)u.abbrev_offset);
-        if (u.abbrev_reloc) {
-            char rb[300];
-            reloc_text(u.abbrev_reloc, rb, sizeof rb);
-            ob_printf(o, " (%s)", rb);
-        }
-        ob_printf(o, "\n   Pointer Size:  %u\n", u.addr_size);
-        cudw_die_iter it;
-        cudw_die d;
-        cudw_die_iter_init(&u, &it);
-        while (cudw_die_next(&it, &d) == CUDW_OK) {
-            die_line(&d, o);
-            cudw_attr_iter ai;
-            cudw_attr a;
-            cudw_attr_iter_init(&d, &ai);
-            while (cudw_attr_next(&ai, &a) == CUDW_OK) {
-                attr_head(&a, o);
-                value_text(f, &u, &a, o);
-                ob_putc(o, '\n');
-            }
-            cudw_die_iter_resume(&it, &ai);
-        }
-    }
+    units_print(f, s, &(emit){NULL, o});
     ob_putc(o, '\n');
 }
 
 void info_json(cudw_file *f, const cudw_section *s, json *j)
 {
     section_json_open(j, s, "units");
-    uint64_t cur = 0;
-    cudw_unit u;
-    while (cudw_unit_next(f, s, &cur, &u) == CUDW_OK) {
-        json_obj(j, NULL);
-        json_u64(j, "unit_offset", u.offset);
-        json_u64(j, "length", u.length);
-        json_u64(j, "version", u.version);
-        json_u64(j, "address_size", u.addr_size);
-        json_u64(j, "abbrev_offset", u.abbrev_offset);
-        if (u.abbrev_reloc) {
-            json_str(j, "abbrev_symbol", u.abbrev_reloc->sym_name);
-            json_i64(j, "abbrev_addend", u.abbrev_reloc->addend);
-        }
-        json_arr(j, "dies");
-        cudw_die_iter it;
-        cudw_die d;
-        cudw_die_iter_init(&u, &it);
-        while (cudw_die_next(&it, &d) == CUDW_OK) {
-            char tb[64];
-            json_obj(j, NULL);
-            json_u64(j, "offset", d.offset);
-            json_u64(j, "depth", d.depth);
-            json_u64(j, "code", d.code);
-            const char *tn = name_or_code(tb, sizeof tb, cudw_tag_name(d.tag), "DW_TAG_", d.tag);
-            json_name(j, "tag", tn);
-            json_bool(j, "has_children", d.has_children);
-            const char *nm;
-            if (cudw_die_name(&d, &nm) == CUDW_OK)
-                json_str(j, "name", nm);
-            json_arr(j, "attributes");
-            cudw_attr_iter ai;
-            cudw_attr a;
-            cudw_attr_iter_init(&d, &ai);
-            while (cudw_attr_next(&ai, &a) == CUDW_OK) {
-                char ab[64], fb[64];
-                json_obj(j, NULL);
-                const char *an = name_or_code(ab, sizeof ab, cudw_at_name(a.name), "DW_AT_", a.name);
-                const char *fn = name_or_code(fb, sizeof fb, cudw_form_name(a.form), "DW_FORM_", a.form);
-                json_name(j, "name", an);
-                json_u64(j, "at", a.name);
-                json_name(j, "form", fn);
-                if (a.indirect)
-                    json_bool(j, "indirect", 1);
-                json_u64(j, "value_offset", a.offset);
-                value_json(f, &u, &a, j);
-                json_end_obj(j);
-            }
-            json_end_arr(j);
-            json_end_obj(j);
-            cudw_die_iter_resume(&it, &ai);
-        }
-        json_end_arr(j);
-        json_end_obj(j);
-    }
+    units_print(f, s, &(emit){j, NULL});
     json_end_arr(j);
     json_end_obj(j);
 }
