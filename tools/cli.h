@@ -126,7 +126,7 @@ int cmd_addr2line(int argc, char **argv);
 int cmd_line_encode(int argc, char **argv);
 int cmd_ptx_lines(int argc, char **argv);
 /* verify --ptx FILE.ptx CUBIN (cmd_ptx_lines.c) */
-int ptx_verify(int argc, char **argv);
+int ptx_verify(const char *ptx, const char *cubin);
 int cmd_list(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_extract(int argc, char **argv);

@@ -300,96 +300,60 @@ static void op_text(const cudw_line_op *o, char *buf, size_t n)
         snprintf(buf, n, "%s %llu", name ? name : "?", (unsigned long long)o->u);
 }
 
-static int same_op(const cudw_line_op *a, const cudw_line_op *b)
+/* Where f's section parts from the prediction (cudw_ptx_compare): the
+ * first opcode and the first row.  1 when the rows differ too. */
+static int print_diff(const char *cubin, const char *section, const cudw_ptx_diff *d)
 {
-    return a->kind == b->kind && a->opcode == b->opcode && a->u == b->u && a->s == b->s && a->u2 == b->u2;
-}
-
-/* the first opcode where f's section differs from the predicted ones */
-static void op_diff(const char *cubin, const char *section, const cudw_ptx_prediction *pr)
-{
-    const cudw_line_table *t = pr->table;
-    uint64_t pos = t->program_offset;
-    cudw_line_op o;
-    size_t k = 0;
-    int rc;
-    while ((rc = cudw_line_op_next(t, &pos, &o)) == CUDW_OK && k < pr->nops && same_op(&o, &pr->ops[k]))
-        k++;
     char a[96] = "nothing", b[96] = "nothing";
-    if (rc == CUDW_OK)
-        op_text(&o, a, sizeof a);
-    if (k < pr->nops)
-        op_text(&pr->ops[k], b, sizeof b);
-    if (rc == CUDW_OK || k < pr->nops)
-        ob_printf(&out_stdout, "%s: %s opcode %zu (offset 0x%llx): cubin %s, predicted %s\n", cubin, section, k,
-                  rc == CUDW_OK ? (unsigned long long)o.offset : (unsigned long long)t->end, a, b);
+    if (d->has_own_op)
+        op_text(&d->own_op, a, sizeof a);
+    if (d->has_predicted_op)
+        op_text(&d->predicted_op, b, sizeof b);
+    if (d->has_own_op || d->has_predicted_op)
+        ob_printf(&out_stdout, "%s: %s opcode %zu%s: cubin %s, predicted %s\n", cubin, section, d->op,
+                  d->has_own_op ? "" : " (past the cubin's last)", a, b);
+    if (d->row == SIZE_MAX)
+        return 0;
+    const cudw_line_row *r = &d->own_row, *q = &d->predicted_row;
+    ob_printf(&out_stdout, "%s: %s row %zu: cubin ", cubin, section, d->row + 1);
+    if (d->has_own_row)
+        ob_printf(&out_stdout, "0x%llx %llu:%llu ctx %llu (sequence %llu, %s+0x%llx)", (unsigned long long)r->address,
+                  (unsigned long long)r->file, (unsigned long long)r->line, (unsigned long long)r->context,
+                  (unsigned long long)r->sequence, r->symbol ? r->symbol : "?",
+                  (unsigned long long)(r->address - r->symbol_value));
+    else
+        ob_puts(&out_stdout, "nothing");
+    if (d->has_predicted_row)
+        ob_printf(&out_stdout, ", predicted 0x%llx %llu:%llu ctx %llu\n", (unsigned long long)q->address,
+                  (unsigned long long)q->file, (unsigned long long)q->line, (unsigned long long)q->context);
+    else
+        ob_puts(&out_stdout, ", predicted nothing\n");
+    return 1;
 }
 
-/* the rows where f's section differs from the prediction: 0 none */
-static int row_diffs(cudw_file *f, const char *cubin, const char *section, const cudw_ptx_prediction *pr)
+/* One section of f against the prediction: 0 identical, 1 not, -1 failed. */
+static int verify_section(cudw_file *f, const char *cubin, const cudw_ptx *p, const char *ptx, const char *section)
 {
-    const cudw_line_table *t = pr->table;
-    cudw_line_iter it;
-    cudw_line_row r;
-    size_t k = 0, ndiff = 0;
-    int rc;
-    cudw_line_iter_init(t, &it, 0);
-    while ((rc = cudw_line_next(&it, &r)) == CUDW_OK) {
-        const cudw_line_row *q = k < pr->nrows ? &pr->rows[k] : NULL;
-        k++;
-        if (q && q->address == r.address && q->file == r.file && q->line == r.line && q->context == r.context &&
-            q->function_offset == r.function_offset && q->end_sequence == r.end_sequence)
-            continue;
-        if (ndiff++ < 20) {
-            ob_printf(&out_stdout, "%s: %s row %zu (sequence %llu, %s+0x%llx): cubin %llu:%llu ctx %llu", cubin,
-                      section, k, (unsigned long long)r.sequence, r.symbol ? r.symbol : "?",
-                      (unsigned long long)(r.address - r.symbol_value),
-                      (unsigned long long)r.file, (unsigned long long)r.line, (unsigned long long)r.context);
-            if (q)
-                ob_printf(&out_stdout, ", predicted 0x%llx %llu:%llu ctx %llu\n",
-                          (unsigned long long)q->address, (unsigned long long)q->file, (unsigned long long)q->line,
-                          (unsigned long long)q->context);
-            else
-                ob_puts(&out_stdout, ", predicted nothing\n");
-        }
-    }
-    cudw_line_iter_free(&it);
-    if (rc < 0) {
+    cudw_ptx_prediction pr;
+    cudw_ptx_diff d;
+    if (cudw_ptx_predict(f, p, section, &pr) != CUDW_OK || cudw_ptx_compare(f, &pr, &d) != CUDW_OK) {
         report(f, cubin);
-        return 1;
+        cudw_ptx_prediction_free(&pr);
+        return -1;
     }
-    if (k < pr->nrows) {
-        ndiff++;
-        ob_printf(&out_stdout, "%s: %s: %zu more rows predicted than the cubin has\n", cubin, section, pr->nrows - k);
+    if (d.identical)
+        ob_printf(&out_stdout, "%s: %s is what ptxas writes for %s (%zu rows)\n", cubin, section, ptx, pr.nrows);
+    else {
+        int rows_differ = !d.has_table || print_diff(cubin, section, &d);
+        ob_printf(&out_stdout, "%s: %s differs from what ptxas writes for %s%s\n", cubin, section, ptx,
+                  rows_differ ? "" : " (the rows agree; the opcodes that carry them do not)");
     }
-    return ndiff != 0;
+    cudw_ptx_prediction_free(&pr);
+    return !d.identical;
 }
 
-int ptx_verify(int argc, char **argv)
+int ptx_verify(const char *ptx, const char *cubin)
 {
-    const char *ptx = NULL, *cubin = NULL;
-    static const cli_opt table[] = {{"--ptx", 0, 1, 1}, {0}};
-    cli_args a = {argc, argv, 1, NULL, NULL, 0};
-    for (int id; (id = opt_next(&a, "verify", table)) != OPT_END;) {
-        switch (id) {
-        case OPT_HELP:
-            usage_error("verify", "with --ptx, only a cubin follows (cudwarf verify --help says more)");
-            return EXIT_USAGE;
-        case OPT_ERR: return EXIT_USAGE;
-        case 1: ptx = a.value; break;
-        case OPT_POS:
-            if (cubin) {
-                usage_error("verify", "--ptx checks one cubin (%s and %s given)", cubin, a.value);
-                return EXIT_USAGE;
-            }
-            cubin = a.value;
-            break;
-        }
-    }
-    if (!cubin) {
-        usage_error("verify", "--ptx FILE.ptx needs the cubin ptxas made from it");
-        return EXIT_USAGE;
-    }
     cudw_ptx *p = ptx_or_report(ptx);
     if (!p)
         return EXIT_BAD_INPUT;
@@ -401,24 +365,11 @@ int ptx_verify(int argc, char **argv)
     for (size_t s = 0; s < 2 && rc == EXIT_OK; s++) {
         if (!cudw_section_find(f, secs[s]))
             continue;
-        cudw_ptx_prediction pr;
-        int d = predict(f, cubin, p, secs[s], &pr);
-        if (d < 0) {
+        int d = verify_section(f, cubin, p, ptx, secs[s]);
+        if (d < 0)
             rc = EXIT_BAD_INPUT;
-            break;
-        }
         checked++;
-        if (d) {
-            if (pr.table)
-                op_diff(cubin, secs[s], &pr);
-            int rows_differ = !pr.table || row_diffs(f, cubin, secs[s], &pr);
-            ob_printf(&out_stdout, "%s: %s differs from what ptxas writes for %s%s\n", cubin, secs[s], ptx,
-                      rows_differ ? "" : " (the rows agree; the opcodes that carry them do not)");
-            differs = 1;
-        } else {
-            ob_printf(&out_stdout, "%s: %s is what ptxas writes for %s (%zu rows)\n", cubin, secs[s], ptx, pr.nrows);
-        }
-        cudw_ptx_prediction_free(&pr);
+        differs |= d > 0;
     }
     if (rc == EXIT_OK && differs)
         rc = EXIT_BAD_INPUT;

@@ -7,6 +7,7 @@
 
 static const char help[] =
     "usage: cudwarf verify [--json] [--notes] FILE...\n"
+    "       cudwarf verify --ptx FILE.ptx CUBIN\n"
     "\n"
     "Check every debug section: headers and lengths, every read in bounds,\n"
     "abbreviation codes, references inside their unit and onto a DIE, sibling\n"
@@ -17,6 +18,9 @@ static const char help[] =
     "  --notes   also print notes: oddities that are known and handled (such as\n"
     "            the CIE pointers of ptxas -dc objects); they do not fail\n"
     "  --json    JSON: [{file, findings: [{severity, section, offset, what, detail}]}]\n"
+    "  --ptx FILE.ptx\n"
+    "            CUBIN's line tables against what ptxas writes from FILE.ptx (its\n"
+    "            stage 1): each identical, or the first opcode and row that differ\n"
     "\n"
     "Exit status: 0 when no file has an error finding, 1 otherwise, 2 usage.\n";
 
@@ -80,15 +84,31 @@ static int one(cudw_file *f, const char *label, void *p, json *j)
     return v.errors ? EXIT_BAD_INPUT : EXIT_OK;
 }
 
-static const cli_opt table[] = {{"--json", 0, 0, 1}, {"--notes", 0, 0, 2}, {0}};
+static const cli_opt table[] = {{"--json", 0, 0, 1}, {"--notes", 0, 0, 2}, {"--ptx", 0, 1, 3}, {0}};
+
+/* verify --ptx FILE.ptx CUBIN: the line tables against stage 1 */
+static int with_ptx(const vopts *o, const char *ptx, char **files, int nfiles)
+{
+    if (o->json || o->notes) {
+        usage_error("verify", "--ptx takes no --json or --notes");
+        return EXIT_USAGE;
+    }
+    if (!nfiles) {
+        usage_error("verify", "--ptx FILE.ptx needs the cubin ptxas made from it");
+        return EXIT_USAGE;
+    }
+    if (nfiles > 1) {
+        usage_error("verify", "--ptx checks one cubin (%d given)", nfiles);
+        return EXIT_USAGE;
+    }
+    return ptx_verify(ptx, files[0]);
+}
 
 int cmd_verify(int argc, char **argv)
 {
     vopts o = {0};
     int nfiles = 0;
-    for (int i = 1; i < argc; i++) /* verify --ptx FILE.ptx CUBIN: against stage 1 */
-        if (!strcmp(argv[i], "--ptx"))
-            return ptx_verify(argc, argv);
+    const char *ptx = NULL;
     cli_args a = {argc, argv, 1, NULL, NULL, 0};
     for (int id; (id = opt_next(&a, "verify", table)) != OPT_END;) {
         switch (id) {
@@ -97,8 +117,11 @@ int cmd_verify(int argc, char **argv)
         case OPT_POS: argv[nfiles++] = (char *)a.value; break; /* the operands, in order, over argv */
         case 1: o.json = 1; break;
         case 2: o.notes = 1; break;
+        case 3: ptx = a.value; break;
         }
     }
+    if (ptx)
+        return with_ptx(&o, ptx, argv, nfiles);
     if (!nfiles) {
         usage_error("verify", "no input file");
         return EXIT_USAGE;
