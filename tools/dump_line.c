@@ -1,6 +1,9 @@
 /* cudwarf dump --line: line programs opcode by opcode (the raw view), with
- * NVIDIA's extended opcodes named and decoded and set_address relocated. */
+ * NVIDIA's extended opcodes named and decoded and set_address relocated.
+ * Each record has one printer through the emitter (emit.h): text in
+ * readelf's layout, JSON under its keys (lines --json shares the header's). */
 #include "cli.h"
+#include "emit.h"
 
 #include <string.h>
 
@@ -16,240 +19,270 @@ int is_line_section(const cudw_section *s, const char *only)
            (c.kind == CUDW_SEC_LINE || c.kind == CUDW_SEC_NV_LINE_SASS);
 }
 
-void str_base_json(const cudw_line_table *t, json *j)
+/* The .debug_str base word NVIDIA's tables carry: text "NVIDIA .debug_str
+ * base (at 0x1c): 0x0 (sym)" as relocated, JSON "str_base" as stored,
+ * "str_base_relocated" when a relocation changes it, and that relocation. */
+static void str_base_print(const cudw_line_table *t, emit *e)
 {
+    const cudw_reloc *r = t->str_base_reloc;
     if (!t->has_str_base)
         return;
-    json_u64(j, "str_base", t->str_base_raw);
+    em_u64(e, NULL, "\n NVIDIA .debug_str base (at 0x", EM_HEX, t->str_base_offset);
+    em_u64(e, "str_base", NULL, 0, t->str_base_raw);
+    em_u64(e, NULL, "): 0x", EM_HEX, t->str_base);
     if (t->str_base_raw != t->str_base)
-        json_u64(j, "str_base_relocated", t->str_base);
-    if (t->str_base_reloc) {
-        json_str(j, "str_base_symbol", t->str_base_reloc->sym_name);
-        json_i64(j, "str_base_addend", t->str_base_reloc->addend);
+        em_u64(e, "str_base_relocated", NULL, 0, t->str_base);
+    if (r) {
+        em_sym(e, "str_base_symbol", "str_base_addend", " (", r->sym_name, r->addend);
+        em_text(e, ")");
     }
+    em_text(e, "\n");
+}
+
+void str_base_json(const cudw_line_table *t, json *j) { str_base_print(t, &(emit){j, NULL}); }
+
+/* a line of the header's text: label, the number, the line's end */
+static void header_u64(emit *e, const char *key, const char *label, uint64_t v)
+{
+    em_u64(e, key, label, EM_DEC, v);
+    em_text(e, "\n");
+}
+
+/* The header's numbers: text readelf's "  Line Base:      -5" lines */
+static void header_numbers(const cudw_line_table *t, emit *e)
+{
+    em_u64(e, "offset", "  Offset:                      0x", EM_HEX, t->offset);
+    em_text(e, "\n");
+    header_u64(e, "unit_length", "  Length:                      ", t->unit_length);
+    header_u64(e, "version", "  DWARF Version:               ", t->version);
+    header_u64(e, "header_length", "  Prologue Length:             ", t->header_length);
+    header_u64(e, "min_inst_length", "  Minimum Instruction Length:  ", t->min_inst_length);
+    header_u64(e, NULL, "  Initial value of 'is_stmt':  ", t->default_is_stmt);
+    em_bool(e, "default_is_stmt", t->default_is_stmt);
+    em_i64(e, "line_base", "  Line Base:                   ", 0, t->line_base);
+    em_text(e, "\n");
+    header_u64(e, "line_range", "  Line Range:                  ", t->line_range);
+    header_u64(e, "opcode_base", "  Opcode Base:                 ", t->opcode_base);
+}
+
+/* The directory and file tables: text numbered from 1, JSON arrays (each
+ * file's joined path with LH_PATHS) */
+static void header_files(const cudw_line_table *t, unsigned what, emit *e)
+{
+    em_text(e, "\n The File Name Table:\n  Entry\tDir\tTime\tSize\tName\n");
+    em_arr(e, "files");
+    for (size_t k = 0; k < t->nfiles; k++) {
+        em_obj(e, NULL);
+        em_str(e, "name", NULL, 0, t->files[k].name);
+        em_u64(e, NULL, "  ", EM_DEC, k + 1);
+        em_u64(e, "dir", "\t", EM_DEC, t->files[k].dir);
+        em_u64(e, "mtime", "\t", EM_DEC, t->files[k].mtime);
+        em_u64(e, "size", "\t", EM_DEC, t->files[k].size);
+        em_str_or(e, NULL, "\t", t->files[k].name, "(null)");
+        if (what & LH_PATHS)
+            em_str(e, "path", NULL, 0, t->files[k].path);
+        em_text(e, "\n");
+        em_end_obj(e);
+    }
+    em_end_arr(e);
+}
+
+/* A table's header: the one order lines --json and dump --line use; the
+ * text (dump's alone) in readelf's layout */
+static void line_header_print(cudw_file *f, const cudw_line_table *t, unsigned what, emit *e)
+{
+    header_numbers(t, e);
+    if (what & LH_OPCODE_LENGTHS) {
+        em_text(e, "\n Opcodes:\n");
+        em_arr(e, "standard_opcode_lengths");
+        for (unsigned k = 1; k < t->opcode_base; k++) {
+            em_u64(e, NULL, "  Opcode ", EM_DEC, k);
+            em_item_u64(e, " has ", EM_DEC, t->std_opcode_lengths[k - 1]);
+            em_text(e, t->std_opcode_lengths[k - 1] == 1 ? " arg\n" : " args\n");
+        }
+        em_end_arr(e);
+    }
+    em_text(e, "\n The Directory Table:\n");
+    em_arr(e, "directories");
+    for (size_t k = 0; k < t->ndirs; k++) {
+        em_u64(e, NULL, "  ", EM_DEC, k + 1);
+        em_item(e, "\t", t->dirs[k]);
+        em_text(e, "\n");
+    }
+    em_end_arr(e);
+    if (what & LH_PTX) { /* the PTX text its rows' line numbers count in (file 0: the only one) */
+        const cudw_section *ps = cudw_ptx_section_for(f, t, 0);
+        em_str(e, "ptx_section", NULL, 0, ps ? ps->name : NULL);
+    }
+    header_files(t, what, e);
+    str_base_print(t, e);
 }
 
 void line_header_json(cudw_file *f, const cudw_line_table *t, unsigned what, json *j)
 {
-    json_u64(j, "offset", t->offset);
-    json_u64(j, "unit_length", t->unit_length);
-    json_u64(j, "version", t->version);
-    json_u64(j, "header_length", t->header_length);
-    json_u64(j, "min_inst_length", t->min_inst_length);
-    json_bool(j, "default_is_stmt", t->default_is_stmt);
-    json_i64(j, "line_base", t->line_base);
-    json_u64(j, "line_range", t->line_range);
-    json_u64(j, "opcode_base", t->opcode_base);
-    if (what & LH_OPCODE_LENGTHS) {
-        json_arr(j, "standard_opcode_lengths");
-        for (unsigned k = 1; k < t->opcode_base; k++)
-            json_u64(j, NULL, t->std_opcode_lengths[k - 1]);
-        json_end_arr(j);
+    line_header_print(f, t, what, &(emit){j, NULL});
+}
+
+/* What the text shows as the program runs: the address and line so far */
+typedef struct line_state {
+    uint64_t addr, line;
+} line_state;
+
+static void special_print(const cudw_line_table *t, const cudw_line_op *op, line_state *st, emit *e)
+{
+    st->addr += op->addr_adv;
+    st->line += (uint64_t)op->line_adv;
+    em_str(e, "op", NULL, 0, "special");
+    em_u64(e, "opcode", NULL, 0, op->opcode);
+    em_u64(e, NULL, "Special opcode ", EM_DEC, (unsigned)(op->opcode - t->opcode_base));
+    em_u64(e, "address_advance", ": advance Address by ", EM_DEC, op->addr_adv);
+    em_u64(e, NULL, " to 0x", EM_HEX, st->addr);
+    em_i64(e, "line_advance", " and Line by ", 0, op->line_adv);
+    em_u64(e, NULL, " to ", EM_DEC, st->line);
+    em_text(e, "\n");
+}
+
+/* A standard opcode: JSON its operand as "value" (DW_LNS_advance_pc's
+ * unscaled, DW_LNS_const_add_pc's the advance it makes) */
+static void standard_print(const cudw_line_op *op, line_state *st, emit *e)
+{
+    const char *n = std_name(op->opcode);
+    em_str(e, "op", NULL, 0, n ? n : "DW_LNS_unknown");
+    em_u64(e, "opcode", NULL, 0, op->opcode);
+    switch (op->opcode) {
+    case 1: em_text(e, "Copy"); break;
+    case 2:
+    case 8:
+        st->addr += op->addr_adv;
+        em_u64(e, "value", NULL, 0, op->opcode == 8 ? op->addr_adv : op->u);
+        em_u64(e, NULL, op->opcode == 2 ? "Advance PC by " : "Advance PC by constant by ", EM_DEC, op->addr_adv);
+        em_u64(e, NULL, " to 0x", EM_HEX, st->addr);
+        break;
+    case 3:
+        st->line += (uint64_t)op->s;
+        em_i64(e, "value", "Advance Line by ", 0, op->s);
+        em_u64(e, NULL, " to ", EM_DEC, st->line);
+        break;
+    case 4:
+        em_u64(e, "value", "Set File Name to entry ", EM_DEC, op->u);
+        em_text(e, " in the File Name Table");
+        break;
+    case 5: em_u64(e, "value", "Set column to ", EM_DEC, op->u); break;
+    case 6: em_text(e, "Set is_stmt (negate)"); break;
+    case 7: em_text(e, "Set basic block"); break;
+    case 9:
+        st->addr += op->u;
+        em_u64(e, "value", "Advance PC by fixed size amount ", EM_DEC, op->u);
+        em_u64(e, NULL, " to 0x", EM_HEX, st->addr);
+        break;
+    default:
+        em_u64(e, NULL, "Standard opcode ", EM_DEC, op->opcode);
+        em_u64(e, "value", " (unknown here), first operand ", EM_DEC, op->u);
     }
-    json_arr(j, "directories");
-    for (size_t k = 0; k < t->ndirs; k++)
-        json_str(j, NULL, t->dirs[k]);
-    json_end_arr(j);
-    if (what & LH_PTX) { /* the PTX text its rows' line numbers count in (file 0: the only one) */
-        const cudw_section *ps = cudw_ptx_section_for(f, t, 0);
-        json_str(j, "ptx_section", ps ? ps->name : NULL);
+    em_text(e, "\n");
+}
+
+/* NVIDIA's extended opcodes that name a function by its .debug_str offset */
+static void function_print(const cudw_line_table *t, const cudw_line_op *op, emit *e)
+{
+    int inlined = op->opcode == CUDW_LNE_INLINED_CALL;
+    uint64_t at = inlined ? op->u2 : op->u;
+    if (inlined) {
+        em_u64(e, "context", "inlined at row ", EM_DEC, op->u);
+        em_text(e, " of this sequence, ");
     }
-    json_arr(j, "files");
-    for (size_t k = 0; k < t->nfiles; k++) {
-        json_obj(j, NULL);
-        json_str(j, "name", t->files[k].name);
-        json_u64(j, "dir", t->files[k].dir);
-        json_u64(j, "mtime", t->files[k].mtime);
-        json_u64(j, "size", t->files[k].size);
-        if (what & LH_PATHS)
-            json_str(j, "path", t->files[k].path);
-        json_end_obj(j);
+    em_u64(e, "function_offset", "function name at 0x", EM_HEX, at);
+    em_str_or(e, "function", " (", cudw_line_function_name(t, at), "<outside .debug_str>");
+    em_text(e, ")\n");
+}
+
+/* An extended opcode: JSON its operands' bytes as stored too (a REL
+ * addend, a padded LEB), so line-encode gives the table back byte for byte */
+static void extended_print(const cudw_line_table *t, const cudw_line_op *op, line_state *st, emit *e)
+{
+    const char *n = ext_name(op->opcode);
+    int known = op->opcode == 2 || op->opcode == CUDW_LNE_INLINED_CALL || op->opcode == CUDW_LNE_SET_FUNCTION ||
+                op->opcode == CUDW_LNE_MERC_ENTRY;
+    em_str(e, "op", NULL, 0, n ? n : "DW_LNE_unknown");
+    em_u64(e, "opcode", "Extended opcode ", EM_DEC, op->opcode);
+    em_u64(e, NULL, " (0x", EM_HEX2, op->opcode);
+    em_name(e, NULL, n ? " " : "", 0, n ? n : "");
+    em_text(e, "): ");
+    em_u64(e, "length", NULL, 0, op->ext_len);
+    if (op->opcode == 1) {
+        em_text(e, "End of Sequence\n\n");
+        *st = (line_state){0, 1};
+        return;
     }
-    json_end_arr(j);
-    str_base_json(t, j);
+    if (op->opcode == 2) {
+        st->addr = op->u;
+        em_u64(e, "value", "set Address to 0x", EM_HEX, op->u);
+        if (op->reloc) {
+            em_sym(e, "symbol", "addend", " (", op->reloc->sym_name, op->reloc->addend);
+            em_text(e, ")");
+        }
+        em_text(e, "\n");
+    } else if (op->opcode == CUDW_LNE_INLINED_CALL || op->opcode == CUDW_LNE_SET_FUNCTION) {
+        function_print(t, op, e);
+    } else if (op->opcode == CUDW_LNE_MERC_ENTRY) {
+        em_u64(e, "value", "Mercury entry flag ", EM_DEC, op->u);
+        em_text(e, "\n");
+    } else {
+        em_u64(e, NULL, "", EM_DEC, op->raw_len);
+        em_text(e, " operand bytes:");
+    }
+    em_hex(e, "operands", known ? NULL : "", op->raw, op->raw_len);
+    em_text(e, known ? "" : "\n");
+}
+
+/* A table: its header, then its program opcode by opcode */
+static void table_print(cudw_file *f, const cudw_line_table *t, emit *e)
+{
+    line_state st = {0, 1};
+    uint64_t pos = t->program_offset;
+    cudw_line_op op;
+    em_obj(e, NULL);
+    line_header_print(f, t, LH_OPCODE_LENGTHS, e);
+    if (t->has_str_base)
+        em_u64(e, "str_base_offset", NULL, 0, t->str_base_offset);
+    em_text(e, "\n Line Number Statements:\n");
+    em_arr(e, "ops");
+    while (cudw_line_op_next(t, &pos, &op) == CUDW_OK) {
+        em_obj(e, NULL);
+        em_u64(e, "offset", "  [0x", EM_HEX8, op.offset);
+        em_u64(e, "size", NULL, 0, op.size); /* its bytes: line-encode keeps padded LEBs padded */
+        em_text(e, "]  ");
+        if (op.kind == CUDW_LOP_SPECIAL)
+            special_print(t, &op, &st, e);
+        else if (op.kind == CUDW_LOP_STANDARD)
+            standard_print(&op, &st, e);
+        else
+            extended_print(t, &op, &st, e);
+        em_end_obj(e);
+    }
+    em_end_arr(e);
+    em_text(e, "\n");
+    em_end_obj(e);
+}
+
+static void tables_print(cudw_file *f, const cudw_section *s, emit *e)
+{
+    uint64_t cur = 0;
+    const cudw_line_table *t;
+    while (cudw_line_table_next(f, s, &cur, &t) == CUDW_OK)
+        table_print(f, t, e);
 }
 
 void line_text(cudw_file *f, const cudw_section *s, obuf *o)
 {
-    (void)f;
     ob_printf(o, "Contents of the %s section:\n\n", s->name);
-    uint64_t cur = 0;
-    const cudw_line_table *t;
-    while (cudw_line_table_next(f, s, &cur, &t) == CUDW_OK) {
-        ob_printf(o, "  Offset:                      0x%llx\n", (unsigned long long)t->offset);
-        ob_printf(o, "  Length:                      %llu\n", (unsigned long long)t->unit_length);
-        ob_printf(o, "  DWARF Version:               %u\n", t->version);
-        ob_printf(o, "  Prologue Length:             %llu\n", (unsigned long long)t->header_length);
-        ob_printf(o, "  Minimum Instruction Length:  %u\n", t->min_inst_length);
-        ob_printf(o, "  Initial value of 'is_stmt':  %u\n", t->default_is_stmt);
-        ob_printf(o, "  Line Base:                   %d\n", t->line_base);
-        ob_printf(o, "  Line Range:                  %u\n", t->line_range);
-        ob_printf(o, "  Opcode Base:                 %u\n\n", t->opcode_base);
-        ob_puts(o, " Opcodes:\n");
-        for (unsigned k = 1; k < t->opcode_base; k++)
-            ob_printf(o, "  Opcode %u has %u arg%s\n", k, t->std_opcode_lengths[k - 1],
-                      t->std_opcode_lengths[k - 1] == 1 ? "" : "s");
-        ob_puts(o, "\n The Directory Table:\n");
-        for (size_t k = 0; k < t->ndirs; k++)
-            ob_printf(o, "  %zu\t%s\n", k + 1, t->dirs[k]);
-        ob_puts(o, "\n The File Name Table:\n  Entry\tDir\tTime\tSize\tName\n");
-        for (size_t k = 0; k < t->nfiles; k++)
-            ob_printf(o, "  %zu\t%llu\t%llu\t%llu\t%s\n", k + 1, (unsigned long long)t->files[k].dir,
-                      (unsigned long long)t->files[k].mtime, (unsigned long long)t->files[k].size,
-                      t->files[k].name);
-        if (t->has_str_base) {
-            ob_printf(o, "\n NVIDIA .debug_str base (at 0x%llx): 0x%llx", (unsigned long long)t->str_base_offset,
-                      (unsigned long long)t->str_base);
-            if (t->str_base_reloc) {
-                ob_puts(o, " (");
-                reloc_out(t->str_base_reloc, o);
-                ob_putc(o, ')');
-            }
-            ob_putc(o, '\n');
-        }
-        ob_puts(o, "\n Line Number Statements:\n");
-        uint64_t pos = t->program_offset, addr = 0, line = 1;
-        cudw_line_op op;
-        while (cudw_line_op_next(t, &pos, &op) == CUDW_OK) {
-            ob_printf(o, "  [0x%08llx]  ", (unsigned long long)op.offset);
-            if (op.kind == CUDW_LOP_SPECIAL) {
-                addr += op.addr_adv;
-                line += (uint64_t)op.line_adv;
-                ob_printf(o, "Special opcode %u: advance Address by %llu to 0x%llx and Line by %lld to %llu\n",
-                          op.opcode - t->opcode_base, (unsigned long long)op.addr_adv, (unsigned long long)addr,
-                          (long long)op.line_adv, (unsigned long long)line);
-                continue;
-            }
-            if (op.kind == CUDW_LOP_STANDARD) {
-                switch (op.opcode) {
-                case 1: ob_puts(o, "Copy\n"); break;
-                case 2:
-                case 8:
-                    addr += op.addr_adv;
-                    ob_printf(o, "%s by %llu to 0x%llx\n", op.opcode == 2 ? "Advance PC" : "Advance PC by constant",
-                              (unsigned long long)op.addr_adv, (unsigned long long)addr);
-                    break;
-                case 3:
-                    line += (uint64_t)op.s;
-                    ob_printf(o, "Advance Line by %lld to %llu\n", (long long)op.s, (unsigned long long)line);
-                    break;
-                case 4: ob_printf(o, "Set File Name to entry %llu in the File Name Table\n", (unsigned long long)op.u); break;
-                case 5: ob_printf(o, "Set column to %llu\n", (unsigned long long)op.u); break;
-                case 6: ob_puts(o, "Set is_stmt (negate)\n"); break;
-                case 7: ob_puts(o, "Set basic block\n"); break;
-                case 9:
-                    addr += op.u;
-                    ob_printf(o, "Advance PC by fixed size amount %llu to 0x%llx\n", (unsigned long long)op.u,
-                              (unsigned long long)addr);
-                    break;
-                default: ob_printf(o, "Standard opcode %u (unknown here), first operand %llu\n", op.opcode,
-                                   (unsigned long long)op.u);
-                }
-                continue;
-            }
-            const char *n = ext_name(op.opcode);
-            ob_printf(o, "Extended opcode %u (0x%02x%s%s): ", op.opcode, op.opcode, n ? " " : "", n ? n : "");
-            switch (op.opcode) {
-            case 1:
-                ob_puts(o, "End of Sequence\n\n");
-                addr = 0;
-                line = 1;
-                break;
-            case 2:
-                addr = op.u;
-                ob_printf(o, "set Address to 0x%llx", (unsigned long long)op.u);
-                if (op.reloc) {
-                    ob_puts(o, " (");
-                    reloc_out(op.reloc, o);
-                    ob_putc(o, ')');
-                }
-                ob_putc(o, '\n');
-                break;
-            case CUDW_LNE_INLINED_CALL: {
-                const char *fn = cudw_line_function_name(t, op.u2);
-                ob_printf(o, "inlined at row %llu of this sequence, function name at 0x%llx (%s)\n",
-                          (unsigned long long)op.u, (unsigned long long)op.u2, fn ? fn : "<outside .debug_str>");
-                break;
-            }
-            case CUDW_LNE_SET_FUNCTION: {
-                const char *fn = cudw_line_function_name(t, op.u);
-                ob_printf(o, "function name at 0x%llx (%s)\n", (unsigned long long)op.u,
-                          fn ? fn : "<outside .debug_str>");
-                break;
-            }
-            case CUDW_LNE_MERC_ENTRY:
-                ob_printf(o, "Mercury entry flag %llu\n", (unsigned long long)op.u);
-                break;
-            default:
-                ob_printf(o, "%llu operand bytes:", (unsigned long long)op.raw_len);
-                for (uint64_t k = 0; k < op.raw_len; k++)
-                    ob_printf(o, " %02x", op.raw[k]);
-                ob_putc(o, '\n');
-            }
-        }
-        ob_putc(o, '\n');
-    }
+    tables_print(f, s, &(emit){NULL, o});
 }
 
 void line_json(cudw_file *f, const cudw_section *s, json *j)
 {
     section_json_open(j, s, "tables");
-    uint64_t cur = 0;
-    const cudw_line_table *t;
-    while (cudw_line_table_next(f, s, &cur, &t) == CUDW_OK) {
-        json_obj(j, NULL);
-        line_header_json(f, t, LH_OPCODE_LENGTHS, j);
-        if (t->has_str_base)
-            json_u64(j, "str_base_offset", t->str_base_offset);
-        json_arr(j, "ops");
-        uint64_t pos = t->program_offset;
-        cudw_line_op op;
-        while (cudw_line_op_next(t, &pos, &op) == CUDW_OK) {
-            json_obj(j, NULL);
-            json_u64(j, "offset", op.offset);
-            json_u64(j, "size", op.size); /* its bytes: line-encode keeps padded LEBs padded */
-            if (op.kind == CUDW_LOP_SPECIAL) {
-                json_str(j, "op", "special");
-                json_u64(j, "opcode", op.opcode);
-                json_u64(j, "address_advance", op.addr_adv);
-                json_i64(j, "line_advance", op.line_adv);
-            } else if (op.kind == CUDW_LOP_STANDARD) {
-                const char *n = std_name(op.opcode);
-                json_str(j, "op", n ? n : "DW_LNS_unknown");
-                json_u64(j, "opcode", op.opcode);
-                if (op.opcode == 3)
-                    json_i64(j, "value", op.s);
-                else if (op.opcode != 1 && op.opcode != 6 && op.opcode != 7)
-                    json_u64(j, "value", op.opcode == 8 ? op.addr_adv : op.u);
-            } else {
-                const char *n = ext_name(op.opcode);
-                json_str(j, "op", n ? n : "DW_LNE_unknown");
-                json_u64(j, "opcode", op.opcode);
-                json_u64(j, "length", op.ext_len);
-                if (op.opcode == 2) {
-                    json_u64(j, "value", op.u);
-                    if (op.reloc) {
-                        json_str(j, "symbol", op.reloc->sym_name);
-                        json_i64(j, "addend", op.reloc->addend);
-                    }
-                } else if (op.opcode == CUDW_LNE_INLINED_CALL) {
-                    json_u64(j, "context", op.u);
-                    json_u64(j, "function_offset", op.u2);
-                    json_str(j, "function", cudw_line_function_name(t, op.u2));
-                } else if (op.opcode == CUDW_LNE_SET_FUNCTION) {
-                    json_u64(j, "function_offset", op.u);
-                    json_str(j, "function", cudw_line_function_name(t, op.u));
-                } else if (op.opcode == CUDW_LNE_MERC_ENTRY) {
-                    json_u64(j, "value", op.u);
-                }
-                if (op.opcode != 1) /* the bytes as stored (a REL addend, a padded LEB) */
-                    json_hex(j, "operands", op.raw, op.raw_len);
-            }
-            json_end_obj(j);
-        }
-        json_end_arr(j);
-        json_end_obj(j);
-    }
+    tables_print(f, s, &(emit){j, NULL});
     json_end_arr(j);
     json_end_obj(j);
 }
