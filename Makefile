@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 BUILD ?= build
 CC ?= cc
-VERSION = 0.1.0
+VERSION = 0.2.0
 SOVERSION = 1
 
 PKG_CFLAGS := $(shell pkg-config --cflags libelf 2>/dev/null)

@@ -63,7 +63,7 @@ extern "C" {
 #pragma GCC visibility push(default)
 #endif
 
-#define CUDW_VERSION_STRING "0.1.0"
+#define CUDW_VERSION_STRING "0.2.0"
 
 /* For bindings (the Python package) that lay the structures out
  * themselves: the ABI's number, raised whenever a public structure

@@ -230,6 +230,9 @@ static int answer(actx *c, const char *loc)
                 progname, o->exe);
     /* a miss says why, on stderr and in the JSON; the answer line stays */
     int miss = rc < 0 ? CUDW_MISS_NONE : cudw_symbolize_why(c->s, sym, len, &r, err, sizeof err);
+    if (miss == CUDW_MISS_NO_FUNCTION && !o->function && len && sym[0] >= '0' && sym[0] <= '9')
+        snprintf(err, sizeof err, "no function named %.*s: a bare offset needs --function NAME (or NAME+%.*s)",
+                 (int)len, sym, (int)len, sym);
     if (miss)
         eprintf("%s: %s: %s: %s\n", progname, o->exe, loc, err);
     print_answer(c, loc, sym, len, off, &r, rc < 0 || miss ? err : NULL);

@@ -103,8 +103,12 @@ static const jv *pick_table(const jv *root, const char *image, const char *secti
         s = section_of(root, section);
     }
     if (!s) {
-        snprintf(err, errlen, "no table object, and no %s%s%s in the input", image ? "image " : "",
-                 image ? image : "", image ? " with that section" : section);
+        const jv *first = root->type == JV_ARR ? root->child : root;
+        const jv *secs = first ? jv_get(first, "sections") : NULL;
+        const char *has = secs && secs->child ? jv_str(secs->child, "section") : NULL;
+        snprintf(err, errlen, "no table object, and no %s%s%s in the input%s%s%s", image ? "image " : "",
+                 image ? image : "", image ? " with that section" : section, has ? " (it has " : "",
+                 has ? has : "", has ? ": --section names it)" : "");
         return NULL;
     }
     const jv *tabs = jv_get(s, "tables");

@@ -19,7 +19,7 @@ static const struct command {
     {"dump", cmd_dump, "decode debug sections (readelf's --debug-dump=LIST and -w* too)"},
     {"lines", cmd_lines, "rows of every line table (.debug_line, .nv_debug_line_sass, twins)"},
     {"addr2line", cmd_addr2line, "SASS locations -> file:line and inline stacks, like binutils'"},
-    {"line-encode", cmd_line_encode, "rows (lines --json) -> a line program, encoded as ptxas does"},
+    {"line-encode", cmd_line_encode, "opcodes (dump --line --json) or rows (lines --json) -> a line program"},
     {"correlate", cmd_correlate, "source <-> PTX <-> SASS per instruction; SASS bytes per source line"},
     {"ptx-lines", cmd_ptx_lines, "PTX .loc -> source per PTX line; the .debug_line ptxas writes"},
     {"verify", cmd_verify, "check every debug section; every finding with its place"},
@@ -158,7 +158,6 @@ int main(int argc, char **argv)
         }
         return rc;
     }
-    eprintf("%s: unknown command '%s'\n", progname, cmd);
-    usage_text(stderr);
+    eprintf("%s: unknown command '%s'\nTry '%s --help' for the commands.\n", progname, cmd, progname);
     return EXIT_USAGE;
 }

@@ -35,7 +35,9 @@ of those keys (rec["sass_bytes"], == the JSON's dict) and to_dict() gives
 the dict itself.  A File may be shared between
 threads: its lookups take its lock.  The library is found through CUDWARF_LIB,
 beside this package, in a source tree's build/, or where the system's
-loader finds libcudwarf.so.0.
+loader finds libcudwarf.so.1.  A location that cannot be symbolized raises
+NotFoundError (no such function, past its end) or ArgumentError (a name
+that fits several functions), each saying why as addr2line does.
 """
 import ctypes
 import enum
