@@ -518,7 +518,10 @@ class File:
     @_locked
     def symbolize_many(self, locations: Iterable[str], sm: Union[int, str, None] = None,
                        frames: int = 16) -> List[List["Frame"]]:
-        """symbolize() for every location, in one library call per 4096."""
+        """symbolize() for every location, in one library call per 4096.  A
+        location that cannot be symbolized (no such function, ambiguous, past
+        its end, no line row) gives [] in its place -- a profiler's batch
+        goes on; symbolize() on that one location says why."""
         h = self._symbolizer(sm)
         out, batch = [], []
 
