@@ -1,6 +1,8 @@
 /* cudwarf dump --frames: CIEs and FDEs of .debug_frame (and its twin) with
- * their call-frame programs; registers named the NVIDIA way, addresses
- * relocated. */
+ * their call-frame programs and rows; registers named the NVIDIA way,
+ * addresses relocated.  Each record has one printer through the emitter
+ * (emit.h): text in readelf's and llvm-dwarfdump's layouts, JSON under its
+ * keys. */
 #include "cli.h"
 #include "emit.h"
 
@@ -20,19 +22,25 @@ static int cie_of(cudw_file *f, const cudw_section *s, const cudw_cfa_entry *fde
     return cudw_frame_cie(f, s, frame_asz(f), fde, cie, guessed) == CUDW_OK ? 0 : -1;
 }
 
-/* %+lld */
-static void ob_plus(obuf *o, int64_t v)
+/* A register: JSON its number under num_key and its name under name_key
+ * (either NULL: left out), text label and its name */
+static void reg_print(emit *m, const char *num_key, const char *name_key, const char *label, uint64_t reg)
 {
-    if (v >= 0)
-        ob_putc(o, '+');
-    ob_sdec(o, v);
+    char rn[48];
+    cudw_register_name(reg, rn, sizeof rn);
+    em_u64(m, num_key, NULL, 0, reg);
+    em_name(m, name_key, label, 0, rn);
 }
 
-static void reg_text(uint64_t reg, obuf *o)
+/* An expression the text shows between open and close ("[DW_OP_...]");
+ * JSON has its bytes alone, which the caller gives */
+static void expr_in_text(cudw_file *f, const uint8_t *x, uint64_t n, const char *open, const char *close, emit *m)
 {
-    char b[48];
-    cudw_register_name(reg, b, sizeof b);
-    ob_puts(o, b);
+    if (m->j)
+        return;
+    em_text(m, open);
+    expr_print(f, NULL, 0, x, n, frame_asz(f), m);
+    em_text(m, close);
 }
 
 static const char *const rule_names[] = {
@@ -62,89 +70,88 @@ static void changed_rules(const cudw_cfa_row *row, const cudw_cfa_rule *init, si
     }
 }
 
+/* The rules printed so far on a text line (the first follows ": ") */
 typedef struct rule_out {
     cudw_file *f;
-    const cudw_section *s;
-    obuf *o;
+    emit *m;
     int n;
 } rule_out;
 
-/* llvm-dwarfdump's notation: R26=[CFA-4], R3=CFA+8, R5=R6, R7=undefined */
-/* " R5": an instruction's register operand */
-static void sp_reg(obuf *o, uint64_t r)
-{
-    ob_putc(o, ' ');
-    reg_text(r, o);
-}
-
-static void rule_text(const cudw_cfa_rule *r, void *p)
+/* A rule: text llvm-dwarfdump's notation (R26=[CFA-4], R3=CFA+8, R5=R6,
+ * R7=undefined), JSON its parts (an expression's bytes) */
+static void rule_print(const cudw_cfa_rule *r, void *p)
 {
     rule_out *x = p;
-    ob_puts(x->o, x->n++ ? ", " : ": ");
-    reg_text(r->reg, x->o);
-    ob_putc(x->o, '=');
+    emit *m = x->m;
+    int expr = r->kind == CUDW_RULE_EXPRESSION;
+    em_obj(m, NULL);
+    em_text(m, x->n++ ? ", " : ": ");
+    reg_print(m, "reg", "register", "", r->reg);
+    em_text(m, "=");
     switch (r->kind) {
     case CUDW_RULE_OFFSET:
-        ob_puts(x->o, "[CFA");
-        ob_plus(x->o, r->offset);
-        ob_putc(x->o, ']');
-        break;
     case CUDW_RULE_VAL_OFFSET:
-        ob_puts(x->o, "CFA");
-        ob_plus(x->o, r->offset);
+        em_name(m, "rule", NULL, 0, rule_names[r->kind]);
+        em_i64(m, "offset", r->kind == CUDW_RULE_OFFSET ? "[CFA" : "CFA", 1, r->offset);
+        em_text(m, r->kind == CUDW_RULE_OFFSET ? "]" : "");
         break;
-    case CUDW_RULE_REGISTER: reg_text(r->reg2, x->o); break;
-    case CUDW_RULE_EXPRESSION: case CUDW_RULE_VAL_EXPRESSION:
-        ob_puts(x->o, r->kind == CUDW_RULE_EXPRESSION ? "[" : "(");
-        expr_text(x->f, NULL, 0, r->expr, r->expr_len, frame_asz(x->f), x->o);
-        ob_puts(x->o, r->kind == CUDW_RULE_EXPRESSION ? "]" : ")");
+    case CUDW_RULE_REGISTER:
+        em_name(m, "rule", NULL, 0, rule_names[r->kind]);
+        reg_print(m, "reg2", NULL, "", r->reg2);
         break;
-    default: ob_puts(x->o, rule_names[r->kind]); break;
+    case CUDW_RULE_EXPRESSION:
+    case CUDW_RULE_VAL_EXPRESSION:
+        em_name(m, "rule", NULL, 0, rule_names[r->kind]);
+        em_hex(m, "block", NULL, r->expr, r->expr_len);
+        expr_in_text(x->f, r->expr, r->expr_len, expr ? "[" : "(", expr ? "]" : ")", m);
+        break;
+    default: em_name(m, "rule", "", 0, rule_names[r->kind]); break;
     }
+    em_end_obj(m);
 }
 
-static void cfa_text(cudw_file *f, const cudw_cfa_row *row, obuf *o)
+/* A row's CFA: text "CFA=R1+16" or "CFA=[DW_OP_...]", JSON its parts */
+static void cfa_print(cudw_file *f, const cudw_cfa_row *row, emit *m)
 {
-    ob_puts(o, "CFA=");
+    em_text(m, "CFA=");
     if (row->cfa_is_expr) {
-        ob_putc(o, '[');
-        expr_text(f, NULL, 0, row->cfa_expr, row->cfa_expr_len, frame_asz(f), o);
-        ob_putc(o, ']');
+        em_hex(m, "cfa_expression", NULL, row->cfa_expr, row->cfa_expr_len);
+        expr_in_text(f, row->cfa_expr, row->cfa_expr_len, "[", "]", m);
         return;
     }
-    reg_text(row->cfa_reg, o);
-    if (row->cfa_offset)
-        ob_plus(o, row->cfa_offset);
+    reg_print(m, "cfa_reg", "cfa_register", "", row->cfa_reg);
+    em_i64(m, "cfa_offset", row->cfa_offset ? "" : NULL, 1, row->cfa_offset);
 }
 
-/* The CIE's initial rules, registers of one rule in runs: "same: RZ, R1..R2, R16..R27" */
-static void initial_text(cudw_file *f, const cudw_cfa_rule *init, size_t n, obuf *o)
+/* The CIE's initial rules as the text sums them up, registers of one rule
+ * in runs: "same value: RZ, R1..R2, R16..R27"; the rare others one at a
+ * time with their operands.  (JSON lists them one by one in register
+ * order, which no pass by rule gives: rows_print.) */
+static void initial_runs(cudw_file *f, const cudw_cfa_rule *init, size_t n, emit *m)
 {
     for (int kind = CUDW_RULE_UNDEFINED; kind <= CUDW_RULE_VAL_EXPRESSION; kind++) {
         int any = 0;
         for (size_t i = 0; i < n; i++) {
             if (init[i].kind != kind)
                 continue;
-            if (kind >= CUDW_RULE_OFFSET) { /* rare: one at a time with its operand */
-                rule_out x = {f, NULL, o, 0};
-                ob_puts(o, "  initial rule");
-                rule_text(&init[i], &x);
-                ob_putc(o, '\n');
+            if (kind >= CUDW_RULE_OFFSET) {
+                rule_out x = {f, m, 0};
+                em_text(m, "  initial rule");
+                rule_print(&init[i], &x);
+                em_text(m, "\n");
                 continue;
             }
             size_t j = i;
             while (j + 1 < n && init[j + 1].kind == kind && init[j + 1].reg == init[j].reg + 1)
                 j++;
-            ob_puts(o, any++ ? ", " : kind == CUDW_RULE_SAME ? "  initial rules, same value: " : "  initial rules, undefined: ");
-            reg_text(init[i].reg, o);
-            if (j > i) {
-                ob_puts(o, "..");
-                reg_text(init[j].reg, o);
-            }
+            const char *head = kind == CUDW_RULE_SAME ? "  initial rules, same value: " : "  initial rules, undefined: ";
+            em_text(m, any++ ? ", " : head);
+            reg_print(m, NULL, NULL, "", init[i].reg);
+            if (j > i)
+                reg_print(m, NULL, NULL, "..", init[j].reg);
             i = j;
         }
-        if (any)
-            ob_putc(o, '\n');
+        em_text(m, any ? "\n" : "");
     }
 }
 
@@ -154,31 +161,25 @@ static const char *err_text(cudw_file *f, char *b, size_t n)
     return b;
 }
 
-typedef struct rule_js {
-    json *j;
-} rule_js;
-
-static void rule_json(const cudw_cfa_rule *r, void *p)
+/* An FDE's row: text "  0x10: CFA=R1+16: R2=[CFA-8]", JSON its parts
+ * with the rules that differ from the CIE's initial_rules */
+static void row_print(cudw_file *f, const cudw_cfa_row *row, const cudw_cfa_rule *init, size_t ninit, emit *m)
 {
-    json *j = ((rule_js *)p)->j;
-    char rn[48];
-    json_obj(j, NULL);
-    json_u64(j, "reg", r->reg);
-    cudw_register_name(r->reg, rn, sizeof rn);
-    json_str(j, "register", rn);
-    json_str(j, "rule", rule_names[r->kind]);
-    if (r->kind == CUDW_RULE_OFFSET || r->kind == CUDW_RULE_VAL_OFFSET)
-        json_i64(j, "offset", r->offset);
-    if (r->kind == CUDW_RULE_REGISTER)
-        json_u64(j, "reg2", r->reg2);
-    if (r->kind == CUDW_RULE_EXPRESSION || r->kind == CUDW_RULE_VAL_EXPRESSION)
-        json_hex(j, "block", r->expr, r->expr_len);
-    json_end_obj(j);
+    rule_out x = {f, m, 0};
+    em_obj(m, NULL);
+    em_u64(m, "address", "  0x", EM_HEX, row->address);
+    em_u64(m, "end", NULL, 0, row->end);
+    em_text(m, ": ");
+    cfa_print(f, row, m);
+    em_arr(m, "rules");
+    changed_rules(row, init, ninit, rule_print, &x);
+    em_end_arr(m);
+    em_text(m, "\n");
+    em_end_obj(m);
 }
 
 /* Rows of an FDE after its instructions; the CIE's rules once, after its
- * own.  One printer, two styles (emit.h): the text shows the CFA and the
- * rules in llvm-dwarfdump's notation, JSON their parts. */
+ * own. */
 static void rows_print(cudw_file *f, const cudw_section *s, const cudw_cfa_entry *cie, const cudw_cfa_entry *e,
                        emit *m)
 {
@@ -191,16 +192,14 @@ static void rows_print(cudw_file *f, const cudw_section *s, const cudw_cfa_entry
     }
     size_t ninit;
     const cudw_cfa_rule *init = cudw_cfa_rows_initial(rows, &ninit);
-    rule_js x = {m->j};
-    if (!e) {
-        if (!m->j) {
-            initial_text(f, init, ninit, m->o);
-        } else {
-            json_arr(m->j, "initial_rules");
-            for (size_t i = 0; i < ninit; i++)
-                rule_json(&init[i], &x);
-            json_end_arr(m->j);
-        }
+    rule_out x = {f, m, 0};
+    if (!e) { /* the CIE's rules: JSON one by one in register order, the text summed up */
+        em_arr(m, "initial_rules");
+        for (size_t i = 0; i < ninit && m->j; i++)
+            rule_print(&init[i], &x);
+        if (!m->j)
+            initial_runs(f, init, ninit, m);
+        em_end_arr(m);
         cudw_cfa_rows_close(rows);
         return;
     }
@@ -208,33 +207,8 @@ static void rows_print(cudw_file *f, const cudw_section *s, const cudw_cfa_entry
     em_arr(m, "rows");
     cudw_cfa_row row;
     int rc;
-    while ((rc = cudw_cfa_rows_next(rows, &row)) == CUDW_OK) {
-        em_obj(m, NULL);
-        em_u64(m, "address", "  0x", EM_HEX, row.address);
-        em_u64(m, "end", NULL, 0, row.end);
-        if (!m->j) {
-            ob_puts(m->o, ": ");
-            cfa_text(f, &row, m->o);
-            rule_out t = {f, s, m->o, 0};
-            changed_rules(&row, init, ninit, rule_text, &t);
-            ob_putc(m->o, '\n');
-        } else {
-            json *j = m->j;
-            if (row.cfa_is_expr) {
-                json_hex(j, "cfa_expression", row.cfa_expr, row.cfa_expr_len);
-            } else {
-                char rn[48];
-                json_u64(j, "cfa_reg", row.cfa_reg);
-                cudw_register_name(row.cfa_reg, rn, sizeof rn);
-                json_str(j, "cfa_register", rn);
-                json_i64(j, "cfa_offset", row.cfa_offset);
-            }
-            json_arr(j, "rules"); /* only those that differ from the CIE's initial_rules */
-            changed_rules(&row, init, ninit, rule_json, &x);
-            json_end_arr(j);
-        }
-        em_end_obj(m);
-    }
+    while ((rc = cudw_cfa_rows_next(rows, &row)) == CUDW_OK)
+        row_print(f, &row, init, ninit, m);
     em_end_arr(m);
     if (rc < 0) {
         em_str(m, "rows_error", "  (rows stop: ", 0, err_text(f, b, sizeof b));
@@ -243,247 +217,194 @@ static void rows_print(cudw_file *f, const cudw_section *s, const cudw_cfa_entry
     cudw_cfa_rows_close(rows);
 }
 
+/* ---- entries and their instructions ---- */
+
+/* An entry's program where it is, scaled by its CIE's factors (1 when no
+ * CIE was found: shown unscaled) */
+typedef struct program {
+    cudw_file *f;
+    const cudw_section *s;
+    const cudw_cfa_entry *e;
+    uint64_t code_align;
+    int64_t data_align;
+    uint64_t loc;             /* the address the advances reach */
+} program;
+
+/* The instructions that name a register: JSON gives it for all of them,
+ * the text for all but DW_CFA_GNU_negative_offset_extended */
+static int names_reg(uint8_t op)
+{
+    return op == CUDW_DW_CFA_offset || op == CUDW_DW_CFA_restore ||
+           (op >= CUDW_DW_CFA_offset_extended && op <= CUDW_DW_CFA_register) || op == CUDW_DW_CFA_def_cfa ||
+           op == CUDW_DW_CFA_def_cfa_register || op == CUDW_DW_CFA_expression ||
+           op == CUDW_DW_CFA_offset_extended_sf || op == CUDW_DW_CFA_def_cfa_sf || op == CUDW_DW_CFA_val_offset ||
+           op == CUDW_DW_CFA_val_offset_sf || op == CUDW_DW_CFA_val_expression ||
+           op == CUDW_DW_CFA_GNU_negative_offset_extended;
+}
+
+/* An instruction's operands after its register: text " 8 (to 0x10)",
+ * " -4", " +16", " (DW_OP_...)"; JSON "delta", "offset_value" (scaled),
+ * "reg2", "address", "block" and "expression" */
+static void cfa_operands(program *p, const cudw_cfa_op *op, emit *m)
+{
+    switch (op->op) {
+    case CUDW_DW_CFA_advance_loc: case CUDW_DW_CFA_advance_loc1:
+    case CUDW_DW_CFA_advance_loc2: case CUDW_DW_CFA_advance_loc4:
+        p->loc += op->u * p->code_align;
+        em_u64(m, "delta", " ", EM_DEC, op->u * p->code_align);
+        em_u64(m, NULL, " (to 0x", EM_HEX, p->loc);
+        em_text(m, ")");
+        break;
+    case CUDW_DW_CFA_set_loc:
+        p->loc = op->u;
+        em_u64(m, "address", " 0x", EM_HEX, op->u);
+        break;
+    case CUDW_DW_CFA_offset: case CUDW_DW_CFA_offset_extended: case CUDW_DW_CFA_val_offset:
+        em_i64(m, "offset_value", " ", 0, mulw((int64_t)op->u, p->data_align));
+        break;
+    case CUDW_DW_CFA_offset_extended_sf: case CUDW_DW_CFA_val_offset_sf:
+    case CUDW_DW_CFA_def_cfa_sf: case CUDW_DW_CFA_def_cfa_offset_sf:
+        em_i64(m, "offset_value", " ", 0, mulw(op->s, p->data_align));
+        break;
+    case CUDW_DW_CFA_register: reg_print(m, "reg2", NULL, " ", op->u); break;
+    case CUDW_DW_CFA_def_cfa: em_u64(m, "offset_value", " +", EM_DEC, op->u); break;
+    case CUDW_DW_CFA_def_cfa_offset: em_u64(m, "offset_value", " ", EM_DEC, op->u); break;
+    case CUDW_DW_CFA_GNU_args_size: em_u64(m, NULL, " ", EM_DEC, op->u); break;
+    case CUDW_DW_CFA_def_cfa_expression: case CUDW_DW_CFA_expression: case CUDW_DW_CFA_val_expression:
+        /* relocations are looked up where the block is in the section */
+        em_hex(m, "block", NULL, op->block, op->block_len);
+        em_text(m, " (");
+        expr_print(p->f, p->s, p->e->instructions_offset + (uint64_t)(op->block - p->e->instructions), op->block,
+                   op->block_len, frame_asz(p->f), m);
+        em_text(m, ")");
+        break;
+    default: break;
+    }
+}
+
+/* An instruction: text "  DW_CFA_offset: R2 -8", JSON its object */
+static void cfa_op_print(program *p, const cudw_cfa_op *op, emit *m)
+{
+    em_obj(m, NULL);
+    em_u64(m, "offset", NULL, 0, op->offset);
+    em_str_or(m, "op", "  ", cudw_cfa_name(op->op), "DW_CFA_unknown");
+    em_text(m, ":");
+    if (names_reg(op->op))
+        reg_print(m, "reg", "register", op->op == CUDW_DW_CFA_GNU_negative_offset_extended ? NULL : " ", op->reg);
+    cfa_operands(p, op, m);
+    em_text(m, "\n");
+    em_end_obj(m);
+}
+
+/* A CIE's fields: text readelf's block of lines */
+static void cie_head(const cudw_cfa_entry *e, emit *m)
+{
+    em_text(m, e->format64 ? " ffffffffffffffff CIE\n" : " ffffffff CIE\n");
+    em_name(m, NULL, "  Format:                ", 0, e->format64 ? "DWARF64" : "DWARF32");
+    em_u64(m, "version", "\n  Version:               ", EM_DEC, e->version);
+    em_str_or(m, "augmentation", "\n  Augmentation:          \"", e->augmentation, "(null)");
+    em_u64(m, "code_align", "\"\n  Code alignment factor: ", EM_DEC, e->code_align);
+    em_i64(m, "data_align", "\n  Data alignment factor: ", 0, e->data_align);
+    em_u64(m, "return_address_register", "\n  Return address column: ", EM_DEC, e->ra_register);
+    reg_print(m, NULL, NULL, " (", e->ra_register);
+    em_text(m, ")\n\n");
+}
+
+/* An FDE's CIE (0 when there is none): JSON its offset, both styles when
+ * the CIE pointer names none or one after the FDE and the CIE before it
+ * stands in */
+static int fde_cie(cudw_file *f, const cudw_section *s, const cudw_cfa_entry *e, cudw_cfa_entry *cie, emit *m)
+{
+    int guessed = 0;
+    if (cie_of(f, s, e, cie, &guessed) != 0) {
+        em_text(m, "  (CIE not found: factors shown unscaled)\n");
+        return 0;
+    }
+    em_u64(m, "cie", NULL, 0, cie->offset);
+    if (guessed == 1 || guessed == 2)
+        em_bool(m, guessed == 2 ? "cie_pointer_names_later_cie" : "cie_pointer_names_no_cie", 1);
+    if (guessed) {
+        em_u64(m, NULL, guessed == 2 ? "  (the CIE pointer names a CIE after the FDE, 0x" : "  (no CIE at 0x", EM_HEX,
+               e->cie_pointer);
+        em_u64(m, NULL, ": using the CIE before the FDE, at 0x", EM_HEX, cie->offset);
+        em_text(m, ")\n");
+    }
+    return 1;
+}
+
+/* An FDE's fields: text "... FDE cie=00000000 pc=00000000...00000040 (sym)" */
+static int fde_head(cudw_file *f, const cudw_section *s, const cudw_cfa_entry *e, cudw_cfa_entry *cie, emit *m)
+{
+    const cudw_reloc *r = e->location_reloc;
+    em_u64(m, "cie_pointer", " ", EM_HEX16, e->cie_pointer);
+    em_u64(m, NULL, " FDE cie=", EM_HEX8, e->cie_pointer);
+    em_u64(m, "initial_location", " pc=", EM_HEX8, e->initial_location);
+    em_u64(m, NULL, "...", EM_HEX8, e->initial_location + e->address_range);
+    if (r) {
+        em_sym(m, "symbol", "addend", " (", r->sym_name, r->addend);
+        em_text(m, ")");
+    }
+    em_text(m, "\n");
+    em_u64(m, "address_range", NULL, 0, e->address_range);
+    if (e->range_reloc) {
+        const char *tn = cudw_reloc_type_name(e->range_reloc->type);
+        em_str(m, "address_range_reloc", NULL, 0, tn ? tn : "unknown");
+    }
+    return fde_cie(f, s, e, cie, m);
+}
+
+/* An entry (CIE, FDE or zero terminator): its fields, instructions and rows */
+static void entry_print(cudw_file *f, const cudw_section *s, const cudw_cfa_entry *e, emit *m)
+{
+    cudw_cfa_entry cie;
+    program p = {f, s, e, 1, 1, e->is_cie ? 0 : e->initial_location};
+    int have_cie = 0;
+    em_obj(m, NULL);
+    em_u64(m, "offset", "", EM_HEX8, e->offset);
+    em_u64(m, "length", e->length ? " " : NULL, EM_HEX16, e->length);
+    em_name(m, "format", NULL, 0, e->format64 ? "DWARF64" : "DWARF32");
+    em_name(m, "type", e->length ? NULL : " ZERO ", 0, e->length == 0 ? "terminator" : e->is_cie ? "CIE" : "FDE");
+    if (e->is_cie) {
+        cie_head(e, m);
+        p.code_align = e->code_align;
+        p.data_align = e->data_align;
+    } else if (e->length && (have_cie = fde_head(f, s, e, &cie, m))) {
+        p.code_align = cie.code_align;
+        p.data_align = cie.data_align;
+    }
+    em_text(m, e->length ? "" : "\n");
+    em_arr(m, "instructions");
+    uint64_t pos = 0;
+    cudw_cfa_op op;
+    while (cudw_cfa_op_next(e->instructions, e->instructions_length, frame_asz(f), &pos, &op) == CUDW_OK)
+        cfa_op_print(&p, &op, m);
+    em_end_arr(m);
+    if (e->is_cie && e->length)
+        rows_print(f, s, e, NULL, m);
+    else if (have_cie)
+        rows_print(f, s, &cie, e, m);
+    em_text(m, "\n");
+    em_end_obj(m);
+}
+
+static void entries_print(cudw_file *f, const cudw_section *s, emit *m)
+{
+    uint64_t cur = 0;
+    cudw_cfa_entry e;
+    while (cudw_frame_next(f, s, frame_asz(f), &cur, &e) == CUDW_OK)
+        entry_print(f, s, &e, m);
+}
+
 void frame_text(cudw_file *f, const cudw_section *s, obuf *o)
 {
     ob_printf(o, "Contents of the %s section:\n\n", s->name);
-    uint64_t cur = 0;
-    cudw_cfa_entry e, cie;
-    while (cudw_frame_next(f, s, frame_asz(f), &cur, &e) == CUDW_OK) {
-        if (e.length == 0) {
-            ob_printf(o, "%08llx ZERO terminator\n\n", (unsigned long long)e.offset);
-            continue;
-        }
-        uint64_t code_align = 1;
-        int64_t data_align = 1;
-        int have_cie = 0;
-        if (e.is_cie) {
-            ob_printf(o, "%08llx %016llx %s CIE\n", (unsigned long long)e.offset, (unsigned long long)e.length,
-                      e.format64 ? "ffffffffffffffff" : "ffffffff");
-            ob_printf(o, "  Format:                %s\n", e.format64 ? "DWARF64" : "DWARF32");
-            ob_printf(o, "  Version:               %u\n", e.version);
-            ob_printf(o, "  Augmentation:          \"%s\"\n", e.augmentation);
-            ob_printf(o, "  Code alignment factor: %llu\n", (unsigned long long)e.code_align);
-            ob_printf(o, "  Data alignment factor: %lld\n", (long long)e.data_align);
-            ob_printf(o, "  Return address column: %llu (", (unsigned long long)e.ra_register);
-            reg_text(e.ra_register, o);
-            ob_puts(o, ")\n\n");
-            code_align = e.code_align;
-            data_align = e.data_align;
-        } else {
-            ob_printf(o, "%08llx %016llx %016llx FDE cie=%08llx pc=%08llx...%08llx", (unsigned long long)e.offset,
-                      (unsigned long long)e.length, (unsigned long long)e.cie_pointer,
-                      (unsigned long long)e.cie_pointer, (unsigned long long)e.initial_location,
-                      (unsigned long long)(e.initial_location + e.address_range));
-            if (e.location_reloc) {
-                ob_puts(o, " (");
-                reloc_out(e.location_reloc, o);
-                ob_putc(o, ')');
-            }
-            ob_putc(o, '\n');
-            int guessed = 0;
-            if (cie_of(f, s, &e, &cie, &guessed) == 0) {
-                have_cie = 1;
-                code_align = cie.code_align;
-                data_align = cie.data_align;
-                if (guessed)
-                    ob_printf(o, "  (%s 0x%llx: using the CIE before the FDE, at 0x%llx)\n",
-                              guessed == 2 ? "the CIE pointer names a CIE after the FDE," : "no CIE at",
-                              (unsigned long long)e.cie_pointer, (unsigned long long)cie.offset);
-            } else {
-                ob_puts(o, "  (CIE not found: factors shown unscaled)\n");
-            }
-        }
-        uint64_t pos = 0, loc = e.is_cie ? 0 : e.initial_location;
-        cudw_cfa_op op;
-        while (cudw_cfa_op_next(e.instructions, e.instructions_length, frame_asz(f), &pos, &op) == CUDW_OK) {
-            const char *cn = cudw_cfa_name(op.op); /* known: unknown ones fail to decode */
-            ob_puts(o, "  ");
-            ob_puts(o, cn ? cn : "DW_CFA_unknown");
-            ob_putc(o, ':');
-            switch (op.op) {
-            case CUDW_DW_CFA_advance_loc:
-            case CUDW_DW_CFA_advance_loc1:
-            case CUDW_DW_CFA_advance_loc2:
-            case CUDW_DW_CFA_advance_loc4:
-                loc += op.u * code_align;
-                ob_putc(o, ' ');
-                ob_dec(o, op.u * code_align);
-                ob_puts(o, " (to 0x");
-                ob_hex(o, loc);
-                ob_putc(o, ')');
-                break;
-            case CUDW_DW_CFA_set_loc:
-                loc = op.u;
-                ob_puts(o, " 0x");
-                ob_hex(o, op.u);
-                break;
-            case CUDW_DW_CFA_offset: case CUDW_DW_CFA_offset_extended: case CUDW_DW_CFA_val_offset:
-                sp_reg(o, op.reg);
-                ob_putc(o, ' ');
-                ob_sdec(o, mulw((int64_t)op.u, data_align));
-                break;
-            case CUDW_DW_CFA_offset_extended_sf: case CUDW_DW_CFA_val_offset_sf:
-                sp_reg(o, op.reg);
-                ob_putc(o, ' ');
-                ob_sdec(o, mulw(op.s, data_align));
-                break;
-            case CUDW_DW_CFA_restore:
-            case CUDW_DW_CFA_restore_extended:
-            case CUDW_DW_CFA_undefined:
-            case CUDW_DW_CFA_same_value:
-            case CUDW_DW_CFA_def_cfa_register:
-                sp_reg(o, op.reg);
-                break;
-            case CUDW_DW_CFA_register:
-                sp_reg(o, op.reg);
-                sp_reg(o, op.u);
-                break;
-            case CUDW_DW_CFA_def_cfa:
-                sp_reg(o, op.reg);
-                ob_puts(o, " +");
-                ob_dec(o, op.u);
-                break;
-            case CUDW_DW_CFA_def_cfa_sf:
-                sp_reg(o, op.reg);
-                ob_putc(o, ' ');
-                ob_sdec(o, mulw(op.s, data_align));
-                break;
-            case CUDW_DW_CFA_def_cfa_offset: case CUDW_DW_CFA_GNU_args_size:
-                ob_putc(o, ' ');
-                ob_dec(o, op.u);
-                break;
-            case CUDW_DW_CFA_def_cfa_offset_sf:
-                ob_putc(o, ' ');
-                ob_sdec(o, mulw(op.s, data_align));
-                break;
-            case CUDW_DW_CFA_def_cfa_expression: case CUDW_DW_CFA_expression: case CUDW_DW_CFA_val_expression:
-                if (op.op != CUDW_DW_CFA_def_cfa_expression) {
-                    sp_reg(o, op.reg);
-                }
-                ob_puts(o, " (");
-                expr_text(f, s, 0, op.block, op.block_len, frame_asz(f), o);
-                ob_putc(o, ')');
-                break;
-            default:
-                break;
-            }
-            ob_putc(o, '\n');
-        }
-        if (e.is_cie)
-            rows_print(f, s, &e, NULL, &(emit){NULL, o});
-        else if (have_cie)
-            rows_print(f, s, &cie, &e, &(emit){NULL, o});
-        ob_putc(o, '\n');
-    }
+    entries_print(f, s, &(emit){NULL, o});
 }
 
 void frame_json(cudw_file *f, const cudw_section *s, json *j)
 {
     section_json_open(j, s, "entries");
-    uint64_t cur = 0;
-    cudw_cfa_entry e, cie;
-    while (cudw_frame_next(f, s, frame_asz(f), &cur, &e) == CUDW_OK) {
-        json_obj(j, NULL);
-        json_u64(j, "offset", e.offset);
-        json_u64(j, "length", e.length);
-        json_str(j, "format", e.format64 ? "DWARF64" : "DWARF32");
-        json_str(j, "type", e.length == 0 ? "terminator" : e.is_cie ? "CIE" : "FDE");
-        uint64_t code_align = 1;
-        int64_t data_align = 1;
-        int have_cie = 0;
-        if (e.is_cie) {
-            json_u64(j, "version", e.version);
-            json_str(j, "augmentation", e.augmentation);
-            json_u64(j, "code_align", e.code_align);
-            json_i64(j, "data_align", e.data_align);
-            json_u64(j, "return_address_register", e.ra_register);
-            code_align = e.code_align;
-            data_align = e.data_align;
-        } else if (e.length) {
-            json_u64(j, "cie_pointer", e.cie_pointer);
-            json_u64(j, "initial_location", e.initial_location);
-            if (e.location_reloc) {
-                json_str(j, "symbol", e.location_reloc->sym_name);
-                json_i64(j, "addend", e.location_reloc->addend);
-            }
-            json_u64(j, "address_range", e.address_range);
-            if (e.range_reloc) {
-                const char *tn = cudw_reloc_type_name(e.range_reloc->type);
-                json_str(j, "address_range_reloc", tn ? tn : "unknown");
-            }
-            int guessed = 0;
-            if (cie_of(f, s, &e, &cie, &guessed) == 0) {
-                have_cie = 1;
-                code_align = cie.code_align;
-                data_align = cie.data_align;
-                json_u64(j, "cie", cie.offset);
-                if (guessed == 1)
-                    json_bool(j, "cie_pointer_names_no_cie", 1);
-                else if (guessed == 2)
-                    json_bool(j, "cie_pointer_names_later_cie", 1);
-            }
-        }
-        json_arr(j, "instructions");
-        uint64_t pos = 0;
-        cudw_cfa_op op;
-        while (cudw_cfa_op_next(e.instructions, e.instructions_length, frame_asz(f), &pos, &op) == CUDW_OK) {
-            char rn[48];
-            json_obj(j, NULL);
-            json_u64(j, "offset", op.offset);
-            json_str(j, "op", cudw_cfa_name(op.op));
-            int has_reg = op.op == CUDW_DW_CFA_offset || op.op == CUDW_DW_CFA_restore ||
-                          (op.op >= CUDW_DW_CFA_offset_extended && op.op <= CUDW_DW_CFA_register) ||
-                          op.op == CUDW_DW_CFA_def_cfa || op.op == CUDW_DW_CFA_def_cfa_register ||
-                          op.op == CUDW_DW_CFA_expression || op.op == CUDW_DW_CFA_offset_extended_sf ||
-                          op.op == CUDW_DW_CFA_def_cfa_sf || op.op == CUDW_DW_CFA_val_offset ||
-                          op.op == CUDW_DW_CFA_val_offset_sf || op.op == CUDW_DW_CFA_val_expression ||
-                          op.op == CUDW_DW_CFA_GNU_negative_offset_extended;
-            if (has_reg) {
-                json_u64(j, "reg", op.reg);
-                cudw_register_name(op.reg, rn, sizeof rn);
-                json_str(j, "register", rn);
-            }
-            switch (op.op) {
-            case CUDW_DW_CFA_advance_loc:
-            case CUDW_DW_CFA_advance_loc1:
-            case CUDW_DW_CFA_advance_loc2:
-            case CUDW_DW_CFA_advance_loc4:
-                json_u64(j, "delta", op.u * code_align);
-                break;
-            case CUDW_DW_CFA_offset: case CUDW_DW_CFA_offset_extended: case CUDW_DW_CFA_val_offset:
-                json_i64(j, "offset_value", mulw((int64_t)op.u, data_align));
-                break;
-            case CUDW_DW_CFA_offset_extended_sf:
-            case CUDW_DW_CFA_def_cfa_sf:
-            case CUDW_DW_CFA_def_cfa_offset_sf:
-            case CUDW_DW_CFA_val_offset_sf:
-                json_i64(j, "offset_value", mulw(op.s, data_align));
-                break;
-            case CUDW_DW_CFA_def_cfa: case CUDW_DW_CFA_def_cfa_offset:
-                json_u64(j, "offset_value", op.u);
-                break;
-            case CUDW_DW_CFA_register:
-                json_u64(j, "reg2", op.u);
-                break;
-            case CUDW_DW_CFA_set_loc:
-                json_u64(j, "address", op.u);
-                break;
-            case CUDW_DW_CFA_def_cfa_expression: case CUDW_DW_CFA_expression: case CUDW_DW_CFA_val_expression:
-                json_hex(j, "block", op.block, op.block_len);
-                expr_json(f, NULL, 0, op.block, op.block_len, frame_asz(f), j);
-                break;
-            default:
-                break;
-            }
-            json_end_obj(j);
-        }
-        json_end_arr(j);
-        if (e.is_cie && e.length)
-            rows_print(f, s, &e, NULL, &(emit){j, NULL});
-        else if (have_cie)
-            rows_print(f, s, &cie, &e, &(emit){j, NULL});
-        json_end_obj(j);
-    }
+    entries_print(f, s, &(emit){j, NULL});
     json_end_arr(j);
     json_end_obj(j);
 }
