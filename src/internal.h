@@ -199,10 +199,11 @@ typedef struct line_wrow {
     uint8_t is_stmt, end_sequence, merc_flag;
     uint8_t hidden;       /* 1: a lone advance_pc; 2: a 0x90 the next replaces before any row */
     uint8_t file_again;   /* a set_file naming the file in effect comes first */
-    uint8_t ctx_first;    /* its 0x90 before its set_file */
+    uint8_t ctx_first;    /* its 0x90 before its set_file (after a set_file to pre_file, if not 0) */
     uint8_t file_first;   /* its set_file before the 0x92 0 closing the entry row before it */
     uint8_t kept;         /* stage 1's mark: a dead 0x90 written although the next row carries it */
     uint64_t context, function_offset;
+    uint64_t pre_file;
     uint64_t index;       /* stage 1: the row number ptxas counts */
 } line_wrow;
 

@@ -133,8 +133,13 @@ static void before_row(lstate *st, lop_vec *o, const line_wrow *r)
         op_merc_entry(o, 0);
         st->flag = 0;
     }
-    if (r->ctx_first && !r->end_sequence && r->hidden != 2)
+    if (r->ctx_first && !r->end_sequence && r->hidden != 2) {
+        if (r->pre_file && r->pre_file != st->file) {
+            op_std(o, CUDW_DW_LNS_set_file, r->pre_file);
+            st->file = r->pre_file;
+        }
         context(st, o, r);
+    }
     if (r->file != st->file || r->file_again) {
         op_std(o, CUDW_DW_LNS_set_file, r->file);
         st->file = r->file;

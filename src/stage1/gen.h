@@ -45,6 +45,7 @@ enum behaviour {
     B_NAMES_AFTER_DEAD,  /* after a dead 0x90, names count too in its context */
     B_NAME_STAYS,        /* sm_75/80, Mercury: back in the context written last, its name stays */
     B_CONTEXT_FIRST,     /* sm_75/80: a 0x90 of a context sharing the row goes before the next set_file */
+    B_CONTEXT_FILE,      /* ... a context of another file sharing it: a set_file to that file first */
     B_FILE_FIRST,        /* Mercury: a row at another address than an entry: its set_file before the 0x92 0 */
     B_STALE_FILE,        /* after a line-0 .loc, ptxas believes it is in the call site's file */
     B_ENTRY_BELIEF,      /* at entries, ptxas believes it is in the callee's first file */
@@ -77,6 +78,7 @@ typedef struct gen_ctx {
     int soft;            /* chosen by a .loc that wrote nothing (select_quietly) */
     int sticky;          /* ... by a delayed .loc's contexts: it goes out even if replaced (dead_0x90) */
     int cfirst;          /* a context row another context shares was just taken: the next 0x90 goes before its set_file */
+    uint64_t cfile;      /* ... and, that context being of another file, a set_file to it before the 0x90 (0: none) */
     int owed_sel;        /* the pending 0x90 was chosen by an owed row's context */
     int name_turned;     /* ... and replaced by the next context's: the .loc's own row keeps that */
     int name_cmp;        /* a 0x90 went out dead in the context in effect: names count too (names_after_dead) */

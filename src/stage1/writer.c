@@ -72,6 +72,8 @@ int ptxg_row(gen *g, uint64_t a, uint64_t file, uint64_t line, uint8_t merc_flag
     uint64_t logical = file;
     file = real_file(g, file, &r->file_again);
     r->ctx_first = on(g, B_CONTEXT_FIRST) && g->w.cfirst && new_ctx && (file != g->enc.file || r->file_again);
+    r->pre_file = r->ctx_first ? g->w.cfile : 0;
+    g->w.cfile = 0;
     r->file_first = g->enc.file_first && file != g->enc.file;
     g->enc.file_first = 0;
     if (merc_flag) {
@@ -323,6 +325,12 @@ int ptxg_ensure(gen *g, size_t L, uint64_t a, uint64_t *out)
             /* the 0x90 of what is inlined at it goes out before the next
              * row's set_file (B_CONTEXT_FIRST; warpsum.cu on sm_75) */
             g->w.cfirst = !delays(g) && X->file == g->pos.file && wrote;
+            /* ... and in another file (its line number the row's), after a
+             * set_file to its file (B_CONTEXT_FILE: chain3.cu of the sweep) */
+            if (on(g, B_CONTEXT_FILE) && !delays(g) && X->file != g->pos.file && wrote) {
+                g->w.cfirst = 1;
+                g->w.cfile = X->file;
+            }
             if (delays(g) && owed_below && X->file != g->pos.file && g->w.want_set && g->w.want_c != g->w.dctx) {
                 /* ... in another file, just after an owed row: what is
                  * inlined at it writes its own 0x90, name and all; and

@@ -68,6 +68,7 @@ static const s1case cases[] = {
     C(B_NAMES_AFTER_DEAD, "horner_sm100_lineinfo.ptx", "horner_sm100_lineinfo.O2.cubin", ".debug_line"),
     C(B_NAME_STAYS, "backctx_sm75_lineinfo.ptx", "backctx_sm75_lineinfo.O0.cubin", ".debug_line"),
     C(B_CONTEXT_FIRST, "warpsum_sm75_lineinfo.ptx", "warpsum_sm75_lineinfo.O0.cubin", ".debug_line"),
+    C(B_CONTEXT_FILE, "chain3_sm75_lineinfo.ptx", "chain3_sm75_lineinfo.O2.cubin", ".debug_line"),
     C(B_FILE_FIRST, "line0ctx_sm100_lineinfo.ptx", "line0ctx_sm100_lineinfo.O3.cubin", ".nv.merc.debug_line"),
     C(B_STALE_FILE, "line0ctx_sm90_lineinfo.ptx", "line0ctx_sm90_lineinfo.O0.cubin", ".debug_line"),
     C(B_ENTRY_BELIEF, "hdrfile_sm90_lineinfo.ptx", "hdrfile_sm90_lineinfo.O2.cubin", ".debug_line"),
