@@ -71,7 +71,8 @@ int ptxg_row(gen *g, uint64_t a, uint64_t file, uint64_t line, uint8_t merc_flag
         return CUDW_E_NOMEM;
     uint64_t logical = file;
     file = real_file(g, file, &r->file_again);
-    r->ctx_first = on(g, B_CONTEXT_FIRST) && g->w.cfirst && new_ctx && (file != g->enc.file || r->file_again);
+    r->ctx_first = on(g, B_CONTEXT_FIRST) && g->w.cfirst && new_ctx && (file != g->enc.file || r->file_again) &&
+                   g->w.dctx; /* not a return to the function itself (tmplline.cu of the sweep) */
     r->pre_file = r->ctx_first ? g->w.cfile : 0;
     g->w.cfile = 0;
     r->file_first = g->enc.file_first && file != g->enc.file;
