@@ -171,15 +171,14 @@ void atomic_abort(atomic_file *a);
  * standard output.  0, or -1 with a message in err. */
 int write_file_atomic(const char *path, const void *data, size_t size, char *err, size_t errlen);
 
-/* dump --abbrev, --info (dump_info.c) */
-void abbrev_text(cudw_file *f, const cudw_section *s, obuf *o);
-void abbrev_json(cudw_file *f, const cudw_section *s, json *j);
-void info_text(cudw_file *f, const cudw_section *s, obuf *o);
-void info_json(cudw_file *f, const cudw_section *s, json *j);
+/* dump's section printers, one a kind, through the emitter (emit.h): a
+ * section's records, which cmd_dump.c frames (the text's heading, the
+ * JSON's section object).  --abbrev, --info (dump_info.c) */
+void abbrev_print(cudw_file *f, const cudw_section *s, struct emit *e);
+void info_print(cudw_file *f, const cudw_section *s, struct emit *e);
 
 /* dump --line (dump_line.c) */
-void line_text(cudw_file *f, const cudw_section *s, obuf *o);
-void line_json(cudw_file *f, const cudw_section *s, json *j);
+void line_print(cudw_file *f, const cudw_section *s, struct emit *e);
 
 /* dump --loc, --ranges, --aranges, --pubnames, --pubtypes, --str, --ptx-txt (dump_misc.c) */
 void misc_text(cudw_file *f, const cudw_section *s, int kind, obuf *o);
@@ -190,16 +189,11 @@ void name_sets_print(cudw_file *f, const cudw_section *s, struct emit *e, const 
 void misc_json(cudw_file *f, const cudw_section *s, int kind, json *j);
 
 /* dump --frames (dump_frame.c) */
-void frame_text(cudw_file *f, const cudw_section *s, obuf *o);
-void frame_json(cudw_file *f, const cudw_section *s, json *j);
+void frame_print(cudw_file *f, const cudw_section *s, struct emit *e);
 
 /* A .debug_line / .nv_debug_line_sass section (or twin), and named only if only != NULL
  * (dump_line.c; dump and lines use it). */
 int is_line_section(const cudw_section *s, const char *only);
-/* A line table's .debug_str base word in JSON, the same in lines and dump
- * --line: "str_base" as stored, "str_base_relocated" when a relocation
- * changes it, "str_base_symbol"/"str_base_addend" for that relocation. */
-void str_base_json(const cudw_line_table *t, json *j);
 /* A line table's header fields in JSON (into the open object), in the one
  * order both forms use, ending with its str_base: dump --line --json adds
  * the standard opcode lengths (LH_OPCODE_LENGTHS), lines --json each file's

@@ -4,6 +4,7 @@
  * A file is walked once without printing first: a malformed file gives one
  * error and no partial dump. */
 #include "cli.h"
+#include "emit.h"
 #include "opts.h"
 #include "jobs.h"
 
@@ -63,6 +64,24 @@ static int wanted(const opts *o, const cudw_section *s, int kind)
     return c.kind == kind;
 }
 
+/* A section through its kind's printer, framed: the text's heading (and
+ * tail after it), JSON's section object with the records in array key */
+typedef void (*section_printer)(cudw_file *, const cudw_section *, emit *);
+static void section_out(cudw_file *f, const cudw_section *s, json *j, const char *key, section_printer print,
+                        const char *tail)
+{
+    if (j) {
+        section_json_open(j, s, key);
+        print(f, s, &(emit){j, NULL});
+        json_end_arr(j);
+        json_end_obj(j);
+        return;
+    }
+    ob_printf(&out_stdout, "Contents of the %s section:\n\n", s->name);
+    print(f, s, &(emit){NULL, &out_stdout});
+    ob_puts(&out_stdout, tail);
+}
+
 /* Images that have the --section asked for: none in an input is an error. */
 static atomic_int matched;
 
@@ -90,25 +109,26 @@ static int one(cudw_file *f, const char *path, void *vctx, json *j)
         }
     }
     image_open(j, o->json, path, "\n");
+    json *js = o->json ? j : NULL;
     for (unsigned i = 1; i < n; i++) {
         const cudw_section *s = cudw_section_get(f, i);
         if (o->abbrev && wanted(o, s, CUDW_SEC_ABBREV))
-            o->json ? abbrev_json(f, s, j) : abbrev_text(f, s, &out_stdout);
+            section_out(f, s, js, "tables", abbrev_print, "\n");
     }
     for (unsigned i = 1; i < n; i++) {
         const cudw_section *s = cudw_section_get(f, i);
         if (o->info && wanted(o, s, CUDW_SEC_INFO))
-            o->json ? info_json(f, s, j) : info_text(f, s, &out_stdout);
+            section_out(f, s, js, "units", info_print, "\n");
     }
     for (unsigned i = 1; i < n; i++) {
         const cudw_section *s = cudw_section_get(f, i);
         if (o->line && is_line_section(s, o->section))
-            o->json ? line_json(f, s, j) : line_text(f, s, &out_stdout);
+            section_out(f, s, js, "tables", line_print, "");
     }
     for (unsigned i = 1; i < n; i++) {
         const cudw_section *s = cudw_section_get(f, i);
         if (o->frames && wanted(o, s, CUDW_SEC_FRAME))
-            o->json ? frame_json(f, s, j) : frame_text(f, s, &out_stdout);
+            section_out(f, s, js, "entries", frame_print, "");
     }
     for (size_t k = 0; k < NMISC; k++)
         for (unsigned i = 1; i < n && o->misc[k]; i++) {

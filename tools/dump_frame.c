@@ -387,24 +387,10 @@ static void entry_print(cudw_file *f, const cudw_section *s, const cudw_cfa_entr
     em_end_obj(m);
 }
 
-static void entries_print(cudw_file *f, const cudw_section *s, emit *m)
+void frame_print(cudw_file *f, const cudw_section *s, emit *m)
 {
     uint64_t cur = 0;
     cudw_cfa_entry e;
     while (cudw_frame_next(f, s, frame_asz(f), &cur, &e) == CUDW_OK)
         entry_print(f, s, &e, m);
-}
-
-void frame_text(cudw_file *f, const cudw_section *s, obuf *o)
-{
-    ob_printf(o, "Contents of the %s section:\n\n", s->name);
-    entries_print(f, s, &(emit){NULL, o});
-}
-
-void frame_json(cudw_file *f, const cudw_section *s, json *j)
-{
-    section_json_open(j, s, "entries");
-    entries_print(f, s, &(emit){j, NULL});
-    json_end_arr(j);
-    json_end_obj(j);
 }

@@ -137,7 +137,7 @@ static void spec_print(const cudw_abbrev_spec *sp, emit *e)
 
 /* An abbreviation: text "   1      0x11 DW_TAG_compile_unit    [has children]"
  * and its specifications */
-static void abbrev_print(const cudw_abbrev *a, emit *e)
+static void abbreviation_print(const cudw_abbrev *a, emit *e)
 {
     char tb[64], code[24];
     const char *tn = name_or_code(tb, sizeof tb, cudw_tag_name(a->tag), "DW_TAG_", a->tag);
@@ -158,8 +158,8 @@ static void abbrev_print(const cudw_abbrev *a, emit *e)
     em_end_obj(e);
 }
 
-/* The section's tables, each at its offset */
-static void tables_print(cudw_file *f, const cudw_section *s, emit *e)
+/* The section's tables, each at its offset (dump --abbrev) */
+void abbrev_print(cudw_file *f, const cudw_section *s, emit *e)
 {
     for (uint64_t off = 0; off < s->data_size;) {
         const cudw_abbrev_table *t;
@@ -169,26 +169,11 @@ static void tables_print(cudw_file *f, const cudw_section *s, emit *e)
         em_text(e, ")\n");
         em_arr(e, "entries");
         for (size_t i = 0; i < t->count; i++)
-            abbrev_print(&t->entries[i], e);
+            abbreviation_print(&t->entries[i], e);
         em_end_arr(e);
         em_end_obj(e);
         off = t->end;
     }
-}
-
-void abbrev_text(cudw_file *f, const cudw_section *s, obuf *o)
-{
-    ob_printf(o, "Contents of the %s section:\n\n", s->name);
-    tables_print(f, s, &(emit){NULL, o});
-    ob_putc(o, '\n');
-}
-
-void abbrev_json(cudw_file *f, const cudw_section *s, json *j)
-{
-    section_json_open(j, s, "tables");
-    tables_print(f, s, &(emit){j, NULL});
-    json_end_arr(j);
-    json_end_obj(j);
 }
 
 /* ---- info sections ---- */
@@ -280,25 +265,11 @@ static void unit_print(cudw_file *f, const cudw_unit *u, emit *e)
     em_end_obj(e);
 }
 
-static void units_print(cudw_file *f, const cudw_section *s, emit *e)
+/* The section's units (dump --info) */
+void info_print(cudw_file *f, const cudw_section *s, emit *e)
 {
     uint64_t cur = 0;
     cudw_unit u;
     while (cudw_unit_next(f, s, &cur, &u) == CUDW_OK)
         unit_print(f, &u, e);
-}
-
-void info_text(cudw_file *f, const cudw_section *s, obuf *o)
-{
-    ob_printf(o, "Contents of the %s section:\n\n", s->name);
-    units_print(f, s, &(emit){NULL, o});
-    ob_putc(o, '\n');
-}
-
-void info_json(cudw_file *f, const cudw_section *s, json *j)
-{
-    section_json_open(j, s, "units");
-    units_print(f, s, &(emit){j, NULL});
-    json_end_arr(j);
-    json_end_obj(j);
 }

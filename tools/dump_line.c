@@ -39,8 +39,6 @@ static void str_base_print(const cudw_line_table *t, emit *e)
     em_text(e, "\n");
 }
 
-void str_base_json(const cudw_line_table *t, json *j) { str_base_print(t, &(emit){j, NULL}); }
-
 /* a line of the header's text: label, the number, the line's end */
 static void header_u64(emit *e, const char *key, const char *label, uint64_t v)
 {
@@ -265,24 +263,10 @@ static void table_print(cudw_file *f, const cudw_line_table *t, emit *e)
     em_end_obj(e);
 }
 
-static void tables_print(cudw_file *f, const cudw_section *s, emit *e)
+void line_print(cudw_file *f, const cudw_section *s, emit *e)
 {
     uint64_t cur = 0;
     const cudw_line_table *t;
     while (cudw_line_table_next(f, s, &cur, &t) == CUDW_OK)
         table_print(f, t, e);
-}
-
-void line_text(cudw_file *f, const cudw_section *s, obuf *o)
-{
-    ob_printf(o, "Contents of the %s section:\n\n", s->name);
-    tables_print(f, s, &(emit){NULL, o});
-}
-
-void line_json(cudw_file *f, const cudw_section *s, json *j)
-{
-    section_json_open(j, s, "tables");
-    tables_print(f, s, &(emit){j, NULL});
-    json_end_arr(j);
-    json_end_obj(j);
 }

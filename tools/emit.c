@@ -21,7 +21,7 @@ void em_u64(emit *e, const char *key, const char *label, int style, uint64_t v)
     case EM_HEX_W6: ob_printf(o, "%6llx", x); break;
     case EM_DEC_W4: ob_printf(o, "%4llu", x); break;
     case EM_DEC_W6: ob_printf(o, "%6llu", x); break;
-    default: ob_printf(o, "%llu", x); break;
+    default: ob_dec(o, v); break; /* printf's %llu, without printf: dump --info's hot path */
     }
 }
 
