@@ -113,11 +113,6 @@ void reloc_out(const cudw_reloc *r, obuf *o);
 struct emit;
 void expr_print(cudw_file *f, const cudw_section *sec, uint64_t base, const uint8_t *e, uint64_t len,
                 uint8_t addr_size, struct emit *m);
-/* expr_print in one style (dump_misc.c's location lists call these) */
-void expr_text(cudw_file *f, const cudw_section *sec, uint64_t base, const uint8_t *e, uint64_t len,
-               uint8_t addr_size, obuf *out);
-void expr_json(cudw_file *f, const cudw_section *sec, uint64_t base, const uint8_t *e, uint64_t len,
-               uint8_t addr_size, json *j);
 
 int cmd_sections(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
@@ -180,13 +175,14 @@ void info_print(cudw_file *f, const cudw_section *s, struct emit *e);
 /* dump --line (dump_line.c) */
 void line_print(cudw_file *f, const cudw_section *s, struct emit *e);
 
-/* dump --loc, --ranges, --aranges, --pubnames, --pubtypes, --str, --ptx-txt (dump_misc.c) */
-void misc_text(cudw_file *f, const cudw_section *s, int kind, obuf *o);
+/* dump --loc, --ranges, --aranges, --pubnames, --pubtypes, --str, --ptx-txt
+ * (dump_misc.c): the section framed (heading / its JSON object) */
+struct emit;
+void misc_print(cudw_file *f, const cudw_section *s, int kind, struct emit *e);
 /* The sets of a name index (.debug_pubnames or .debug_pubtypes) as dump
  * prints them, each after lead in the text; its "sets" array in JSON. */
 struct emit;
 void name_sets_print(cudw_file *f, const cudw_section *s, struct emit *e, const char *lead);
-void misc_json(cudw_file *f, const cudw_section *s, int kind, json *j);
 
 /* dump --frames (dump_frame.c) */
 void frame_print(cudw_file *f, const cudw_section *s, struct emit *e);

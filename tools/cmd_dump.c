@@ -134,7 +134,7 @@ static int one(cudw_file *f, const char *path, void *vctx, json *j)
         for (unsigned i = 1; i < n && o->misc[k]; i++) {
             const cudw_section *s = cudw_section_get(f, i);
             if (wanted(o, s, misc[k].kind))
-                o->json ? misc_json(f, s, misc[k].kind, j) : misc_text(f, s, misc[k].kind, &out_stdout);
+                misc_print(f, s, misc[k].kind, &(emit){o->json ? j : NULL, o->json ? NULL : &out_stdout});
         }
     image_close(j, o->json);
     return EXIT_OK;

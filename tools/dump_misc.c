@@ -71,10 +71,10 @@ static void lists_print(cudw_file *f, const cudw_section *s, int kind, emit *e)
         }
         if (x.expr && e->j) {
             json_hex(e->j, "value", x.expr, x.expr_len);
-            expr_json(f, s, x.expr_offset, x.expr, x.expr_len, 8, e->j);
+            expr_print(f, s, x.expr_offset, x.expr, x.expr_len, 8, e);
         } else if (x.expr && !base) {
             ob_puts(e->o, ": ");
-            expr_text(f, s, x.expr_offset, x.expr, x.expr_len, 8, e->o);
+            expr_print(f, s, x.expr_offset, x.expr, x.expr_len, 8, e);
         }
         em_text(e, "\n");
         em_end_obj(e);
@@ -321,20 +321,17 @@ static const struct printer *printer_for(int kind)
     return NULL;
 }
 
-void misc_text(cudw_file *f, const cudw_section *s, int kind, obuf *o)
+void misc_print(cudw_file *f, const cudw_section *s, int kind, emit *e)
 {
-    ob_printf(o, "Contents of the %s section:\n\n", s->name);
+    if (e->j)
+        section_json_open(e->j, s, NULL);
+    else
+        ob_printf(e->o, "Contents of the %s section:\n\n", s->name);
     const struct printer *pr = printer_for(kind);
     if (pr)
-        pr->print(f, s, kind, &(emit){NULL, o});
-    ob_putc(o, '\n');
-}
-
-void misc_json(cudw_file *f, const cudw_section *s, int kind, json *j)
-{
-    section_json_open(j, s, NULL);
-    const struct printer *pr = printer_for(kind);
-    if (pr)
-        pr->print(f, s, kind, &(emit){j, NULL});
-    json_end_obj(j);
+        pr->print(f, s, kind, e);
+    if (e->j)
+        json_end_obj(e->j);
+    else
+        ob_putc(e->o, '\n');
 }

@@ -159,16 +159,3 @@ void expr_print(cudw_file *f, const cudw_section *sec, uint64_t base, const uint
     }
     em_end_arr(m);
 }
-
-/* The two styles for dump_misc.c's location lists */
-void expr_text(cudw_file *f, const cudw_section *sec, uint64_t base, const uint8_t *e, uint64_t len,
-               uint8_t addr_size, obuf *out)
-{
-    expr_print(f, sec, base, e, len, addr_size, &(emit){NULL, out});
-}
-
-void expr_json(cudw_file *f, const cudw_section *sec, uint64_t base, const uint8_t *e, uint64_t len,
-               uint8_t addr_size, json *j)
-{
-    expr_print(f, sec, base, e, len, addr_size, &(emit){j, NULL});
-}
