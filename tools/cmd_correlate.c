@@ -46,209 +46,6 @@ static const cli_opt table[] = {
     {"--top", 0, 1, O_TOP},           {"--json", 0, 0, O_JSON},         {"--html", 0, 0, O_HTML},
     {"--output", 'o', 1, O_OUT},      {"--prefix", 0, 1, O_PREFIX},     {0}};
 
-/* ---- text ---- */
-
-static const char *base(const char *path)
-{
-    const char *s = path ? strrchr(path, '/') : NULL;
-    return s ? s + 1 : path ? path : "??";
-}
-
-/* A linkage name as -C shows it. */
-static const char *demangled(const corr_opts *o, const char *name, char *buf, size_t n)
-{
-    if (!name)
-        return "??";
-    size_t need = o->demangle ? cudw_demangle(name, buf, n) : 0;
-    return need && need < n ? buf : name;
-}
-
-/* Where line L's instructions were inlined from: the direct call sites
- * (cudw_corr_line_callers), three, and the rest summed. */
-static void callers_text(const corr_opts *o, const cudw_correlation *c, size_t L, obuf *out)
-{
-    const cudw_corr_caller *v;
-    size_t n = cudw_corr_line_callers(c, L, &v);
-    uint64_t rest = 0;
-    for (size_t k = 0; k < n; k++) {
-        if (k >= 3) {
-            rest += v[k].sass_bytes;
-            continue;
-        }
-        char buf[4096];
-        ob_puts(out, "            ");
-        ob_commas(out, v[k].sass_bytes, 9);
-        ob_printf(out, " B inlined at %s:%llu  %s\n", base(v[k].file), (unsigned long long)v[k].line,
-                  demangled(o, v[k].function, buf, sizeof buf));
-    }
-    if (rest) {
-        ob_puts(out, "            ");
-        ob_commas(out, rest, 9);
-        ob_printf(out, " B inlined at %zu other call sites\n", n - 3);
-    }
-}
-
-/* The functions with code on line L: one name, or each with its bytes
- * (a template line two instantiations share). */
-static void line_functions_text(const corr_opts *o, const cudw_correlation *c, size_t L, obuf *out)
-{
-    const cudw_corr_line_fn *v;
-    size_t n = cudw_corr_line_functions(c, L, &v);
-    for (size_t k = 0; k < n && k < 4; k++) {
-        char buf[4096];
-        ob_puts(out, k ? ", " : "  ");
-        ob_puts(out, demangled(o, v[k].function, buf, sizeof buf));
-        if (n > 1)
-            ob_printf(out, " %llu B", (unsigned long long)v[k].sass_bytes);
-    }
-    if (n > 4)
-        ob_printf(out, ", %zu more", n - 4);
-}
-
-static const cudw_correlation *sort_ctx;
-static int by_bytes(const void *a, const void *b)
-{
-    const cudw_corr_cost *x = cudw_corr_line_get(sort_ctx, *(const size_t *)a);
-    const cudw_corr_cost *y = cudw_corr_line_get(sort_ctx, *(const size_t *)b);
-    if (x->sass_bytes != y->sass_bytes)
-        return x->sass_bytes > y->sass_bytes ? -1 : 1;
-    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
-}
-
-static const cudw_corr_cost *const *cost_sort_v;
-static int by_cost_bytes(const void *a, const void *b)
-{
-    const cudw_corr_cost *x = cost_sort_v[*(const size_t *)a], *y = cost_sort_v[*(const size_t *)b];
-    if (x->sass_bytes_inclusive != y->sass_bytes_inclusive)
-        return x->sass_bytes_inclusive > y->sass_bytes_inclusive ? -1 : 1;
-    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
-}
-
-/* The functions or files with the most SASS bytes, inlined callees included. */
-static void totals_text(const corr_opts *o, const cudw_correlation *c, const char *what, size_t n,
-                        const cudw_corr_cost *(*get)(const cudw_correlation *, size_t), obuf *out)
-{
-    const cudw_corr_cost **v = malloc((n ? n : 1) * sizeof *v);
-    size_t *order = malloc((n ? n : 1) * sizeof *order);
-    if (!v || !order) {
-        free(v);
-        free(order);
-        return;
-    }
-    for (size_t i = 0; i < n; i++) {
-        v[i] = get(c, i);
-        order[i] = i;
-    }
-    cost_sort_v = v;
-    qsort(order, n, sizeof *order, by_cost_bytes);
-    size_t shown = o->top && n > o->top ? o->top : n;
-    ob_printf(out, "  top %zu %s by SASS bytes with inlined callees:\n", shown, what);
-    ob_puts(out, "       incl    bytes  insns    ptx  name\n");
-    for (size_t k = 0; k < shown; k++) {
-        const cudw_corr_cost *x = v[order[k]];
-        ob_commas(out, x->sass_bytes_inclusive, 11);
-        ob_commas(out, x->sass_bytes, 9);
-        ob_commas(out, x->sass_instructions, 7);
-        if (cudw_corr_summary_get(c)->ptx_by_loc) /* else known per line only */
-            ob_commas(out, x->ptx_instructions, 7);
-        else
-            ob_puts(out, "      -");
-        ob_puts(out, "  ");
-        const char *name = x->name ? x->name : "(no line)";
-        char buf[4096];
-        size_t need = o->demangle && x->name && !strcmp(what, "functions") ? cudw_demangle(name, buf, sizeof buf) : 0;
-        ob_puts(out, need && need < sizeof buf ? buf : name);
-        ob_putc(out, '\n');
-    }
-    free(v);
-    free(order);
-}
-
-static const char *from_text(int from)
-{
-    return from == CUDW_PTX_FROM_FILE ? "the file given" : from == CUDW_PTX_FROM_FATBIN ? "the fatbin's PTX entry"
-                                                                                         : "no .loc directives";
-}
-
-static int report_text(const corr_opts *o, cudw_correlation *c, obuf *out)
-{
-    const cudw_corr_summary *s = cudw_corr_summary_get(c);
-    ob_printf(out, "%s (sm_%u): ", s->image, s->sm);
-    ob_commas(out, s->instructions, 0);
-    ob_puts(out, " SASS instructions, ");
-    ob_commas(out, s->sass_bytes, 0);
-    ob_puts(out, " bytes\n");
-    if (s->capsule_bytes) {
-        ob_puts(out, "  + ");
-        ob_commas(out, s->capsule_bytes, 0);
-        ob_puts(out, " bytes of Mercury capsules (code, not SASS: not correlated)\n");
-    }
-    for (size_t i = 0, n = cudw_corr_ptx_count(c); i < n; i++) {
-        const cudw_corr_ptx *p = cudw_corr_ptx_get(c, i);
-        ob_printf(out, "  PTX %s: %s (%s)\n", p->section->name, p->name, from_text(p->from));
-    }
-    ob_printf(out, "  %llu with a source line, %llu with a PTX line", (unsigned long long)s->with_line,
-              (unsigned long long)s->with_ptx);
-    if (s->disagree)
-        ob_printf(out, "; %llu whose line-table frames differ from what the PTX's .loc says",
-                  (unsigned long long)s->disagree);
-    ob_putc(out, '\n');
-    if (s->disagree) {
-        uint64_t why[CUDW_CORR_OTHER + 1] = {0};
-        for (size_t i = 0, n = cudw_corr_insn_count(c); i < n; i++)
-            why[cudw_corr_insn_get(c, i)->reason]++;
-        for (int r = 1; r <= CUDW_CORR_OTHER; r++)
-            if (why[r])
-                ob_printf(out, "    %llu %s: %s\n", (unsigned long long)why[r], cudw_corr_reason_name(r),
-                          cudw_corr_reason_text(r));
-    }
-    size_t nl = cudw_corr_line_count(c);
-    size_t *order = malloc((nl ? nl : 1) * sizeof *order);
-    if (!order) {
-        eprintf("%s: out of memory\n", progname);
-        return EXIT_BAD_INPUT;
-    }
-    size_t shown = 0;
-    for (size_t i = 0; i < nl; i++)
-        if (cudw_corr_line_get(c, i)->sass_bytes)
-            order[shown++] = i;
-    sort_ctx = c;
-    qsort(order, shown, sizeof *order, by_bytes);
-    if (o->top && shown > o->top)
-        shown = o->top;
-    if (!s->with_line) { /* built without -lineinfo or -G */
-        ob_puts(out, s->instructions ? "  no source lines: no .debug_line row covers its code\n" : "  no SASS\n");
-        free(order);
-        return EXIT_OK;
-    }
-    ob_printf(out, "  top %zu source lines by SASS bytes:\n", shown);
-    ob_puts(out, "      bytes     incl  insns    ptx  line\n");
-    for (size_t k = 0; k < shown; k++) {
-        const cudw_corr_cost *l = cudw_corr_line_get(c, order[k]);
-        ob_commas(out, l->sass_bytes, 11);
-        ob_commas(out, l->sass_bytes_inclusive, 9);
-        ob_commas(out, l->sass_instructions, 7);
-        ob_commas(out, l->ptx_instructions, 7);
-        ob_puts(out, "  ");
-        if (!l->name) {
-            ob_puts(out, l->line ? "??" : "(no line)\n");
-            if (!l->line)
-                continue;
-        } else {
-            ob_puts(out, l->name);
-        }
-        ob_putc(out, ':');
-        ob_dec(out, l->line);
-        line_functions_text(o, c, order[k], out);
-        ob_putc(out, '\n');
-        callers_text(o, c, order[k], out);
-    }
-    free(order);
-    totals_text(o, c, "functions", cudw_corr_function_count(c), cudw_corr_function_get, out);
-    totals_text(o, c, "files", cudw_corr_file_count(c), cudw_corr_file_get, out);
-    return EXIT_OK;
-}
-
 /* ---- the command ---- */
 
 typedef struct file_out {
@@ -380,21 +177,17 @@ static int write_reports(const corr_opts *o, cudw_correlation **v, size_t n, obu
     int rc = EXIT_OK;
     if (o->html)
         return correlate_html(o, v[0], out);
-    if (o->json) {
-        json j;
-        json_init(&j, out);
-        json_arr(&j, NULL);
-        for (size_t i = 0; i < n; i++)
-            correlate_json(o, v[i], &j);
-        json_end_arr(&j);
-        ob_putc(out, '\n');
-        return EXIT_OK;
-    }
+    json j;
+    json_init(&j, out);
+    emit e = {o->json ? &j : NULL, out};
+    em_arr(&e, NULL); /* JSON: one object per image; the text a blank line between */
     for (size_t i = 0; i < n && !rc; i++) {
-        if (i)
-            ob_putc(out, '\n');
-        rc = report_text(o, v[i], out);
+        em_text(&e, i ? "\n" : "");
+        rc = correlate_print(o, v[i], &e);
     }
+    em_end_arr(&e);
+    if (o->json)
+        ob_putc(out, '\n');
     return rc;
 }
 

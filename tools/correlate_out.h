@@ -1,9 +1,10 @@
 /* cudwarf correlate's options, its HTML page (correlate_html.c) and its
- * JSON (correlate_json.c). */
+ * records as text or JSON (correlate_json.c). */
 #ifndef CUDW_TOOLS_CORRELATE_OUT_H
 #define CUDW_TOOLS_CORRELATE_OUT_H
 
 #include "cli.h"
+#include "emit.h"
 
 typedef struct corr_opts {
     const char *ptx_path, *function, *out;
@@ -17,8 +18,9 @@ typedef struct corr_opts {
  * inline).  EXIT_OK, or EXIT_BAD_INPUT after a message. */
 int correlate_html(const corr_opts *o, cudw_correlation *c, obuf *out);
 
-/* c's object of correlate --json (correlate_json.c). */
-void correlate_json(const corr_opts *o, cudw_correlation *c, json *j);
+/* c's report (correlate_json.c): the text's, or its object of --json.
+ * EXIT_OK, or EXIT_BAD_INPUT after a message. */
+int correlate_print(const corr_opts *o, const cudw_correlation *c, emit *e);
 
 /* The page around the data (correlate_page.c): head, the data object, tail. */
 void corr_page_head(obuf *out);
