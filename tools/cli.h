@@ -133,10 +133,12 @@ int cmd_resources(int argc, char **argv);
 int cmd_remap(int argc, char **argv);
 int cmd_correlate(int argc, char **argv);
 
-/* A stack of frames as addr2line --json prints it (correlate too):
- * "function" (demangled with demangle, then "linkage_name"), "path",
- * "line", "column", "source". */
-void frames_json(json *j, const char *key, const cudw_sym_frame *fr, size_t n, int demangle);
+/* A stack of frames as addr2line prints it (correlate's JSON too), through
+ * the emitter: JSON "function" (demangled with demangle, then
+ * "linkage_name"), "path", "line", "column", "source"; the text file:line,
+ * after the function with func (-f), "(inlined by)" between with pretty (-p). */
+void frames_print(struct emit *m, const char *key, const cudw_sym_frame *fr, size_t n, int func, int pretty,
+                  int demangle);
 
 /* Streaming version: open a temporary file beside path (or standard
  * output for "-"), write (a cudw_write_fn), then commit (rename) or abort

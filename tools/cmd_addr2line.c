@@ -88,23 +88,23 @@ static const char *source_name(int src)
                                                                                                           : "none";
 }
 
-/* Frames, innermost first, through the emitter (emit.h): JSON every one
- * given; the text -f's function name, file:line and -p's "(inlined by)",
- * and ??:0 when there are none. */
-static void frames_print(emit *m, const char *key, const cudw_sym_frame *fr, size_t n, const aopts *o)
+/* Frames, innermost first (cli.h): JSON every one given; the text -f's
+ * function name, file:line and -p's "(inlined by)", and ??:0 when there
+ * are none. */
+void frames_print(emit *m, const char *key, const cudw_sym_frame *fr, size_t n, int func, int pretty, int demangle)
 {
     if (!n) {
-        em_text(m, !o->func ? "" : o->pretty ? "?? at " : "??\n");
+        em_text(m, !func ? "" : pretty ? "?? at " : "??\n");
         em_text(m, "??:0\n");
     }
     em_arr(m, key);
     for (size_t k = 0; k < n; k++) {
         const cudw_sym_frame *f = &fr[k];
         em_obj(m, NULL);
-        em_text(m, o->pretty && k ? " (inlined by) " : "");
-        em_str_or(m, "function", o->func ? "" : NULL, o->demangle ? f->function_demangled : f->function, "??");
-        em_text(m, !o->func ? "" : o->pretty ? " at " : "\n");
-        if (o->demangle)
+        em_text(m, pretty && k ? " (inlined by) " : "");
+        em_str_or(m, "function", func ? "" : NULL, demangle ? f->function_demangled : f->function, "??");
+        em_text(m, !func ? "" : pretty ? " at " : "\n");
+        if (demangle)
             em_str(m, "linkage_name", NULL, 0, f->function);
         em_str_or(m, "path", "", f->file, "??");
         em_u64(m, "line", ":", EM_DEC, f->line);
@@ -114,12 +114,6 @@ static void frames_print(emit *m, const char *key, const cudw_sym_frame *fr, siz
         em_end_obj(m);
     }
     em_end_arr(m);
-}
-
-/* correlate's frames (cli.h) */
-void frames_json(json *j, const char *key, const cudw_sym_frame *fr, size_t n, int demangle)
-{
-    frames_print(&(emit){j, NULL}, key, fr, n, &(aopts){.demangle = demangle});
 }
 
 /* What the lookup found, JSON's (the text shows only the image, with -a) */
@@ -184,7 +178,8 @@ static void print_answer(actx *c, const char *loc, const char *sym, size_t len, 
         /* JSON every frame; the text the innermost, or with -i (and an
          * answer) all */
         size_t n = !r || !r->nframes ? 0 : !m->j && !(r->found && o->inl) ? 1 : r->nframes;
-        frames_print(m, "frames", c->frames, n < CUDW_MAX_INLINE_DEPTH ? n : CUDW_MAX_INLINE_DEPTH, o);
+        frames_print(m, "frames", c->frames, n < CUDW_MAX_INLINE_DEPTH ? n : CUDW_MAX_INLINE_DEPTH, o->func, o->pretty,
+                     o->demangle);
         if (o->ptx)
             ptx_print(m, o, r);
     }

@@ -158,7 +158,7 @@ static void insn_print(emit *e, const corr_opts *o, const cudw_correlation *c, s
         em_null(e, "ptx_line");
     size_t nf;
     const cudw_sym_frame *fr = cudw_corr_frames(c, i, &nf);
-    frames_json(e->j, "frames", fr, nf, o->demangle);
+    frames_print(e, "frames", fr, nf, 0, 0, o->demangle); /* -f and -p: addr2line's text */
     if (in->reason)
         loc_print(e, o, c, in);
     em_end_obj(e);
