@@ -1,5 +1,5 @@
 /* cudwarf correlate's options, its HTML page (correlate_html.c) and its
- * records as text or JSON (correlate_json.c). */
+ * records as text or JSON (correlate_print.c). */
 #ifndef CUDW_TOOLS_CORRELATE_OUT_H
 #define CUDW_TOOLS_CORRELATE_OUT_H
 
@@ -18,7 +18,7 @@ typedef struct corr_opts {
  * inline).  EXIT_OK, or EXIT_BAD_INPUT after a message. */
 int correlate_html(const corr_opts *o, cudw_correlation *c, obuf *out);
 
-/* c's report (correlate_json.c): the text's, or its object of --json.
+/* c's report (correlate_print.c): the text's, or its object of --json.
  * EXIT_OK, or EXIT_BAD_INPUT after a message. */
 int correlate_print(const corr_opts *o, const cudw_correlation *c, emit *e);
 
