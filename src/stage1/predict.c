@@ -24,12 +24,11 @@ int cudw_ptx_predict(cudw_file *f, const cudw_ptx *p, const char *section, cudw_
 static int outputs(const cudw_line_params *prm, const line_wrow *w, size_t n, cudw_ptx_prediction *out)
 {
     lop_vec o = {0};
-    cudw_error err;
-    int rc = line_rows_to_ops(prm, w, n, &o, &err);
+    int rc = line_rows_to_ops(prm, w, n, &o, &out->unit.err); /* what failed: on the unit, as the encoder's */
     out->ops = o.v;
     out->nops = o.n;
     if (rc)
-        return rc == CUDW_E_NOMEM ? rc : CUDW_E_ARG;
+        return rc;
     if (!(out->rows = malloc((n ? n : 1) * sizeof *out->rows)))
         return CUDW_E_NOMEM;
     uint64_t seq = 0;
@@ -108,6 +107,8 @@ int ptx_predict_with(cudw_file *f, const cudw_ptx *p, const char *section, uint6
     free(w);
     if (gen_rc == CUDW_E_NOMEM)
         file_fail(f, gen_rc, ss, 0, "PTX lines", "out of memory");
+    else if (gen_rc < 0 && out->unit.err.code) /* the rows' opcodes could not be chosen (a fuzzed table) */
+        gen_rc = file_fail(f, gen_rc, ss, 0, "PTX lines", "encoding the predicted rows: %s", out->unit.err.detail);
     rc = gen_rc < 0 ? gen_rc : cudw_line_encode_ops(&prm, &h, out->ops, out->nops, &out->unit);
     for (size_t i = 0; i < ndirs; i++)
         free(dirs[i]);
