@@ -310,8 +310,11 @@ static int encode_ops(const jv *t, const cudw_line_params *p, const char *in, cu
 {
     const jv *jo = jv_get(t, "ops");
     size_t n = count(jo), nd = count(jv_get(t, "directories")), nf = count(jv_get(t, "files"));
+    size_t nraw = 0; /* the operand bytes the input gives, hex */
+    for (const jv *c = jo->child; c; c = c->next)
+        nraw += jv_str(c, "operands") ? strlen(jv_str(c, "operands")) / 2 : 0;
     cudw_line_op *ops = calloc(n ? n : 1, sizeof *ops);
-    uint8_t *raw = malloc(n ? n * 64 : 1); /* room for each opcode's operand bytes */
+    uint8_t *raw = malloc(nraw ? nraw : 1);
     const char **dirs = calloc(nd ? nd : 1, sizeof *dirs);
     cudw_line_file *files = calloc(nf ? nf : 1, sizeof *files);
     cudw_line_header_in h = {0};
@@ -321,9 +324,9 @@ static int encode_ops(const jv *t, const cudw_line_params *p, const char *in, cu
         goto done;
     }
     fill_header(t, &h, dirs, files);
-    size_t k = 0;
-    for (const jv *c = jo->child; c; c = c->next, k++)
-        if (op_of(c, &ops[k], raw + 64 * k, 64)) {
+    size_t k = 0, at = 0;
+    for (const jv *c = jo->child; c; c = c->next, at += (size_t)ops[k].raw_len, k++)
+        if (op_of(c, &ops[k], raw + at, nraw - at)) {
             eprintf("%s: %s: ops[%zu]: not an opcode of dump --line --json\n", progname, in, k);
             goto done;
         }

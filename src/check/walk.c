@@ -225,7 +225,7 @@ static void check_op(walker *w, const cudw_section *s, const cudw_line_table *t,
  * row of its sequence.  Walking deeply (the fuzzers): every call site
  * resolved, every PTX line of a SASS table found -- the decoding verify
  * leaves out for its speed (a call site decodes part of the program
- * again); the opcodes re-encoded as they were (cudw_line_encode_ops). */
+ * again). */
 static void walk_rows(walker *w, const cudw_section *s, const cudw_line_table *t, int sass)
 {
     cudw_line_iter it;

@@ -175,7 +175,8 @@ static int reencode(cudw_link *L, int o, const cudw_line_table *t, uint64_t out_
         }
         ops = v;
         /* a function name (0x90's second operand, 0x91's): remapped, the
-         * opcode written anew around it */
+         * opcode written anew around it (raw NULL: every decoded extended
+         * opcode has its bytes, so that marks it for the rebase below) */
         int inl = op.kind == CUDW_LOP_EXTENDED && op.opcode == CUDW_LNE_INLINED_CALL;
         int setfn = op.kind == CUDW_LOP_EXTENDED && op.opcode == CUDW_LNE_SET_FUNCTION;
         uint64_t *fn = inl ? &op.u2 : setfn ? &op.u : NULL;
@@ -185,9 +186,6 @@ static int reencode(cudw_link *L, int o, const cudw_line_table *t, uint64_t out_
                 lo = *fn;
             op.raw = NULL;
             op.size = op.ext_len = op.raw_len = 0;
-            op.offset = 1; /* a mark: rebased below */
-        } else {
-            op.offset = 0;
         }
         ops[n++] = op;
     }
@@ -198,7 +196,7 @@ static int reencode(cudw_link *L, int o, const cudw_line_table *t, uint64_t out_
     }
     uint64_t nbase = lo == UINT64_MAX ? map_off(m, base) : lo;
     for (size_t i = 0; i < n; i++)
-        if (ops[i].offset)
+        if (ops[i].kind == CUDW_LOP_EXTENDED && !ops[i].raw)
             *(ops[i].opcode == CUDW_LNE_INLINED_CALL ? &ops[i].u2 : &ops[i].u) -= nbase;
     cudw_line_params p = {.version = t->version, .addr_size = 8, .min_inst_length = t->min_inst_length,
                           .default_is_stmt = t->default_is_stmt, .line_range = t->line_range,
