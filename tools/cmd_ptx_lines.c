@@ -243,7 +243,7 @@ static void rows_json(const cudw_ptx_prediction *pr, json *j)
         json_bool(j, "end_sequence", r->end_sequence);
         json_u64(j, "context", r->context);
         json_str(j, "function", r->context && t ? cudw_line_function_name(t, r->function_offset) : NULL);
-        row_marks(j, r);
+        row_marks(&(emit){j, NULL}, r);
         json_u64(j, "sequence", seq);
         json_u64(j, "row", r->index);
         json_end_obj(j);

@@ -1,27 +1,14 @@
 /* The two styles of a record's fields (emit.h). */
 #include "emit.h"
 
-void em_u64(emit *e, const char *key, const char *label, int style, uint64_t v)
+void em_u64_slow(obuf *o, int style, uint64_t v)
 {
-    if (e->j) {
-        if (key)
-            json_u64(e->j, key, v);
-        return;
-    }
-    if (!label)
-        return;
-    obuf *o = e->o;
     unsigned long long x = v;
-    ob_puts(o, label);
     switch (style) {
-    case EM_HEX: ob_hex(o, v); break;
-    case EM_HEX8: ob_hex_pad(o, v, 8); break;
-    case EM_HEX16: ob_hex_pad(o, v, 16); break;
-    case EM_HEX2: ob_hex_pad(o, v, 2); break;
     case EM_HEX_W6: ob_printf(o, "%6llx", x); break;
     case EM_DEC_W4: ob_printf(o, "%4llu", x); break;
     case EM_DEC_W6: ob_printf(o, "%6llu", x); break;
-    default: ob_dec(o, v); break; /* printf's %llu, without printf: dump --info's hot path */
+    default: ob_dec(o, v); break;
     }
 }
 
@@ -38,47 +25,11 @@ void em_str(emit *e, const char *key, const char *label, int width, const char *
     }
 }
 
-void em_text(emit *e, const char *text)
-{
-    if (!e->j)
-        ob_puts(e->o, text);
-}
-
-void em_obj(emit *e, const char *key)
-{
-    if (e->j)
-        json_obj(e->j, key);
-}
-
-void em_end_obj(emit *e)
-{
-    if (e->j)
-        json_end_obj(e->j);
-}
-
-void em_arr(emit *e, const char *key)
-{
-    if (e->j)
-        json_arr(e->j, key);
-}
-
-void em_end_arr(emit *e)
-{
-    if (e->j)
-        json_end_arr(e->j);
-}
-
 /* The text style of a number (em_u64's) */
 static void text_u64(obuf *o, int style, uint64_t v)
 {
     emit t = {NULL, o};
     em_u64(&t, NULL, "", style, v);
-}
-
-void em_bool(emit *e, const char *key, int v)
-{
-    if (e->j && key)
-        json_bool(e->j, key, v);
 }
 
 void em_null(emit *e, const char *key)
@@ -123,17 +74,6 @@ void em_strn(emit *e, const char *key, const char *label, const char *v, size_t 
     } else if (label) {
         ob_puts(e->o, label);
         ob_printf(e->o, "%.*s", (int)n, v);
-    }
-}
-
-void em_str_or(emit *e, const char *key, const char *label, const char *v, const char *missing)
-{
-    if (e->j) {
-        if (key)
-            json_str(e->j, key, v);
-    } else if (label) {
-        ob_puts(e->o, label);
-        ob_puts(e->o, v ? v : missing);
     }
 }
 

@@ -1,10 +1,10 @@
-/* What cudwarf lines' forms share (lines_rows.c): the options, the
- * inlined functions a table names, where a row's file and PTX line are,
- * and the two JSON forms. */
+/* cudwarf lines' printers (lines_print.c): the options, the inlined
+ * functions a table names, where a row's file and PTX line are. */
 #ifndef CUDW_TOOLS_LINES_OUT_H
 #define CUDW_TOOLS_LINES_OUT_H
 
 #include "cli.h"
+#include "emit.h"
 #include "keyidx.h"
 
 typedef struct lopts {
@@ -41,18 +41,17 @@ const char *row_path(cudw_file *f, const cudw_line_table *t, int sass, uint64_t 
  * function's offset and Mercury's flag (lines' two forms, ptx-lines
  * --predict).  How the table was written is the opcodes' business (dump
  * --line --json). */
-static inline void row_marks(json *j, const cudw_line_row *r)
+static inline void row_marks(emit *e, const cudw_line_row *r)
 {
     if (r->context || r->function_offset)
-        json_u64(j, "function_offset", r->function_offset);
+        em_u64(e, "function_offset", NULL, 0, r->function_offset);
     if (r->merc_flag)
-        json_u64(j, "merc_flag", r->merc_flag);
+        em_u64(e, "merc_flag", NULL, 0, r->merc_flag);
 }
 
-/* JSON, the default: every row with everything it means.  0, or 1 when
- * a row did not decode. */
-int json_table(cudw_file *f, const cudw_line_table *t, const lopts *o, int sass, json *j);
-/* JSON --compact: the inlined functions' names once per table. */
-int compact_table(cudw_file *f, const cudw_line_table *t, const lopts *o, int sass, tinfo *ti, json *j);
+/* One table in the form o asks for: text (short, or --long), JSON (full,
+ * or --compact); the style is e's.  0, -1 when a row did not decode, -2
+ * out of memory. */
+int lines_table(cudw_file *f, const cudw_line_table *t, const lopts *o, int sass, emit *e);
 
 #endif

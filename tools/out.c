@@ -52,17 +52,6 @@ void ob_write_slow(obuf *o, const void *p, size_t n)
     o->len += n;
 }
 
-void ob_hex(obuf *o, uint64_t v)
-{
-    char t[16];
-    int n = 0;
-    do {
-        t[15 - n++] = "0123456789abcdef"[v & 15];
-        v >>= 4;
-    } while (v);
-    ob_write(o, t + 16 - n, (size_t)n);
-}
-
 /* Every byte as two hex digits: addresses go two digits at a time. */
 const char ob_hex2[513] = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
                           "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"

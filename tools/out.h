@@ -33,7 +33,6 @@ extern _Thread_local void (*err_sink)(const char *text, size_t n);
 
 void ob_flush(obuf *o);
 void ob_write_slow(obuf *o, const void *p, size_t n);
-void ob_hex(obuf *o, uint64_t v);   /* lowercase, no prefix */
 void ob_hex_pad(obuf *o, uint64_t v, int width); /* at least width digits, zero-padded */
 void ob_sdec(obuf *o, int64_t v);
 /* Decimal with thousands separators ("1,234,567"), right-aligned to width. */
@@ -109,6 +108,20 @@ static inline char *put_hex8(char *d, uint32_t v)
 }
 
 static inline void ob_dec(obuf *o, uint64_t v) { ob_commit(o, put_dec(ob_room(o, 20), v)); }
+
+/* Lowercase hex without a prefix at d (at most 16 bytes); returns the end. */
+static inline char *put_hex(char *d, uint64_t v)
+{
+    unsigned n = 1;
+    for (uint64_t x = v >> 4; x; x >>= 4)
+        n++;
+    char *end = d + n;
+    for (d = end; n--; v >>= 4)
+        *--d = "0123456789abcdef"[v & 15];
+    return end;
+}
+
+static inline void ob_hex(obuf *o, uint64_t v) { ob_commit(o, put_hex(ob_room(o, 16), v)); }
 
 static inline void ob_puts(obuf *o, const char *s) { ob_write(o, s, strlen(s)); }
 
