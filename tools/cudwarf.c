@@ -123,6 +123,9 @@ static int take_global_options(int argc, char **argv, const char *cmd)
     return k;
 }
 
+/* "cudwarf help X" for these X is the main help, as "cudwarf X" is */
+static int is_help(const char *s) { return !strcmp(s, "-h") || !strcmp(s, "--help") || !strcmp(s, "help"); }
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -131,14 +134,14 @@ int main(int argc, char **argv)
     }
     const char *cmd = argv[1];
     static char *help_argv[4];
-    if (!strcmp(cmd, "help") && argc > 2) { /* cudwarf help COMMAND: its --help */
+    if (!strcmp(cmd, "help") && argc > 2 && !is_help(argv[2])) { /* cudwarf help COMMAND: its --help */
         help_argv[0] = argv[0];
         help_argv[1] = argv[2];
         help_argv[2] = "--help";
         argv = help_argv;
         argc = 3;
         cmd = argv[1];
-    } else if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+    } else if (is_help(cmd)) {
         usage_text(stdout);
         return EXIT_OK;
     }
