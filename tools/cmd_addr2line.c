@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char help[] =
+static const char help_head[] =
     "usage: cudwarf addr2line -e FILE [-a] [-f] [-i] [-p] [-C] [--ptx] [--json]\n"
     "                         [--function NAME] [--sm=N] [LOCATION...]\n"
     "FILE is a cubin, a fatbin, an executable/object/.so with embedded fatbins,\n"
@@ -23,23 +23,8 @@ static const char help[] =
     "Without locations they are read from standard input, one per line, and\n"
     "each answer is written (and flushed) as its line arrives: one answer per\n"
     "line, in order, ?\?:0 for a line that cannot be parsed or found.\n"
-    "\n"
-    "  -e FILE          the input\n"
-    "  -a               print the location, and the image that answered, first\n"
-    "  -f               print the function name before each file:line\n"
-    "  -i               unwind inlined functions: the innermost first, then each\n"
-    "                   caller (from the line table's inlined-call contexts, or\n"
-    "                   from the DIEs' inlined subroutines for -G code)\n"
-    "  -p               one line per answer: FUNCTION at FILE:LINE, then\n"
-    "                   ' (inlined by) ' lines for the callers\n"
-    "  -C               demangle function names\n"
-    "  --ptx            also the PTX line (from .nv_debug_line_sass) and its text\n"
-    "  --function NAME  the symbol for bare offsets\n"
-    "  --sm=N           only the sm_N images (90, 90a, sm_100f); an SM the input\n"
-    "                   does not hold is an error.  Without it the first image\n"
-    "                   with a row for the location answers, and a note says when\n"
-    "                   other images define the symbol too\n"
-    "  --json           a JSON array, one object per location (docs/json.md)\n"
+    "\n";
+static const char help_tail[] =
     "\n"
     "SYMBOL and NAME may be the mangled name, the demangled signature (with or\n"
     "without the return type), the name without parameters (scale<double>) or\n"
@@ -234,30 +219,54 @@ static int answer(actx *c, const char *loc)
     return rc < 0 || (miss && miss != CUDW_MISS_NO_ROW);
 }
 
+enum { A_EXE = 1, A_FUNCTION, A_PTX, A_JSON, A_ADDRESSES, A_FUNCTIONS, A_INLINES, A_PRETTY, A_DEMANGLE };
+
+/* GNU addr2line's letters, and its long names (unlisted: the help's last
+ * lines name them) */
+static const cli_opt table[] = {
+    {NULL, 'e', "FILE", A_EXE, "the input"},
+    {NULL, 'a', NULL, A_ADDRESSES, "print the location, and the image that answered, first"},
+    {NULL, 'f', NULL, A_FUNCTIONS, "print the function name before each file:line"},
+    {NULL, 'i', NULL, A_INLINES, "unwind inlined functions: the innermost first, then each\n"
+                                 "caller (from the line table's inlined-call contexts, or\n"
+                                 "from the DIEs' inlined subroutines for -G code)"},
+    {NULL, 'p', NULL, A_PRETTY, "one line per answer: FUNCTION at FILE:LINE, then\n"
+                                "' (inlined by) ' lines for the callers"},
+    {NULL, 'C', NULL, A_DEMANGLE, "demangle function names"},
+    {"--ptx", 0, NULL, A_PTX, "also the PTX line (from .nv_debug_line_sass) and its text"},
+    {"--function", 0, "NAME", A_FUNCTION, "the symbol for bare offsets"},
+    {"--sm", 0, "=N", OPT_GLOBAL, "only the sm_N images (90, 90a, sm_100f); an SM the input\n"
+                                  "does not hold is an error.  Without it the first image\n"
+                                  "with a row for the location answers, and a note says when\n"
+                                  "other images define the symbol too"},
+    {"--json", 0, NULL, A_JSON, "a JSON array, one object per location (docs/json.md)"},
+    {"--exe", 0, "FILE", A_EXE, OPT_UNLISTED},
+    {"--addresses", 0, NULL, A_ADDRESSES, OPT_UNLISTED},
+    {"--functions", 0, NULL, A_FUNCTIONS, OPT_UNLISTED},
+    {"--inlines", 0, NULL, A_INLINES, OPT_UNLISTED},
+    {"--pretty-print", 0, NULL, A_PRETTY, OPT_UNLISTED},
+    {"--demangle", 0, NULL, A_DEMANGLE, OPT_UNLISTED},
+    {0}};
+
 int cmd_addr2line(int argc, char **argv)
 {
     aopts o = {0};
     int nlocs = 0;
-    /* GNU addr2line's letters and long names */
-    static const cli_opt table[] = {{"--exe", 'e', 1, 1}, {"--function", 0, 1, 2}, {"--ptx", 0, 0, 3},
-                                    {"--json", 0, 0, 4}, {"--addresses", 'a', 0, 5}, {"--functions", 'f', 0, 6},
-                                    {"--inlines", 'i', 0, 7}, {"--pretty-print", 'p', 0, 8},
-                                    {"--demangle", 'C', 0, 9}, {0}};
     cli_args a = {argc, argv, 1, NULL, NULL, 0};
     for (int id; (id = opt_next(&a, "addr2line", table)) != OPT_END;) {
         switch (id) {
-        case OPT_HELP: ob_puts(&out_stdout, help); return EXIT_OK;
+        case OPT_HELP: opt_help(&out_stdout, help_head, table, 19, help_tail); return EXIT_OK;
         case OPT_ERR: return EXIT_USAGE;
         case OPT_POS: argv[nlocs++] = (char *)a.value; break; /* the locations, in order, over argv */
-        case 1: o.exe = a.value; break;
-        case 2: o.function = a.value; break;
-        case 3: o.ptx = 1; break;
-        case 4: o.json = 1; break;
-        case 5: o.addr = 1; break;
-        case 6: o.func = 1; break;
-        case 7: o.inl = 1; break;
-        case 8: o.pretty = 1; break;
-        case 9: o.demangle = 1; break;
+        case A_EXE: o.exe = a.value; break;
+        case A_FUNCTION: o.function = a.value; break;
+        case A_PTX: o.ptx = 1; break;
+        case A_JSON: o.json = 1; break;
+        case A_ADDRESSES: o.addr = 1; break;
+        case A_FUNCTIONS: o.func = 1; break;
+        case A_INLINES: o.inl = 1; break;
+        case A_PRETTY: o.pretty = 1; break;
+        case A_DEMANGLE: o.demangle = 1; break;
         }
     }
     if (!o.exe) {

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char help[] =
+static const char help_head[] =
     "usage: cudwarf correlate [--ptx FILE.ptx] [--sm N] [--function NAME] [-C]\n"
     "                         [--json | --html] [-o OUT] [--top N] [--prefix OLD=NEW]... FILE\n"
     "\n"
@@ -25,26 +25,26 @@ static const char help[] =
     "PTX text: --ptx FILE when its lines are the image's .nv_debug_ptx_txt;\n"
     "else the fatbin's PTX entry for that SM when its lines are; else the\n"
     ".nv_debug_ptx_txt section (instruction text without .loc directives).\n"
-    "\n"
-    "  --ptx FILE.ptx    the PTX the image was compiled from (checked)\n"
-    "  --sm N            only the sm_N images\n"
-    "  --function NAME   only this function symbol (mangled or demangled)\n"
-    "  -C, --demangle    demangled function names\n"
-    "  --top N           text: the N source lines with the most SASS bytes (20; 0: all)\n"
-    "  --json            one JSON object per image (docs/json.md)\n"
-    "  --html            one self-contained HTML page: source, PTX and SASS panes,\n"
-    "                    linked (click or hover a line); one image (--sm, --function)\n"
-    "  -o OUT            write there (whole or not at all) instead of standard output\n"
-    "  --prefix OLD=NEW  HTML: read source files under OLD from NEW instead\n"
+    "\n";
+static const char help_tail[] =
     "\n"
     "SASS is shown as instruction words: cudwarf has no disassembler.\n"
     "Example: cudwarf correlate --top 5 kernel.cubin\n";
 
 enum { O_PTX = 1, O_FUNCTION, O_DEMANGLE, O_TOP, O_JSON, O_HTML, O_OUT, O_PREFIX };
 static const cli_opt table[] = {
-    {"--ptx", 0, 1, O_PTX},           {"--function", 0, 1, O_FUNCTION}, {"--demangle", 'C', 0, O_DEMANGLE},
-    {"--top", 0, 1, O_TOP},           {"--json", 0, 0, O_JSON},         {"--html", 0, 0, O_HTML},
-    {"--output", 'o', 1, O_OUT},      {"--prefix", 0, 1, O_PREFIX},     {0}};
+    {"--ptx", 0, "FILE.ptx", O_PTX, "the PTX the image was compiled from (checked)"},
+    {"--sm", 0, "N", OPT_GLOBAL, "only the sm_N images"},
+    {"--function", 0, "NAME", O_FUNCTION, "only this function symbol (mangled or demangled)"},
+    {"--demangle", 'C', NULL, O_DEMANGLE, "demangled function names"},
+    {"--top", 0, "N", O_TOP, "text: the N source lines with the most SASS bytes (20; 0: all)"},
+    {"--json", 0, NULL, O_JSON, "one JSON object per image (docs/json.md)"},
+    {"--html", 0, NULL, O_HTML, "one self-contained HTML page: source, PTX and SASS panes,\n"
+                                "linked (click or hover a line); one image (--sm, --function)"},
+    {NULL, 'o', "OUT", O_OUT, "write there (whole or not at all) instead of standard output"},
+    {"--prefix", 0, "OLD=NEW", O_PREFIX, "HTML: read source files under OLD from NEW instead"},
+    {"--output", 0, "OUT", O_OUT, OPT_UNLISTED}, /* -o's long name, never listed */
+    {0}};
 
 /* ---- the command ---- */
 
@@ -67,7 +67,7 @@ static int parse(int argc, char **argv, corr_opts *o, const char **path)
     for (int id; (id = opt_next(&a, "correlate", table)) != OPT_END;) {
         switch (id) {
         case OPT_HELP:
-            ob_puts(&out_stdout, help);
+            opt_help(&out_stdout, help_head, table, 20, help_tail);
             return -1;
         case OPT_ERR:
             return EXIT_USAGE;

@@ -13,36 +13,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char help[] =
+static const char help_head[] =
     "usage: cudwarf dump [--abbrev] [--info] [--line] [--frames] [--loc] [--str] ... [--all] [--json]\n"
     "                    [--section NAME] FILE...\n"
     "\n"
     "Decode debug sections.  Without a section option, everything cudwarf decodes.\n"
-    "\n"
-    "  --abbrev            .debug_abbrev (and its Mercury twin)\n"
-    "  --info              .debug_info, .nv_debug_info_ptx, .nv.merc.debug_info\n"
-    "  --line              line programs opcode by opcode: .debug_line,\n"
-    "                      .nv_debug_line_sass and their Mercury twins\n"
-    "  --frames            .debug_frame: CIEs, FDEs, call-frame instructions\n"
-    "  --loc, --ranges, --aranges, --pubnames, --pubtypes, --macinfo, --str\n"
-    "                      the DWARF sections of those names (and Mercury twins)\n"
-    "  --ptx-txt           .nv_debug_ptx_txt: the PTX text with its line numbers\n"
-    "  --reg-sass          .nv_debug_info_reg_sass: PTX register -> SASS register, SASS range\n"
-    "  --reg-type          .nv_debug_info_reg_type: the PTX type of each reg_sass entry\n"
-    "  --all               every section cudwarf decodes\n"
-    "  --debug-dump=LIST   readelf's spelling: abbrev,info,line,frames (also -wa, -wi, -wl, -wf)\n"
-    "  --section NAME      only the section called NAME\n"
-    "  --json              JSON (schema: docs/json.md)\n"
+    "\n";
+static const char help_tail[] =
     "\n"
     "Values under a relocation are shown relocated, with symbol+addend.\n"
     "DIE and reference offsets are section offsets.\n";
 
-/* the record-style sections dump --<name> shows, in this order */
-static const struct { const char *opt; int kind; } misc[] = {
-    {"loc", CUDW_SEC_LOC}, {"ranges", CUDW_SEC_RANGES}, {"aranges", CUDW_SEC_ARANGES},
-    {"pubnames", CUDW_SEC_PUBNAMES}, {"pubtypes", CUDW_SEC_PUBTYPES}, {"macinfo", CUDW_SEC_MACINFO},
-    {"str", CUDW_SEC_STR},
-    {"ptx-txt", CUDW_SEC_NV_PTX_TXT}, {"reg-sass", CUDW_SEC_NV_REG_SASS}, {"reg-type", CUDW_SEC_NV_REG_TYPE},
+/* the record-style sections dump --<name> shows, in this order, with
+ * their --help (NULL: listed with the next) */
+static const struct { const char *opt; int kind; const char *help; } misc[] = {
+    {"loc", CUDW_SEC_LOC, NULL},
+    {"ranges", CUDW_SEC_RANGES, NULL},
+    {"aranges", CUDW_SEC_ARANGES, NULL},
+    {"pubnames", CUDW_SEC_PUBNAMES, NULL},
+    {"pubtypes", CUDW_SEC_PUBTYPES, NULL},
+    {"macinfo", CUDW_SEC_MACINFO, NULL},
+    {"str", CUDW_SEC_STR, "the DWARF sections of those names (and Mercury twins)"},
+    {"ptx-txt", CUDW_SEC_NV_PTX_TXT, ".nv_debug_ptx_txt: the PTX text with its line numbers"},
+    {"reg-sass", CUDW_SEC_NV_REG_SASS, ".nv_debug_info_reg_sass: PTX register -> SASS register, SASS range"},
+    {"reg-type", CUDW_SEC_NV_REG_TYPE, ".nv_debug_info_reg_type: the PTX type of each reg_sass entry"},
 };
 #define NMISC (sizeof misc / sizeof misc[0])
 
@@ -167,28 +161,48 @@ static int debug_dump_list(opts *o, const char *list)
     return 0;
 }
 
+enum { O_ABBREV = 1, O_INFO, O_LINE, O_FRAMES, O_ALL, O_JSON, O_DEBUG_DUMP, O_SECTION, O_W, O_MISC };
+
+/* The options in --help's order: the fixed ones around --NAME for each of
+ * misc[] (ids O_MISC + k), made once from misc[] */
+static const cli_opt *dump_table(void)
+{
+    static const cli_opt before[] = {
+        {"--abbrev", 0, NULL, O_ABBREV, ".debug_abbrev (and its Mercury twin)"},
+        {"--info", 0, NULL, O_INFO, ".debug_info, .nv_debug_info_ptx, .nv.merc.debug_info"},
+        {"--line", 0, NULL, O_LINE, "line programs opcode by opcode: .debug_line,\n"
+                                    ".nv_debug_line_sass and their Mercury twins"},
+        {"--frames", 0, NULL, O_FRAMES, ".debug_frame: CIEs, FDEs, call-frame instructions"}};
+    static const cli_opt after[] = {
+        {"--all", 0, NULL, O_ALL, "every section cudwarf decodes"},
+        {"--debug-dump", 0, "=LIST", O_DEBUG_DUMP, "readelf's spelling: abbrev,info,line,frames (also -wa, -wi, -wl, -wf)"},
+        {"--section", 0, "NAME", O_SECTION, "only the section called NAME"},
+        {"--json", 0, NULL, O_JSON, "JSON (schema: docs/json.md)"},
+        {NULL, 'w', "LETTER", O_W, OPT_UNLISTED}, /* readelf's -wa, -wi, -wl, -wf: --debug-dump's row names them */
+        {0}};
+    enum { NBEFORE = sizeof before / sizeof before[0], NAFTER = sizeof after / sizeof after[0] };
+    static char names[NMISC][24];
+    static cli_opt table[NBEFORE + NMISC + NAFTER];
+    if (table[0].id)
+        return table;
+    memcpy(table, before, sizeof before);
+    for (size_t k = 0; k < NMISC; k++) {
+        snprintf(names[k], sizeof names[k], "--%s", misc[k].opt);
+        table[NBEFORE + k] = (cli_opt){names[k], 0, NULL, O_MISC + (int)k, misc[k].help};
+    }
+    memcpy(table + NBEFORE + NMISC, after, sizeof after);
+    return table;
+}
+
 int cmd_dump(int argc, char **argv)
 {
     opts o = {0};
     int nfiles = 0;
-    enum { O_ABBREV = 1, O_INFO, O_LINE, O_FRAMES, O_ALL, O_JSON, O_DEBUG_DUMP, O_SECTION, O_W, O_MISC };
-    /* the fixed options, then --NAME for each of misc[] (ids O_MISC + k) */
-    static const cli_opt fixed[] = {{"--abbrev", 0, 0, O_ABBREV}, {"--info", 0, 0, O_INFO}, {"--line", 0, 0, O_LINE},
-                                    {"--frames", 0, 0, O_FRAMES}, {"--all", 0, 0, O_ALL}, {"--json", 0, 0, O_JSON},
-                                    {"--debug-dump", 0, 1, O_DEBUG_DUMP}, {"--section", 0, 1, O_SECTION},
-                                    {NULL, 'w', 1, O_W}}; /* readelf's -wa, -wi, -wl, -wf */
-    enum { NFIXED = sizeof fixed / sizeof fixed[0] };
-    static char names[NMISC][24];
-    cli_opt table[NFIXED + NMISC + 1] = {{0}};
-    memcpy(table, fixed, sizeof fixed);
-    for (size_t k = 0; k < NMISC; k++) {
-        snprintf(names[k], sizeof names[k], "--%s", misc[k].opt);
-        table[NFIXED + k] = (cli_opt){names[k], 0, 0, O_MISC + (int)k};
-    }
+    const cli_opt *table = dump_table();
     cli_args a = {argc, argv, 1, NULL, NULL, 0};
     for (int id; (id = opt_next(&a, "dump", table)) != OPT_END;) {
         switch (id) {
-        case OPT_HELP: fputs(help, stdout); return EXIT_OK;
+        case OPT_HELP: opt_help(&out_stdout, help_head, table, 22, help_tail); return EXIT_OK;
         case OPT_ERR: return EXIT_USAGE;
         case OPT_POS: argv[nfiles++] = (char *)a.value; break; /* the operands, in order, over argv */
         case O_ABBREV: o.abbrev = 1; break;

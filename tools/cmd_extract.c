@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char extract_help[] =
+static const char extract_help_head[] =
     "usage: cudwarf extract [-o DIR] [--elf | --ptx] [--sm=N] [-j N] FILE...\n"
     "\n"
     "Write every image embedded in a fatbin, host ELF or archive out,\n"
@@ -23,7 +23,8 @@ static const char extract_help[] =
     "is created with its parents when missing.  Two images of one run never\n"
     "get one name, and an input is never overwritten.  Compressed LTO IR\n"
     "(flag 0x10000) is stored in an encoding cudwarf does not decode: skipped\n"
-    "with a note.\n";
+    "with a note.\n"
+    "\n";
 
 /* s with every byte outside [A-Za-z0-9_.+-] as '_', '#' as '-', and no
  * leading '.'. */
@@ -220,15 +221,21 @@ static int make_dirs(const char *dir, char *err, size_t n)
     return 0;
 }
 
+static const cli_opt table[] = {
+    {NULL, 'o', "DIR", 1, "the directory to write into"},
+    {"--elf", 0, NULL, 2, "only the cubins (ELF entries)"},
+    {"--ptx", 0, NULL, 3, "only the PTX entries"},
+    {"--output", 0, "DIR", 1, OPT_UNLISTED}, /* -o's long name, never listed */
+    {0}};
+
 int cmd_extract(int argc, char **argv)
 {
     const char *dir = ".";
     int only = 0, nfiles = 0;
-    static const cli_opt table[] = {{"--output", 'o', 1, 1}, {"--elf", 0, 0, 2}, {"--ptx", 0, 0, 3}, {0}};
     cli_args a = {argc, argv, 1, NULL, NULL, 0};
     for (int id; (id = opt_next(&a, "extract", table)) != OPT_END;) {
         switch (id) {
-        case OPT_HELP: ob_puts(&out_stdout, extract_help); return EXIT_OK;
+        case OPT_HELP: opt_help(&out_stdout, extract_help_head, table, 10, NULL); return EXIT_OK;
         case OPT_ERR: return EXIT_USAGE;
         case OPT_POS: argv[nfiles++] = (char *)a.value; break; /* the operands, in order, over argv */
         case 1: dir = a.value; break;

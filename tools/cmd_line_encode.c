@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char help[] =
+static const char help_head[] =
     "usage: cudwarf line-encode [-o OUT] [--json] [--image LABEL] [--section NAME] [--table N]\n"
     "                           INPUT.json\n"
     "\n"
@@ -34,11 +34,7 @@ static const char help[] =
     "  default_is_stmt, address_size: default to NVIDIA's (2, -5, 14, 10, 1, 1, 8)\n"
     "`cudwarf dump --line --json` writes a table with its ops, so a table\n"
     "round-trips byte for byte; `cudwarf lines --json` writes its rows.\n"
-    "\n"
-    "  -o OUT     write the unit to OUT (written whole or not at all); default:\n"
-    "             nothing is written, only the sites are listed\n"
-    "  --json     list the sites as JSON: [{size, relocations: [{offset, symbol,\n"
-    "             addend, width}]}]\n";
+    "\n";
 
 static int read_all(const char *path, char **out, size_t *len, char *err, size_t errlen)
 {
@@ -383,18 +379,29 @@ static int write_out(const cudw_line_out *out, const char *outpath, int as_json)
     return EXIT_OK;
 }
 
+/* --image, --section and --table pick a table of `lines --json`'s output:
+ * the prose above the list says how (their defaults with it) */
+static const cli_opt opts[] = {
+    {NULL, 'o', "OUT", 1, "write the unit to OUT (written whole or not at all); default:\n"
+                          "nothing is written, only the sites are listed"},
+    {"--json", 0, NULL, 5, "list the sites as JSON: [{size, relocations: [{offset, symbol,\n"
+                           "addend, width}]}]"},
+    {"--image", 0, "LABEL", 4, OPT_UNLISTED},
+    {"--section", 0, "NAME", 2, OPT_UNLISTED},
+    {"--table", 0, "N", 3, OPT_UNLISTED},
+    {"--output", 0, "OUT", 1, OPT_UNLISTED}, /* -o's long name, never listed */
+    {0}};
+
 int cmd_line_encode(int argc, char **argv)
 {
     const char *in = NULL, *outpath = NULL, *section = ".debug_line", *image = NULL;
     uint64_t table = 0;
     int as_json = 0;
-    static const cli_opt opts[] = {{"--output", 'o', 1, 1}, {"--section", 0, 1, 2}, {"--table", 0, 1, 3},
-                                   {"--image", 0, 1, 4}, {"--json", 0, 0, 5}, {0}};
     cli_args a = {argc, argv, 1, NULL, NULL, 0};
     for (int id; (id = opt_next(&a, "line-encode", opts)) != OPT_END;) {
         char *end;
         switch (id) {
-        case OPT_HELP: ob_puts(&out_stdout, help); return EXIT_OK;
+        case OPT_HELP: opt_help(&out_stdout, help_head, opts, 13, NULL); return EXIT_OK;
         case OPT_ERR: return EXIT_USAGE;
         case 1: outpath = a.value; break;
         case 2: section = a.value; break;

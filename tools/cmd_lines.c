@@ -10,20 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char help[] =
+static const char help_head[] =
     "usage: cudwarf lines [--json [--compact]] [--long] [--section NAME] [--ptx] FILE...\n"
     "\n"
     "Print the rows of every line table: .debug_line (SASS address -> source\n"
     "line), .nv_debug_line_sass (SASS address -> PTX line) and their Mercury\n"
     "twins, in the order the program emits them.\n"
-    "\n"
-    "  --section NAME   only that section\n"
-    "  --long           every row on one line with all it means: address,\n"
-    "                   symbol+offset, path:line, flags, inlined function (for grep)\n"
-    "  --ptx            with .nv_debug_line_sass rows, the PTX line's text\n"
-    "  --json           JSON, every row with all it means (schema: docs/json.md)\n"
-    "  --compact        with --json, each sequence's symbol and each inlined\n"
-    "                   function's name once, rows without their default values\n"
+    "\n";
+static const char help_tail[] =
     "\n"
     "Each table shows its file table (file N: path) once, each sequence its\n"
     "symbol once, then one row a line: address (relocated), file:line[:column],\n"
@@ -134,9 +128,16 @@ static int one(cudw_file *f, const char *path, void *vctx, json *j)
 }
 
 enum { L_JSON = 1, L_PTX, L_HIDDEN, L_LONG, L_COMPACT, L_SECTION };
-static const cli_opt table[] = {{"--json", 0, 0, L_JSON},     {"--ptx", 0, 0, L_PTX},
-                                {"--hidden", 0, 0, L_HIDDEN}, {"--long", 0, 0, L_LONG},
-                                {"--compact", 0, 0, L_COMPACT}, {"--section", 0, 1, L_SECTION}, {0}};
+static const cli_opt table[] = {
+    {"--section", 0, "NAME", L_SECTION, "only that section"},
+    {"--long", 0, NULL, L_LONG, "every row on one line with all it means: address,\n"
+                                "symbol+offset, path:line, flags, inlined function (for grep)"},
+    {"--ptx", 0, NULL, L_PTX, "with .nv_debug_line_sass rows, the PTX line's text"},
+    {"--json", 0, NULL, L_JSON, "JSON, every row with all it means (schema: docs/json.md)"},
+    {"--compact", 0, NULL, L_COMPACT, "with --json, each sequence's symbol and each inlined\n"
+                                      "function's name once, rows without their default values"},
+    {"--hidden", 0, NULL, L_HIDDEN, OPT_UNLISTED}, /* gone: parsed only to say what replaced it */
+    {0}};
 
 int cmd_lines(int argc, char **argv)
 {
@@ -145,7 +146,7 @@ int cmd_lines(int argc, char **argv)
     cli_args a = {argc, argv, 1, NULL, NULL, 0};
     for (int id; (id = opt_next(&a, "lines", table)) != OPT_END;) {
         switch (id) {
-        case OPT_HELP: ob_puts(&out_stdout, help); return EXIT_OK;
+        case OPT_HELP: opt_help(&out_stdout, help_head, table, 19, help_tail); return EXIT_OK;
         case OPT_ERR: return EXIT_USAGE;
         case OPT_POS: argv[nfiles++] = (char *)a.value; break; /* the operands, in order, over argv */
         case L_JSON: o.json = 1; break;

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char help[] =
+static const char help_head[] =
     "usage: cudwarf link -o OUT [--arch sm_N] [--mercury] [--dedup-strings] [--symbols NVLINK_OUT] [--stats] IN...\n"
     "\n"
     "Merge the debug information of relocatable device objects (nvcc -dc) the\n"
@@ -20,18 +20,8 @@ static const char help[] =
     "nvlink for sm_90, every line table's .debug_str base word is rebased, so\n"
     "inlined-function names of every input resolve.  OUT is written whole or\n"
     "not at all; cudwarf lines, addr2line and dump read it like any cubin.\n"
-    "\n"
-    "  -o OUT            the output file (- for standard output)\n"
-    "  --arch sm_N       link the sm_N images of the inputs (needed when they\n"
-    "                    hold device code for several SMs); also --sm=N\n"
-    "  --mercury         emit every debug section under its .nv.merc. name\n"
-    "  --dedup-strings   one copy of each .debug_str string, references rewritten\n"
-    "  --symbols NVLINK_OUT\n"
-    "                    nvlink's output for the same inputs (linked with -g): resolve\n"
-    "                    relocations against __shared__ variables from its symbol\n"
-    "                    values (nvlink lays out shared memory); without it they are\n"
-    "                    kept.  A cubin, or the host object nvcc -dlink wrote around it\n"
-    "  --stats           print what was merged, resolved and kept (stderr)\n"
+    "\n";
+static const char help_tail[] =
     "\n"
     "Inputs: ET_REL cubins of one SM, or fatbins and host objects (nvcc -dc -c)\n"
     "whose embedded relocatable images are linked, in order; PTX entries are\n"
@@ -87,6 +77,20 @@ static int copy_cb(void *ctx, size_t input, uint64_t off, uint64_t n)
     return atomic_copy_from(c->af, c->fds[input], off, n);
 }
 
+static const cli_opt table[] = {
+    {NULL, 'o', "OUT", 1, "the output file (- for standard output)"},
+    {"--arch", 0, "sm_N", 3, "link the sm_N images of the inputs (needed when they\n"
+                             "hold device code for several SMs); also --sm=N"},
+    {"--mercury", 0, NULL, 4, "emit every debug section under its .nv.merc. name"},
+    {"--dedup-strings", 0, NULL, 5, "one copy of each .debug_str string, references rewritten"},
+    {"--symbols", 0, "NVLINK_OUT", 2, "nvlink's output for the same inputs (linked with -g): resolve\n"
+                                      "relocations against __shared__ variables from its symbol\n"
+                                      "values (nvlink lays out shared memory); without it they are\n"
+                                      "kept.  A cubin, or the host object nvcc -dlink wrote around it"},
+    {"--stats", 0, NULL, 6, "print what was merged, resolved and kept (stderr)"},
+    {"--output", 0, "OUT", 1, OPT_UNLISTED}, /* -o's long name, never listed */
+    {0}};
+
 int cmd_link(int argc, char **argv)
 {
     const char *out = NULL, *symbols = NULL;
@@ -95,12 +99,10 @@ int cmd_link(int argc, char **argv)
     const char **paths = calloc((size_t)argc, sizeof *paths);
     if (!paths)
         return EXIT_BAD_INPUT;
-    static const cli_opt table[] = {{"--output", 'o', 1, 1}, {"--symbols", 0, 1, 2}, {"--arch", 0, 1, 3},
-                                    {"--mercury", 0, 0, 4}, {"--dedup-strings", 0, 0, 5}, {"--stats", 0, 0, 6}, {0}};
     cli_args a = {argc, argv, 1, NULL, NULL, 0};
     for (int id; (id = opt_next(&a, "link", table)) != OPT_END;) {
         switch (id) {
-        case OPT_HELP: ob_puts(&out_stdout, help); free(paths); return EXIT_OK;
+        case OPT_HELP: opt_help(&out_stdout, help_head, table, 20, help_tail); free(paths); return EXIT_OK;
         case OPT_ERR: free(paths); return EXIT_USAGE;
         case OPT_POS: paths[nin++] = a.value; break;
         case 1: out = a.value; break;

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char list_help[] =
+static const char list_help_head[] =
     "usage: cudwarf list [--json] [--headers | --decode] [-v] [--sm=N] [-j N] FILE...\n"
     "\n"
     "List the fatbin containers of a fatbin file, a host ELF (object, executable,\n"
@@ -26,18 +26,7 @@ static const char list_help[] =
     "past that (NVIDIA's libraries: 0.4 to 2.2 GB of zstd) they are listed as\n"
     "their headers say, marked \"not decoded\", and a note on stderr says how\n"
     "many: the listing then takes about the time reading the file does.\n"
-    "\n"
-    "  --json      one JSON object per file (docs/json.md)\n"
-    "  --decode    decode every image, however much: sizes checked, debug\n"
-    "              sections named (libcublasLt.so.13: 2.2 GB of zstd, ~0.6 s\n"
-    "              on two cores)\n"
-    "  --headers   what the container and entry headers say, decoding no image:\n"
-    "              no image size check and no debug sections\n"
-    "  --sm=N      only the images for sm_N (90, 90a, sm_100f)\n"
-    "  -v, --verbose  also flag bits, options and header fields whose meaning\n"
-    "              is not known (raw; --json always has them)\n"
-    "  -j N        decode N images at once (default: every core); the output\n"
-    "              is the same\n";
+    "\n";
 
 static const char *compression(const cudw_fatbin_entry *e)
 {
@@ -459,8 +448,19 @@ static int list_one(const char *path, int as_json, int mode, json *j)
     return rc;
 }
 
-static const cli_opt list_table[] = {{"--json", 0, 0, 1}, {"--headers", 0, 0, 2}, {"--decode", 0, 0, 3},
-                                     {"--verbose", 'v', 0, 4}, {0}};
+static const cli_opt list_table[] = {
+    {"--json", 0, NULL, 1, "one JSON object per file (docs/json.md)"},
+    {"--decode", 0, NULL, 3, "decode every image, however much: sizes checked, debug\n"
+                             "sections named (libcublasLt.so.13: 2.2 GB of zstd, ~0.6 s\n"
+                             "on two cores)"},
+    {"--headers", 0, NULL, 2, "what the container and entry headers say, decoding no image:\n"
+                              "no image size check and no debug sections"},
+    {"--sm", 0, "=N", OPT_GLOBAL, "only the images for sm_N (90, 90a, sm_100f)"},
+    {"--verbose", 'v', NULL, 4, "also flag bits, options and header fields whose meaning\n"
+                                "is not known (raw; --json always has them)"},
+    {NULL, 'j', "N", OPT_GLOBAL, "decode N images at once (default: every core); the output\n"
+                                 "is the same"},
+    {0}};
 
 int cmd_list(int argc, char **argv)
 {
@@ -468,7 +468,7 @@ int cmd_list(int argc, char **argv)
     cli_args a = {argc, argv, 1, NULL, NULL, 0};
     for (int id; (id = opt_next(&a, "list", list_table)) != OPT_END;) {
         switch (id) {
-        case OPT_HELP: ob_puts(&out_stdout, list_help); return EXIT_OK;
+        case OPT_HELP: opt_help(&out_stdout, list_help_head, list_table, 14, NULL); return EXIT_OK;
         case OPT_ERR: return EXIT_USAGE;
         case OPT_POS: argv[nfiles++] = (char *)a.value; break; /* the operands, in order, over argv */
         case 1: as_json = 1; break;

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char help[] =
+static const char help_head[] =
     "usage: cudwarf ptx-lines [--json] [--sm N] FILE.ptx|BINARY\n"
     "       cudwarf ptx-lines --predict CUBIN [--section NAME] [-o OUT] [--json] FILE.ptx\n"
     "       cudwarf verify --ptx FILE.ptx CUBIN\n"
@@ -24,18 +24,8 @@ static const char help[] =
     "what it accepts but writes wrong (a file number no .file declares) is a\n"
     "warning on stderr.  Given a fatbin, host ELF or archive instead, it reads\n"
     "the PTX entry nvcc embedded (--sm N chooses among several).\n"
-    "\n"
-    "  --predict CUBIN  the line section ptxas writes into CUBIN (made by ptxas\n"
-    "                   from FILE.ptx) from the .locs and CUBIN's\n"
-    "                   .nv_debug_line_sass; FILE.ptx is first checked against\n"
-    "                   CUBIN's .nv_debug_ptx_txt.  Prints the rows as `lines`\n"
-    "                   does and says whether CUBIN's own section is identical\n"
-    "  --section NAME   .debug_line (default) or .nv.merc.debug_line\n"
-    "  -o OUT           write the predicted section's bytes (written whole or\n"
-    "                   not at all); relocation sites as line-encode gives them\n"
-    "  --json           ptx-lines: [{ptx_line, function, file, path, line,\n"
-    "                   column, frames: [{function, path, line, column}]}];\n"
-    "                   --predict: rows in the schema of `lines --json`\n"
+    "\n";
+static const char help_tail[] =
     "\n"
     "verify --ptx lists the rows where CUBIN's section differs from the\n"
     "prediction (both sections of an sm_100+ cubin).\n"
@@ -382,16 +372,29 @@ int ptx_verify(const char *ptx, const char *cubin)
     return rc;
 }
 
+static const cli_opt table[] = {
+    {"--predict", 0, "CUBIN", 2, "the line section ptxas writes into CUBIN (made by ptxas\n"
+                                 "from FILE.ptx) from the .locs and CUBIN's\n"
+                                 ".nv_debug_line_sass; FILE.ptx is first checked against\n"
+                                 "CUBIN's .nv_debug_ptx_txt.  Prints the rows as `lines`\n"
+                                 "does and says whether CUBIN's own section is identical"},
+    {"--section", 0, "NAME", 3, ".debug_line (default) or .nv.merc.debug_line"},
+    {NULL, 'o', "OUT", 4, "write the predicted section's bytes (written whole or\n"
+                          "not at all); relocation sites as line-encode gives them"},
+    {"--json", 0, NULL, 1, "ptx-lines: [{ptx_line, function, file, path, line,\n"
+                           "column, frames: [{function, path, line, column}]}];\n"
+                           "--predict: rows in the schema of `lines --json`"},
+    {"--output", 0, "OUT", 4, OPT_UNLISTED}, /* -o's long name, never listed */
+    {0}};
+
 int cmd_ptx_lines(int argc, char **argv)
 {
     const char *cubin = NULL, *section = NULL, *out = NULL, *ptx = NULL;
     int as_json = 0;
-    static const cli_opt table[] = {{"--json", 0, 0, 1}, {"--predict", 0, 1, 2}, {"--section", 0, 1, 3},
-                                    {"--output", 'o', 1, 4}, {0}};
     cli_args a = {argc, argv, 1, NULL, NULL, 0};
     for (int id; (id = opt_next(&a, "ptx-lines", table)) != OPT_END;) {
         switch (id) {
-        case OPT_HELP: ob_puts(&out_stdout, help); return EXIT_OK;
+        case OPT_HELP: opt_help(&out_stdout, help_head, table, 19, help_tail); return EXIT_OK;
         case OPT_ERR: return EXIT_USAGE;
         case 1: as_json = 1; break;
         case 2: cubin = a.value; break;

@@ -9,23 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char help[] =
+static const char help_head[] =
     "usage: cudwarf pubnames [--types] [--check] [--linkage-names] [--json] [-o OUT] FILE...\n"
     "\n"
     "Build the .debug_pubnames index (with --types, .debug_pubtypes) of every\n"
     "unit of .debug_info and of its Mercury twin, as NVVM and ptxas write it\n"
     "into -G objects: subprograms, variables, function-local statics as\n"
     "\"function::name\", enumerators; named types of the unit.\n"
-    "\n"
-    "  --types          .debug_pubtypes instead of .debug_pubnames\n"
-    "  --check          compare with the file's own section, relocations applied;\n"
-    "                   exit 1 on the first byte that differs\n"
-    "  --linkage-names  the emitter reconstructed from nvlink: linkage names win,\n"
-    "                   nothing is qualified (ptxas objects do not look like this)\n"
-    "  -o OUT           write the section bytes (unit offsets 0, to be relocated\n"
-    "                   against the info section, as in relocatable objects)\n"
-    "  --json           {file, section, from, sets: [{unit_offset, unit_size,\n"
-    "                   names: [{die, name}]}], relocations: [...]}\n"
+    "\n";
+static const char help_tail[] =
     "\n"
     "Exit status: 0 success (with --check: every section identical), 1 bad\n"
     "input or a difference, 2 usage.\n";
@@ -207,16 +199,27 @@ static int one(cudw_file *f, const char *label, void *p, json *j)
     return rc;
 }
 
+static const cli_opt table[] = {
+    {"--types", 0, NULL, 1, ".debug_pubtypes instead of .debug_pubnames"},
+    {"--check", 0, NULL, 2, "compare with the file's own section, relocations applied;\n"
+                            "exit 1 on the first byte that differs"},
+    {"--linkage-names", 0, NULL, 4, "the emitter reconstructed from nvlink: linkage names win,\n"
+                                    "nothing is qualified (ptxas objects do not look like this)"},
+    {NULL, 'o', "OUT", 5, "write the section bytes (unit offsets 0, to be relocated\n"
+                          "against the info section, as in relocatable objects)"},
+    {"--json", 0, NULL, 3, "{file, section, from, sets: [{unit_offset, unit_size,\n"
+                           "names: [{die, name}]}], relocations: [...]}"},
+    {"--output", 0, "OUT", 5, OPT_UNLISTED}, /* -o's long name, never listed */
+    {0}};
+
 int cmd_pubnames(int argc, char **argv)
 {
     popts o = {0};
     int nfiles = 0;
-    static const cli_opt table[] = {{"--types", 0, 0, 1}, {"--check", 0, 0, 2}, {"--json", 0, 0, 3},
-                                    {"--linkage-names", 0, 0, 4}, {"--output", 'o', 1, 5}, {0}};
     cli_args a = {argc, argv, 1, NULL, NULL, 0};
     for (int id; (id = opt_next(&a, "pubnames", table)) != OPT_END;) {
         switch (id) {
-        case OPT_HELP: ob_puts(&out_stdout, help); return EXIT_OK;
+        case OPT_HELP: opt_help(&out_stdout, help_head, table, 19, help_tail); return EXIT_OK;
         case OPT_ERR: return EXIT_USAGE;
         case OPT_POS: argv[nfiles++] = (char *)a.value; break; /* the operands, in order, over argv */
         case 1: o.types = 1; break;

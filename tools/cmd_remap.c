@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static const char help[] =
+static const char help_head[] =
     "usage: cudwarf remap --prefix OLD=NEW [--prefix OLD=NEW]... -o OUT [--stats] IN\n"
     "\n"
     "Rewrite the source paths of a cubin, as GCC's -fdebug-prefix-map does at\n"
@@ -26,10 +26,8 @@ static const char help[] =
     "old place.  A host ELF's layout cannot move, so there a container must\n"
     "not grow: a NEW no longer than OLD (or remapping the cubins before\n"
     "linking) always fits.\n"
-    "\n"
-    "  --prefix OLD=NEW   a rule (OLD may not be empty; NEW may)\n"
-    "  -o OUT             the result, written whole or not at all\n"
-    "  --stats            how many paths changed, and the sizes (stderr)\n"
+    "\n";
+static const char help_tail[] =
     "\n"
     "Exit status: 0 success, 1 unreadable or malformed input (nothing written), 2 usage.\n";
 
@@ -95,6 +93,13 @@ static int remap_image(void *p, const cudw_input_image *im, cudw_file *elf, uint
     return rc;
 }
 
+static const cli_opt table[] = {
+    {"--prefix", 0, "OLD=NEW", 2, "a rule (OLD may not be empty; NEW may)"},
+    {NULL, 'o', "OUT", 1, "the result, written whole or not at all"},
+    {"--stats", 0, NULL, 3, "how many paths changed, and the sizes (stderr)"},
+    {"--output", 0, "OUT", 1, OPT_UNLISTED}, /* -o's long name, never listed */
+    {0}};
+
 int cmd_remap(int argc, char **argv)
 {
     const char *out = NULL, *in_path = NULL;
@@ -111,12 +116,11 @@ int cmd_remap(int argc, char **argv)
         rc = EXIT_BAD_INPUT;
         goto done;
     }
-    static const cli_opt table[] = {{"--output", 'o', 1, 1}, {"--prefix", 0, 1, 2}, {"--stats", 0, 0, 3}, {0}};
     cli_args a = {argc, argv, 1, NULL, NULL, 0};
     for (int id; (id = opt_next(&a, "remap", table)) != OPT_END;) {
         const char *eq;
         switch (id) {
-        case OPT_HELP: ob_puts(&out_stdout, help); rc = EXIT_OK; goto done;
+        case OPT_HELP: opt_help(&out_stdout, help_head, table, 21, help_tail); rc = EXIT_OK; goto done;
         case OPT_ERR: goto done;
         case 1: out = a.value; break;
         case 2: /* (main splits --prefix=OLD=NEW) */

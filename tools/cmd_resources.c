@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char help[] =
+static const char help_head[] =
     "usage: cudwarf resources [--json] [-C] [--sm=N] [-j N] FILE...\n"
     "\n"
     "Per image, each kernel and device function with the resources the cubin\n"
@@ -28,11 +28,8 @@ static const char help[] =
     "'-' where the cubin does not record a value.  A function ptxas placed inside\n"
     "a kernel (whole-program builds: symbol $KERNEL$FUNCTION) is listed under it:\n"
     "its registers and stack are the kernel's.\n"
-    "\n"
-    "  -C        demangle names\n"
-    "  --json    one object per image: {\"file\", \"sm\", \"kernels\": [{\"name\",\n"
-    "            \"entry\", \"registers\", \"barriers\", \"shared_bytes\", \"stack_bytes\",\n"
-    "            \"cumulative_stack_bytes\", ...}]} (docs/json.md); null: not recorded\n"
+    "\n";
+static const char help_tail[] =
     "\n"
     "Exit status: 0 success, 1 bad input, 2 usage.\n";
 
@@ -148,15 +145,22 @@ static int one(cudw_file *f, const char *label, void *ctx, json *j)
     return EXIT_OK;
 }
 
+static const cli_opt table[] = {
+    {NULL, 'C', NULL, 2, "demangle names"},
+    {"--json", 0, NULL, 1, "one object per image: {\"file\", \"sm\", \"kernels\": [{\"name\",\n"
+                           "\"entry\", \"registers\", \"barriers\", \"shared_bytes\", \"stack_bytes\",\n"
+                           "\"cumulative_stack_bytes\", ...}]} (docs/json.md); null: not recorded"},
+    {"--demangle", 0, NULL, 2, OPT_UNLISTED}, /* -C's long name (correlate lists it), never listed here */
+    {0}};
+
 int cmd_resources(int argc, char **argv)
 {
-    static const cli_opt table[] = {{"--json", 0, 0, 1}, {"--demangle", 'C', 0, 2}, {0}};
     ropts o = {0};
     int nfiles = 0;
     cli_args a = {argc, argv, 1, NULL, NULL, 0};
     for (int id; (id = opt_next(&a, "resources", table)) != OPT_END;) {
         switch (id) {
-        case OPT_HELP: ob_puts(&out_stdout, help); return EXIT_OK;
+        case OPT_HELP: opt_help(&out_stdout, help_head, table, 12, help_tail); return EXIT_OK;
         case OPT_ERR: return EXIT_USAGE;
         case OPT_POS: argv[nfiles++] = (char *)a.value; break; /* the operands, in order, over argv */
         case 1: o.json = 1; break;

@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-static const char help[] =
+static const char help_head[] =
     "usage: cudwarf sections [--json] [--debug] FILE...\n"
     "\n"
     "List the sections of each cubin.  For debug sections: the family (DWARF or\n"
@@ -14,9 +14,7 @@ static const char help[] =
     "when it links (parse, concatenate, merge line table, pass through, drop), the\n"
     "Mercury twin (.nv.merc.* <-> bare name) and whether the twin aliases the same\n"
     "file bytes, and how many relocations are aimed at it.\n"
-    "\n"
-    "  --debug   only debug sections\n"
-    "  --json    one JSON document per file (an array for several files)\n";
+    "\n";
 
 static const char *type_name(uint32_t t, char *buf, size_t n)
 {
@@ -159,7 +157,10 @@ static int one(cudw_file *f, const char *path, void *vctx, json *j)
     return rc;
 }
 
-static const cli_opt table[] = {{"--json", 0, 0, 1}, {"--debug", 0, 0, 2}, {0}};
+static const cli_opt table[] = {
+    {"--debug", 0, NULL, 2, "only debug sections"},
+    {"--json", 0, NULL, 1, "one JSON document per file (an array for several files)"},
+    {0}};
 
 int cmd_sections(int argc, char **argv)
 {
@@ -167,7 +168,7 @@ int cmd_sections(int argc, char **argv)
     cli_args a = {argc, argv, 1, NULL, NULL, 0};
     for (int id; (id = opt_next(&a, "sections", table)) != OPT_END;) {
         switch (id) {
-        case OPT_HELP: fputs(help, stdout); return EXIT_OK;
+        case OPT_HELP: opt_help(&out_stdout, help_head, table, 12, NULL); return EXIT_OK;
         case OPT_ERR: return EXIT_USAGE;
         case OPT_POS: argv[nfiles++] = (char *)a.value; break; /* the operands, in order, over argv */
         case 1: as_json = 1; break;

@@ -21,7 +21,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static const char size_help[] =
+static const char size_help_head[] =
     "usage: cudwarf size [--by=section|kernel|sm|container] [--sort=size|name] [-n N]\n"
     "                    [--json] [--sm=N] [-j N] FILE...\n"
     "\n"
@@ -32,16 +32,7 @@ static const char size_help[] =
     "fatbin headers, padding), down to the containers' exact size.  Duplicates:\n"
     "images with the same bytes in several places, and kernels with the same\n"
     "code in several images, with the bytes they waste.\n"
-    "\n"
-    "  --by=WHAT     the table: section (the classes; default), kernel (code\n"
-    "                bytes of each .text.NAME, summed over images), sm, container\n"
-    "  --sort=KEY    size (largest first; default) or name\n"
-    "  -n N          rows of the table before the rest is summed (default 20;\n"
-    "                0: all)\n"
-    "  --json        one JSON object per file, every row (docs/json.md)\n"
-    "  --sm=N        only the images for sm_N (the containers' totals are then\n"
-    "                those images' entries)\n"
-    "  -j N          load N images at once (default: every core)\n";
+    "\n";
 
 /* ---- one image ---- */
 
@@ -495,18 +486,29 @@ static int size_one(const char *path, const sopts *s, json *j)
     return rc;
 }
 
+static const cli_opt table[] = {
+    {"--by", 0, "=WHAT", 2, "the table: section (the classes; default), kernel (code\n"
+                            "bytes of each .text.NAME, summed over images), sm, container"},
+    {"--sort", 0, "=KEY", 3, "size (largest first; default) or name"},
+    {NULL, 'n', "N", 4, "rows of the table before the rest is summed (default 20;\n"
+                        "0: all)"},
+    {"--json", 0, NULL, 1, "one JSON object per file, every row (docs/json.md)"},
+    {"--sm", 0, "=N", OPT_GLOBAL, "only the images for sm_N (the containers' totals are then\n"
+                                  "those images' entries)"},
+    {NULL, 'j', "N", OPT_GLOBAL, "load N images at once (default: every core)"},
+    {0}};
+
 int cmd_size(int argc, char **argv)
 {
     sopts s = {"section", 20, 0};
     int nfiles = 0;
-    static const cli_opt table[] = {{"--json", 0, 0, 1}, {"--by", 0, 1, 2}, {"--sort", 0, 1, 3}, {NULL, 'n', 1, 4}, {0}};
     cli_args a = {argc, argv, 1, NULL, NULL, 0};
     for (int id; (id = opt_next(&a, "size", table)) != OPT_END;) {
         const char *v = a.value;
         char *end;
         long nv;
         switch (id) {
-        case OPT_HELP: ob_puts(&out_stdout, size_help); return EXIT_OK;
+        case OPT_HELP: opt_help(&out_stdout, size_help_head, table, 16, NULL); return EXIT_OK;
         case OPT_ERR: return EXIT_USAGE;
         case OPT_POS: argv[nfiles++] = (char *)v; break; /* the operands, in order, over argv */
         case 1: s.json = 1; break;

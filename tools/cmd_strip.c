@@ -7,33 +7,37 @@
 #include <errno.h>
 #include <string.h>
 
-static const char help[] =
+static const char help_head[] =
     "usage: cudwarf strip -o OUT [--keep-debug=DBG] [--stats] IN.cubin\n"
     "\n"
     "Remove every debug section (DWARF, NVIDIA's, their Mercury twins) and the\n"
     "relocation sections aimed at them; everything else stays byte for byte,\n"
     "with the same section indexes (removed ones leave empty headers), so the\n"
     "cubin loads as before.\n"
-    "\n"
-    "  -o OUT             the stripped cubin\n"
-    "  --keep-debug=DBG   also write the removed information to DBG, a companion\n"
-    "                     that lines, addr2line, dump and verify read beside OUT:\n"
-    "                       cudwarf lines --debug-file DBG OUT\n"
-    "                       cudwarf addr2line --debug-file DBG -e OUT SYM+0xOFF\n"
-    "  --stats            sections and bytes removed (stderr)\n"
+    "\n";
+static const char help_tail[] =
     "\n"
     "Both files are written whole or not at all.\n"
     "Exit status: 0 success, 1 unreadable or malformed input (nothing written), 2 usage.\n";
+
+static const cli_opt table[] = {
+    {NULL, 'o', "OUT", 1, "the stripped cubin"},
+    {"--keep-debug", 0, "=DBG", 2, "also write the removed information to DBG, a companion\n"
+                                   "that lines, addr2line, dump and verify read beside OUT:\n"
+                                   "  cudwarf lines --debug-file DBG OUT\n"
+                                   "  cudwarf addr2line --debug-file DBG -e OUT SYM+0xOFF"},
+    {"--stats", 0, NULL, 3, "sections and bytes removed (stderr)"},
+    {"--output", 0, "OUT", 1, OPT_UNLISTED}, /* -o's long name, never listed */
+    {0}};
 
 int cmd_strip(int argc, char **argv)
 {
     const char *out = NULL, *dbg = NULL, *in_path = NULL;
     int stats = 0;
-    static const cli_opt table[] = {{"--output", 'o', 1, 1}, {"--keep-debug", 0, 1, 2}, {"--stats", 0, 0, 3}, {0}};
     cli_args a = {argc, argv, 1, NULL, NULL, 0};
     for (int id; (id = opt_next(&a, "strip", table)) != OPT_END;) {
         switch (id) {
-        case OPT_HELP: ob_puts(&out_stdout, help); return EXIT_OK;
+        case OPT_HELP: opt_help(&out_stdout, help_head, table, 21, help_tail); return EXIT_OK;
         case OPT_ERR: return EXIT_USAGE;
         case 1: out = a.value; break;
         case 2: dbg = a.value; break;

@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-static const char help[] =
+static const char help_head[] =
     "usage: cudwarf verify [--json] [--notes] FILE...\n"
     "       cudwarf verify --ptx FILE.ptx CUBIN\n"
     "\n"
@@ -14,13 +14,8 @@ static const char help[] =
     "chains, line programs (file numbers, sequence ends, inlined-function name\n"
     "offsets), location lists, CIE/FDE links, string offsets, relocation types.\n"
     "Every finding is reported, with its section and offset.\n"
-    "\n"
-    "  --notes   also print notes: oddities that are known and handled (such as\n"
-    "            the CIE pointers of ptxas -dc objects); they do not fail\n"
-    "  --json    JSON: [{file, findings: [{severity, section, offset, what, detail}]}]\n"
-    "  --ptx FILE.ptx\n"
-    "            CUBIN's line tables against what ptxas writes from FILE.ptx (its\n"
-    "            stage 1): each identical, or the first opcode and row that differ\n"
+    "\n";
+static const char help_tail[] =
     "\n"
     "Exit status: 0 when no file has an error finding, 1 otherwise, 2 usage.\n";
 
@@ -84,7 +79,13 @@ static int one(cudw_file *f, const char *label, void *p, json *j)
     return v.errors ? EXIT_BAD_INPUT : EXIT_OK;
 }
 
-static const cli_opt table[] = {{"--json", 0, 0, 1}, {"--notes", 0, 0, 2}, {"--ptx", 0, 1, 3}, {0}};
+static const cli_opt table[] = {
+    {"--notes", 0, NULL, 2, "also print notes: oddities that are known and handled (such as\n"
+                            "the CIE pointers of ptxas -dc objects); they do not fail"},
+    {"--json", 0, NULL, 1, "JSON: [{file, findings: [{severity, section, offset, what, detail}]}]"},
+    {"--ptx", 0, "FILE.ptx", 3, "CUBIN's line tables against what ptxas writes from FILE.ptx (its\n"
+                                "stage 1): each identical, or the first opcode and row that differ"},
+    {0}};
 
 /* verify --ptx FILE.ptx CUBIN: the line tables against stage 1 */
 static int with_ptx(const vopts *o, const char *ptx, char **files, int nfiles)
@@ -112,7 +113,7 @@ int cmd_verify(int argc, char **argv)
     cli_args a = {argc, argv, 1, NULL, NULL, 0};
     for (int id; (id = opt_next(&a, "verify", table)) != OPT_END;) {
         switch (id) {
-        case OPT_HELP: ob_puts(&out_stdout, help); return EXIT_OK;
+        case OPT_HELP: opt_help(&out_stdout, help_head, table, 12, help_tail); return EXIT_OK;
         case OPT_ERR: return EXIT_USAGE;
         case OPT_POS: argv[nfiles++] = (char *)a.value; break; /* the operands, in order, over argv */
         case 1: o.json = 1; break;

@@ -2,6 +2,7 @@
  * the library, prints; nothing here decodes bytes. */
 #include "cli.h"
 #include "jobs.h"
+#include "opts.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -34,37 +35,96 @@ static const struct command {
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
+/* The options of every command: main takes them out of argv before the
+ * command parses the rest, and the main --help lists them.  A command's
+ * --help may list one again in its own words (an OPT_GLOBAL row). */
+enum { G_SM = 1, G_JOBS, G_DEBUG_FILE };
+static const cli_opt global_opts[] = {
+    {"--sm", 0, "=N", G_SM, "only the sm_N images (90, sm_90, 90a, 100f); an SM the\n"
+                            "input does not hold is an error"},
+    {"--jobs", 'j', "=N", G_JOBS, "work on N images at once (default: every core); the\n"
+                                  "output is the same as with -j 1"},
+    {"--debug-file", 0, "DBG", G_DEBUG_FILE, "read the debug sections from DBG, the companion\n"
+                                             "`cudwarf strip --keep-debug` wrote for a stripped FILE"},
+    {"--help", 'h', NULL, OPT_HELP, "the options of a command"},
+    {0}};
+
 static void usage_text(FILE *to)
 {
-    fputs("usage: cudwarf COMMAND [OPTIONS] FILE...\n"
-          "       cudwarf help COMMAND | cudwarf COMMAND --help | cudwarf --version\n"
-          "\n"
-          "Read, check, generate and link the debug information of CUDA device ELF\n"
-          "objects (cubins).  FILE may be a cubin, a fatbin, a host ELF (executable,\n"
-          "object, .so) with fatbins in any section, or a static library of those:\n"
-          "every command then works on each embedded cubin.\n"
-          "\n"
-          "commands:\n",
-          to);
+    static obuf o; /* static: 64 KiB */
+    o.f = to;
+    ob_puts(&o, "usage: cudwarf COMMAND [OPTIONS] FILE...\n"
+                "       cudwarf help COMMAND | cudwarf COMMAND --help | cudwarf --version\n"
+                "\n"
+                "Read, check, generate and link the debug information of CUDA device ELF\n"
+                "objects (cubins).  FILE may be a cubin, a fatbin, a host ELF (executable,\n"
+                "object, .so) with fatbins in any section, or a static library of those:\n"
+                "every command then works on each embedded cubin.\n"
+                "\n"
+                "commands:\n");
     for (size_t i = 0; i < NCOMMANDS; i++)
-        fprintf(to, "  %-12s %s\n", commands[i].name, commands[i].what);
-    fputs("\n"
-          "options of every command:\n"
-          "  --sm=N            only the sm_N images (90, sm_90, 90a, 100f); an SM the\n"
-          "                    input does not hold is an error\n"
-          "  -j N, --jobs=N    work on N images at once (default: every core); the\n"
-          "                    output is the same as with -j 1\n"
-          "  --debug-file DBG  read the debug sections from DBG, the companion\n"
-          "                    `cudwarf strip --keep-debug` wrote for a stripped FILE\n"
-          "  -h, --help        the options of a command\n"
-          "Every --name=value may be written --name value.\n"
-          "\n"
-          "Exit status: 0 success, 1 an input is unreadable or malformed (or a check\n"
-          "fails), 2 usage error.  Errors are one line on stderr: cudwarf: FILE:\n"
-          "SECTION+0xOFFSET: WHAT: DETAIL.  JSON output: docs/json.md; the command\n"
-          "line's rules: docs/cli.md (installed in PREFIX/share/doc/cudwarf).\n",
-          to);
+        ob_printf(&o, "  %-12s %s\n", commands[i].name, commands[i].what);
+    ob_puts(&o, "\n"
+                "options of every command:\n");
+    opt_list(&o, global_opts, 20);
+    ob_puts(&o, "Every --name=value may be written --name value.\n"
+                "\n"
+                "Exit status: 0 success, 1 an input is unreadable or malformed (or a check\n"
+                "fails), 2 usage error.  Errors are one line on stderr: cudwarf: FILE:\n"
+                "SECTION+0xOFFSET: WHAT: DETAIL.  JSON output: docs/json.md; the command\n"
+                "line's rules: docs/cli.md (installed in PREFIX/share/doc/cudwarf).\n");
+    ob_flush(&o);
 }
+
+/* One option of every command with its value; typed is the option as
+ * written, for the message */
+static int set_global(int id, const char *typed, const char *v, const char *cmd)
+{
+    if (id == G_DEBUG_FILE) {
+        debug_file = v;
+    } else if (id == G_SM) {
+        if (cudw_sm_parse(v, &sel_sm, &sel_variant) != CUDW_OK) {
+            usage_error(cmd, "--sm %s: expected an SM (90, sm_90, 90a, sm_100f)", v);
+            return -1;
+        }
+    } else {
+        char *end;
+        unsigned long n = strtoul(v, &end, 10);
+        if (end == v || *end || n < 1 || n > 1024) {
+            usage_error(cmd, "%s %s: expected a number of jobs from 1 to 1024", typed, v);
+            return -1;
+        }
+        jobs_n = (unsigned)n;
+    }
+    return 0;
+}
+
+/* The options of every command taken out of argv[2...] (the rest keep
+ * their order); returns the new argc, or -1 after a usage message */
+static int take_global_options(int argc, char **argv, const char *cmd)
+{
+    int k = 2;
+    for (int i = 2; i < argc; i++) {
+        const char *typed = argv[i], *v;
+        const cli_opt *o = opt_match(global_opts, typed, &v);
+        if (!o) {
+            argv[k++] = argv[i];
+            continue;
+        }
+        if (!v && i + 1 == argc) {
+            usage_error(cmd, "%s needs an argument", typed);
+            return -1;
+        }
+        if (!v)
+            v = argv[++i];
+        if (set_global(o->id, typed, v, cmd))
+            return -1;
+    }
+    return k;
+}
+
+/* "cudwarf help X" for these X is the main help, as "cudwarf X" is */
+static int is_help(const char *s) { return !strcmp(s, "-h") || !strcmp(s, "--help") || !strcmp(s, "help"); }
 
 int main(int argc, char **argv)
 {
@@ -74,14 +134,14 @@ int main(int argc, char **argv)
     }
     const char *cmd = argv[1];
     static char *help_argv[4];
-    if (!strcmp(cmd, "help") && argc > 2) { /* cudwarf help COMMAND: its --help */
+    if (!strcmp(cmd, "help") && argc > 2 && !is_help(argv[2])) { /* cudwarf help COMMAND: its --help */
         help_argv[0] = argv[0];
         help_argv[1] = argv[2];
         help_argv[2] = "--help";
         argv = help_argv;
         argc = 3;
         cmd = argv[1];
-    } else if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+    } else if (is_help(cmd)) {
         usage_text(stdout);
         return EXIT_OK;
     }
@@ -110,41 +170,9 @@ int main(int argc, char **argv)
     args[nargs] = NULL;
     argc = nargs;
     argv = args;
-    /* Options of every command: --debug-file DBG, --sm N, -j N */
-    int k = 2;
     jobs_n = jobs_default();
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i], *v = NULL;
-        if ((!strcmp(a, "--debug-file") || !strcmp(a, "--sm") || !strcmp(a, "--jobs") || !strcmp(a, "-j"))) {
-            if (i + 1 == argc) {
-                usage_error(cmd, "%s needs an argument", a);
-                return EXIT_USAGE;
-            }
-            v = argv[++i];
-        } else if (!strncmp(a, "-j", 2) && a[2]) {
-            v = a + 2;
-        } else {
-            argv[k++] = argv[i];
-            continue;
-        }
-        if (a[2] == 'd') {
-            debug_file = v;
-        } else if (a[2] == 's') {
-            if (cudw_sm_parse(v, &sel_sm, &sel_variant) != CUDW_OK) {
-                usage_error(cmd, "--sm %s: expected an SM (90, sm_90, 90a, sm_100f)", v);
-                return EXIT_USAGE;
-            }
-        } else {
-            char *end;
-            unsigned long n = strtoul(v, &end, 10);
-            if (end == v || *end || n < 1 || n > 1024) {
-                usage_error(cmd, "%s %s: expected a number of jobs from 1 to 1024", a, v);
-                return EXIT_USAGE;
-            }
-            jobs_n = (unsigned)n;
-        }
-    }
-    argc = k;
+    if ((argc = take_global_options(argc, argv, cmd)) < 0)
+        return EXIT_USAGE;
     int rc = -1;
     for (size_t i = 0; i < NCOMMANDS; i++)
         if (!strcmp(cmd, commands[i].name))

@@ -9,7 +9,10 @@ message and "Try ..."), nothing on stdout when it fails, and no output file
 left behind.  Then: --json is one array for every command that has it;
 --name=value is --name value; `cudwarf help CMD` is `CMD --help`; the man
 page names every option each command's --help names; --sm with an SM the
-input lacks is one error; a write failure says why.
+input lacks is one error; a write failure says why.  The option list of
+each --help (printed from the parser's table, tools/opts.h) against the
+parser: every option it lists is parsed, with a value exactly when it
+shows one; `cudwarf help --help` is `cudwarf --help`.
 
     python3 -m pytest -m contract
     python3 -m pytest -m contract -k strip
@@ -145,11 +148,73 @@ def test_json_one_array(cmd, inputs, tmp_path):
     assert isinstance(doc, list) and len(doc) >= 1, r.stdout[:100]
 
 
-@pytest.mark.parametrize("cmd", COMMANDS)
+def every_command():
+    """The commands `cudwarf --help` names (COMMANDS leaves some out)."""
+    text = cw("--help").stdout
+    block = text.split("commands:\n", 1)[1].split("\n\n", 1)[0]
+    return [line.split()[0] for line in block.splitlines()]
+
+
+ALL_COMMANDS = every_command()
+
+
+@pytest.mark.parametrize("cmd", ALL_COMMANDS)
 def test_help(cmd):
     """--help exits 0 and equals 'cudwarf help CMD'"""
     h1, h2 = cw(cmd, "--help"), cw("help", cmd)
     assert h1.returncode == 0 and h2.returncode == 0 and h1.stdout == h2.stdout and h1.stdout.startswith("usage:")
+
+
+@pytest.mark.parametrize("how", [["help", "--help"], ["help", "-h"], ["-h"], ["help"]])
+def test_help_of_help(how):
+    """every way of asking for the main help gives it"""
+    main, r = cw("--help"), cw(*how)
+    assert r.returncode == 0 and r.stdout == main.stdout and not r.stderr, r.stderr
+
+
+def listed_options(help_text):
+    """(option, shows a value) for each option of the help's option list:
+    the rows "  -x VAL, --name=VAL   help" (names end at two spaces)."""
+    out = []
+    for line in help_text.splitlines():
+        if not re.match(r"  -", line):
+            continue
+        names = re.split(r"\s{2,}", line.strip())[0]
+        for m in re.finditer(r"(?<![\w-])(--?[A-Za-z][\w-]*)([ =][A-Za-z_.=]+)?", names):
+            out.append((m.group(1), m.group(2) is not None))
+    return [o for o in out if o[0] not in ("-h", "--help")]
+
+
+def parse_only(cmd, opt):
+    """cmd with opt last and no input: the parser's verdict on opt."""
+    return run(cmd, opt, timeout=60, stdin=subprocess.DEVNULL).stderr
+
+
+@pytest.mark.parametrize("cmd", ALL_COMMANDS)
+def test_listed_options_are_parsed(cmd):
+    """every option --help lists is one the command parses (its own table,
+    or main's options of every command), taking a value exactly when the
+    list shows one.  The converse holds by construction: the list is
+    printed from the parser's table, and the rows it leaves out are marked
+    OPT_UNLISTED there."""
+    listed = listed_options(cw(cmd, "--help").stdout)
+    assert listed, "no option list"
+    bad = []
+    for opt, shows_value in listed:
+        err = parse_only(cmd, opt)
+        if "unknown option" in err or ("needs an argument" in err) != shows_value:
+            bad.append((opt, shows_value, err.strip().splitlines()[:1]))
+    assert bad == []
+
+
+@pytest.mark.parametrize("cmd", ALL_COMMANDS)
+def test_options_of_every_command(cmd):
+    """the options `cudwarf --help` lists for every command are parsed by each"""
+    listed = listed_options(cw("--help").stdout.split("options of every command:", 1)[1])
+    assert len(listed) >= 3
+    bad = [(opt, parse_only(cmd, opt).strip()) for opt, shows_value in listed
+           if ("needs an argument" in parse_only(cmd, opt)) != shows_value]
+    assert bad == []
 
 
 @pytest.mark.parametrize("cmd", COMMANDS)
