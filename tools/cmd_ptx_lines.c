@@ -212,34 +212,22 @@ static void insn_print(emit *m, const cudw_ptx *p, const cudw_ptx_insn *in)
     em_end_obj(m);
 }
 
-/* rows in the `lines --json` schema; contexts numbered as ptxas does */
-static void rows_json(const cudw_ptx_prediction *pr, json *j)
+/* rows in the `lines --json` schema (its printer); contexts numbered as
+ * ptxas does */
+static void rows_json(cudw_file *f, const cudw_ptx_prediction *pr, json *j)
 {
     const cudw_line_table *t = pr->table;
-    uint64_t seq = 0;
+    lopts o = {0};
+    ltab x = {.f = f, .t = t, .o = &o};
+    emit e = {j, NULL};
     json_arr(j, "rows");
     for (size_t i = 0; i < pr->nrows; i++) {
-        const cudw_line_row *r = &pr->rows[i];
-        json_obj(j, NULL);
-        json_u64(j, "address", r->address);
-        json_str(j, "symbol", r->symbol);
-        if (r->symbol)
-            json_u64(j, "offset", r->address - r->symbol_value);
-        json_u64(j, "file", r->file);
-        json_str(j, "path", t ? cudw_line_file_path(t, r->file) : NULL);
-        json_u64(j, "line", r->line);
-        json_u64(j, "column", r->column);
-        json_bool(j, "is_stmt", r->is_stmt);
-        json_bool(j, "end_sequence", r->end_sequence);
-        json_u64(j, "context", r->context);
-        json_str(j, "function", r->context && t ? cudw_line_function_name(t, r->function_offset) : NULL);
-        row_marks(&(emit){j, NULL}, r);
-        json_u64(j, "sequence", seq);
-        json_u64(j, "row", r->index);
-        json_end_obj(j);
-        seq += r->end_sequence;
+        cudw_line_row r = pr->rows[i]; /* a prediction's rows name their functions by offset */
+        r.function = r.context && t ? cudw_line_function_name(t, r.function_offset) : NULL;
+        row_full(&e, &x, &r);
     }
     json_end_arr(j);
+    ltab_free(&x);
 }
 
 /* the section's bytes in f, or NULL */
@@ -473,7 +461,7 @@ int cmd_ptx_lines(int argc, char **argv)
                     json_bool(&j, "identical", !d);
                 else
                     json_null(&j, "identical");
-                rows_json(&pr, &j);
+                rows_json(f, &pr, &j);
                 json_end_obj(&j);
                 json_end_arr(&j);
                 ob_putc(&out_stdout, '\n');

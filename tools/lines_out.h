@@ -49,6 +49,23 @@ static inline void row_marks(emit *e, const cudw_line_row *r)
         em_u64(e, "merc_flag", NULL, 0, r->merc_flag);
 }
 
+/* What a table's rows are printed with (t NULL: rows of no table, as
+ * ptx-lines --predict's may be) */
+typedef struct ltab {
+    cudw_file *f;
+    const cudw_line_table *t;
+    const lopts *o;
+    int sass;                     /* a .nv_debug_line_sass table: rows point at PTX lines */
+    const char *ptx_only;         /* its one PTX text when it names no file (file 0) */
+    tinfo fn;                     /* the inlined functions, numbered by first use */
+    json_memo sym, path, func;    /* JSON strings escaped once, copied row after row */
+} ltab;
+
+/* A row in the full form: --long's line, --json's object (ptx-lines
+ * --predict's rows too) */
+void row_full(emit *e, ltab *x, const cudw_line_row *r);
+void ltab_free(ltab *x);
+
 /* One table in the form o asks for: text (short, or --long), JSON (full,
  * or --compact); the style is e's.  0, -1 when a row did not decode, -2
  * out of memory. */

@@ -63,17 +63,6 @@ const char *row_path(cudw_file *f, const cudw_line_table *t, int sass, uint64_t 
     return path;
 }
 
-/* What a table's rows are printed with */
-typedef struct ltab {
-    cudw_file *f;
-    const cudw_line_table *t;
-    const lopts *o;
-    int sass;                     /* a .nv_debug_line_sass table: rows point at PTX lines */
-    const char *ptx_only;         /* its one PTX text when it names no file (file 0) */
-    tinfo fn;                     /* the inlined functions, numbered by first use */
-    json_memo sym, path, func;    /* JSON strings escaped once, copied row after row */
-} ltab;
-
 /* The table's header: JSON the header dump --line --json gives (with the
  * files' paths); the text one line of it and, in the short form, the
  * files.  The JSON object stays open for the rows. */
@@ -142,7 +131,7 @@ static inline void ptx_print(emit *e, const ltab *x, const cudw_line_row *r)
 
 /* ---- the full form: --long, --json ---- */
 
-static void row_full(emit *e, ltab *x, const cudw_line_row *r)
+void row_full(emit *e, ltab *x, const cudw_line_row *r)
 {
     em_obj(e, NULL);
     em_u64(e, "address", "  0x", EM_HEX8, r->address);
@@ -156,7 +145,7 @@ static void row_full(emit *e, ltab *x, const cudw_line_row *r)
     em_u64(e, "file", NULL, 0, r->file);
     /* JSON: the file table's path; the text names a whole-program
      * .nv_debug_line_sass table's file 0 by its PTX text, as addr2line --ptx */
-    const char *path = e->j ? cudw_line_file_path(x->t, r->file) : row_path(x->f, x->t, x->sass, r->file);
+    const char *path = !x->t ? NULL : e->j ? cudw_line_file_path(x->t, r->file) : row_path(x->f, x->t, x->sass, r->file);
     em_str_memo(e, "path", "", path, r->file ? "<bad file>" : "", &x->path);
     em_u64(e, "line", ":", EM_DEC, r->line);
     em_u64(e, "column", NULL, 0, r->column);
@@ -308,6 +297,14 @@ static int table_short(emit *e, ltab *x)
     return rc < 0 ? -1 : 0;
 }
 
+void ltab_free(ltab *x)
+{
+    tinfo_free(&x->fn);
+    json_memo_free(&x->sym);
+    json_memo_free(&x->path);
+    json_memo_free(&x->func);
+}
+
 int lines_table(cudw_file *f, const cudw_line_table *t, const lopts *o, int sass, emit *e)
 {
     ltab x = {.f = f, .t = t, .o = o, .sass = sass};
@@ -318,9 +315,6 @@ int lines_table(cudw_file *f, const cudw_line_table *t, const lopts *o, int sass
     int full = e->j ? !o->compact : o->long_form;
     int rc = full ? table_full(e, &x) : table_short(e, &x);
     em_text(e, "\n");
-    tinfo_free(&x.fn);
-    json_memo_free(&x.sym);
-    json_memo_free(&x.path);
-    json_memo_free(&x.func);
+    ltab_free(&x);
     return rc;
 }
