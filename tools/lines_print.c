@@ -131,8 +131,9 @@ static inline void ptx_print(emit *e, const ltab *x, const cudw_line_row *r)
 
 /* ---- the full form: --long, --json ---- */
 
-void row_full(emit *e, ltab *x, const cudw_line_row *r)
+void row_full(emit *style, ltab *x, const cudw_line_row *r)
 {
+    emit m = *style, *e = &m; /* as row_short's */
     em_obj(e, NULL);
     em_u64(e, "address", "  0x", EM_HEX8, r->address);
     em_text(e, "  ");
@@ -213,8 +214,9 @@ static int function_number(emit *e, ltab *x, const cudw_line_row *r, size_t *fn,
     return 0;
 }
 
-static void row_short(emit *e, ltab *x, const cudw_line_row *r, size_t fn, int first)
+static void row_short(emit *style, ltab *x, const cudw_line_row *r, size_t fn, int first)
 {
+    emit m = *style, *e = &m; /* a local: the bytes written cannot change it, so it is not read again */
     em_obj(e, NULL);
     em_u64(e, "address", "  0x", EM_HEX8, r->address);
     em_text(e, "  ");
