@@ -1,20 +1,34 @@
 /* cudwarf correlate --html: one self-contained page, three linked panes.
  *
  * The page is the data (one JSON object in a <script type=
- * "application/json">), the style and the script (correlate_page.c), and
- * nothing from the network.  The data, compact because the CUB program
- * has tens of thousands of instructions:
+ * "application/json">, through json.h's html mode: no string in it can end
+ * the script or read as a URL), the style and the script
+ * (correlate_page.c), and nothing from the network.  The data, version 2
+ * (a new shape, a new number):
  *
- *   files:  [{path, text: [lines] | null}]       source, read here when found
- *   funcs:  [name]                                 function names (demangled)
- *   chains: [[file, line, func, file, line, func, ...]]  innermost first
- *   ptx:    [{name, section, source, lines: [text]}]
- *   sections: [name]
- *   insn:   [section, pc, ptx, ptx_line, chain, ...]  5 per instruction
- *                                                  (-1: none)
- *   words:  ["0x.. 0x..", ...]                      the instruction words
- *   syms:   [[instruction, symbol]]                 where each function starts
- *   cost:   [[file, line, bytes, bytes_incl, insns, ptx_insns], ...]
+ *   version:  2
+ *   summary:  {image, sm, code_bytes, ..., ptx_instructions_by,
+ *              ptx: [{source, name, section, lines}]}
+ *             correlate --json's image object up to "instructions",
+ *             written by its printer (correlate_summary): same keys
+ *   ptx_text: [[text]]                    summary.ptx[t]'s lines, from 1
+ *   files:    [{path, text: [lines] | null}]  source, read here (null:
+ *                                         not found; line numbers only)
+ *
+ * The rest is the library's instructions and source-line costs (--json's
+ * "instructions" and "source_lines") in the page's own compact form,
+ * numbers into tables, for images of tens of thousands of instructions:
+ *
+ *   funcs:    [name]                      function names (demangled)
+ *   chains:   [[file, line, func, ...]]   an instruction's frames,
+ *                                         innermost first (into files, funcs)
+ *   sections: [name]                      code sections, in order
+ *   insn:     [section, pc, ptx, ptx_line, chain, ...]  5 per instruction:
+ *             ptx into ptx_text (-1 and ptx_line 0: none), chain -1: no row
+ *   words:    ["0x.. 0x..", ...]          the instruction words
+ *   syms:     [[instruction, symbol]]     where each function starts
+ *   cost:     [[file, line, sass_bytes, sass_bytes_inclusive,
+ *               sass_instructions, ptx_instructions], ...]  lines with a path
  *
  * The script renders blocks of rows when they scroll near the view (and
  * the blocks a highlight needs), so the page opens at once on big images. */
@@ -24,40 +38,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-
-/* A JSON string that is safe inside <script>: "<" is \u003c, and a URL in a
- * source comment does not look like a reference to the network. */
-static void hs_strn(obuf *o, const char *s, size_t n)
-{
-    static const char hex[] = "0123456789abcdef";
-    ob_putc(o, '"');
-    for (size_t i = 0; i < n; i++) {
-        unsigned char ch = (unsigned char)s[i];
-        if (ch == '/' && i && s[i - 1] == '/') { /* "//" as "/\/": no "http://" in the page's bytes */
-            ob_write(o, "\\/", 2);
-        } else if (ch == '"' || ch == '\\') {
-            ob_putc(o, '\\');
-            ob_putc(o, (char)ch);
-        } else if (ch < 0x20 || ch == '<' || ch == 0x7f) {
-            char e[6] = {'\\', 'u', '0', '0', hex[ch >> 4], hex[ch & 15]};
-            ob_write(o, e, 6);
-        } else {
-            ob_putc(o, (char)ch);
-        }
-    }
-    ob_putc(o, '"');
-}
-
-static void hs_str(obuf *o, const char *s)
-{
-    if (s)
-        hs_strn(o, s, strlen(s));
-    else
-        ob_puts(o, "null");
-}
-
-static void hs_num(obuf *o, int64_t v) { ob_sdec(o, v); }
 
 /* ---- names to numbers ---- */
 
@@ -124,48 +104,41 @@ static char *read_source(const corr_opts *o, const char *path, size_t *size)
     return data;
 }
 
-static void text_lines(obuf *o, const char *data, size_t size)
+/* data's lines as "text": an array of strings (no line ends) */
+static void text_lines(json *j, const char *data, size_t size)
 {
-    ob_putc(o, '[');
+    json_arr(j, "text");
     size_t pos = 0;
-    int first = 1;
     while (pos < size) {
         const char *e = memchr(data + pos, '\n', size - pos);
         size_t end = e ? (size_t)(e - data) : size;
         size_t n = end - pos;
         if (n && data[pos + n - 1] == '\r')
             n--;
-        if (!first)
-            ob_putc(o, ',');
-        first = 0;
-        hs_strn(o, data + pos, n);
+        json_strn(j, NULL, data + pos, n);
         pos = end + 1;
     }
-    ob_putc(o, ']');
+    json_end_arr(j);
 }
 
 /* ---- the data ---- */
 
-static void emit_files(const corr_opts *o, const strtab *files, obuf *out, size_t *missing)
+static void emit_files(const corr_opts *o, const strtab *files, json *j)
 {
-    ob_puts(out, "\"files\":[");
+    json_arr(j, "files");
     for (size_t i = 0; i < files->n; i++) {
-        if (i)
-            ob_putc(out, ',');
-        ob_puts(out, "{\"path\":");
-        hs_str(out, files->v[i]);
-        ob_puts(out, ",\"text\":");
+        json_obj(j, NULL);
+        json_str(j, "path", files->v[i]);
         size_t size = 0;
         char *data = read_source(o, files->v[i], &size);
         if (data)
-            text_lines(out, data, size);
+            text_lines(j, data, size);
         else
-            ob_puts(out, "null");
-        *missing += !data;
+            json_null(j, "text");
         free(data);
-        ob_putc(out, '}');
+        json_end_obj(j);
     }
-    ob_puts(out, "],\n");
+    json_end_arr(j);
 }
 
 static const char *shown_name(const corr_opts *o, const cudw_sym_frame *f)
@@ -174,10 +147,18 @@ static const char *shown_name(const corr_opts *o, const cudw_sym_frame *f)
     return f->function_demangled ? f->function_demangled : f->function;
 }
 
-static int emit_chains(const corr_opts *o, cudw_correlation *c, const strtab *files, const strtab *funcs,
-                       long *chain_of, obuf *out)
+static void emit_funcs(const strtab *funcs, json *j)
 {
-    ob_puts(out, "\"chains\":[");
+    json_arr(j, "funcs");
+    for (size_t i = 0; i < funcs->n; i++)
+        json_str(j, NULL, funcs->v[i]);
+    json_end_arr(j);
+}
+
+static void emit_chains(const corr_opts *o, cudw_correlation *c, const strtab *files, const strtab *funcs,
+                        long *chain_of, json *j)
+{
+    json_arr(j, "chains");
     const cudw_sym_frame *last = NULL;
     long nchains = 0;
     for (size_t i = 0, n = cudw_corr_insn_count(c); i < n; i++) {
@@ -193,156 +174,133 @@ static int emit_chains(const corr_opts *o, cudw_correlation *c, const strtab *fi
         }
         last = f;
         chain_of[i] = nchains++;
-        ob_puts(out, nchains > 1 ? ",[" : "[");
+        json_arr(j, NULL);
         for (size_t k = 0; k < nf; k++) {
-            if (k)
-                ob_putc(out, ',');
-            hs_num(out, strtab_find(files, f[k].file));
-            ob_putc(out, ',');
-            hs_num(out, (int64_t)f[k].line);
-            ob_putc(out, ',');
-            hs_num(out, strtab_find(funcs, shown_name(o, &f[k])));
+            json_i64(j, NULL, strtab_find(files, f[k].file));
+            json_u64(j, NULL, f[k].line);
+            json_i64(j, NULL, strtab_find(funcs, shown_name(o, &f[k])));
         }
-        ob_putc(out, ']');
+        json_end_arr(j);
     }
-    ob_puts(out, "],\n");
-    return 0;
+    json_end_arr(j);
 }
 
-static void emit_ptx(cudw_correlation *c, obuf *out)
+/* The PTX texts' lines; their descriptors are the summary's "ptx" */
+static void emit_ptx_text(cudw_correlation *c, json *j)
 {
-    ob_puts(out, "\"ptx\":[");
+    json_arr(j, "ptx_text");
     for (size_t i = 0, n = cudw_corr_ptx_count(c); i < n; i++) {
-        const cudw_corr_ptx *p = cudw_corr_ptx_get(c, i);
-        ob_puts(out, i ? ",{\"name\":" : "{\"name\":");
-        hs_str(out, p->name);
-        ob_puts(out, ",\"section\":");
-        hs_str(out, p->section->name);
-        ob_puts(out, ",\"source\":");
-        hs_str(out, p->from == CUDW_PTX_FROM_FILE ? "file" : p->from == CUDW_PTX_FROM_FATBIN ? "fatbin" : "section");
-        ob_puts(out, ",\"lines\":[");
-        for (uint64_t l = 1; l <= p->lines; l++) {
+        json_arr(j, NULL);
+        for (uint64_t l = 1, nl = cudw_corr_ptx_get(c, i)->lines; l <= nl; l++) {
             const char *t;
             size_t len;
-            if (l > 1)
-                ob_putc(out, ',');
             if (cudw_corr_ptx_line(c, i, l, &t, &len) == CUDW_OK)
-                hs_strn(out, t, len);
+                json_strn(j, NULL, t, len);
             else
-                ob_puts(out, "\"\"");
+                json_strn(j, NULL, "", 0);
         }
-        ob_puts(out, "]}");
+        json_end_arr(j);
     }
-    ob_puts(out, "],\n");
+    json_end_arr(j);
 }
 
-static void emit_insns(cudw_correlation *c, const long *chain_of, obuf *out)
+/* sections by first appearance (instructions come in section order) */
+static void emit_sections(cudw_correlation *c, json *j)
 {
-    /* sections by first appearance (instructions come in section order) */
-    ob_puts(out, "\"sections\":[");
-    unsigned last = 0;
+    json_arr(j, "sections");
+    for (size_t i = 0, n = cudw_corr_insn_count(c); i < n; i++) {
+        const cudw_corr_insn *in = cudw_corr_insn_get(c, i);
+        if (!i || in->section != cudw_corr_insn_get(c, i - 1)->section)
+            json_str(j, NULL, in->section_name);
+    }
+    json_end_arr(j);
+}
+
+static void emit_insn(cudw_correlation *c, const long *chain_of, json *j)
+{
+    json_arr(j, "insn");
     long nsec = -1;
     for (size_t i = 0, n = cudw_corr_insn_count(c); i < n; i++) {
         const cudw_corr_insn *in = cudw_corr_insn_get(c, i);
-        if (!i || in->section != last) {
-            if (i)
-                ob_putc(out, ',');
-            hs_str(out, in->section_name);
-            last = in->section;
-        }
-    }
-    ob_puts(out, "],\n\"insn\":[");
-    for (size_t i = 0, n = cudw_corr_insn_count(c); i < n; i++) {
-        const cudw_corr_insn *in = cudw_corr_insn_get(c, i);
-        if (!i || in->section != last) {
+        if (!i || in->section != cudw_corr_insn_get(c, i - 1)->section)
             nsec++;
-            last = in->section;
-        }
-        if (i)
-            ob_putc(out, ',');
-        hs_num(out, nsec);
-        ob_putc(out, ',');
-        hs_num(out, (int64_t)in->pc);
-        ob_putc(out, ',');
-        hs_num(out, in->ptx_line && in->ptx != CUDW_CORR_NO_TEXT ? (int64_t)in->ptx : -1);
-        ob_putc(out, ',');
-        hs_num(out, (int64_t)in->ptx_line);
-        ob_putc(out, ',');
-        hs_num(out, chain_of[i]);
+        json_i64(j, NULL, nsec);
+        json_u64(j, NULL, in->pc);
+        json_i64(j, NULL, in->ptx_line && in->ptx != CUDW_CORR_NO_TEXT ? (int64_t)in->ptx : -1);
+        json_u64(j, NULL, in->ptx_line);
+        json_i64(j, NULL, chain_of[i]);
     }
-    ob_puts(out, "],\n\"words\":[");
-    for (size_t i = 0, n = cudw_corr_insn_count(c); i < n; i++) {
-        const cudw_corr_insn *in = cudw_corr_insn_get(c, i);
-        ob_puts(out, i ? ",\"" : "\"");
-        for (uint32_t w = 0; in->bytes && w + 8 <= in->size; w += 8) {
-            uint64_t v = 0;
-            for (int b = 7; b >= 0; b--)
-                v = v << 8 | in->bytes[w + (uint32_t)b];
-            if (w)
-                ob_putc(out, ' ');
-            ob_puts(out, "0x");
-            ob_hex_pad(out, v, 16);
-        }
-        ob_putc(out, '"');
+    json_end_arr(j);
+}
+
+/* An instruction's bytes as one string of 64-bit little-endian words */
+static void insn_words(json *j, const cudw_corr_insn *in)
+{
+    char *d = json_sep(j, NULL, 1);
+    *d++ = '"';
+    ob_commit(j->out, d);
+    for (uint32_t w = 0; in->bytes && w + 8 <= in->size; w += 8) {
+        uint64_t v = 0;
+        for (int b = 7; b >= 0; b--)
+            v = v << 8 | in->bytes[w + (uint32_t)b];
+        d = ob_room(j->out, 19);
+        if (w)
+            *d++ = ' ';
+        memcpy(d, "0x", 2);
+        d = put_hex8(put_hex8(d + 2, (uint32_t)(v >> 32)), (uint32_t)v);
+        ob_commit(j->out, d);
     }
-    ob_puts(out, "],\n\"syms\":[");
+    ob_putc(j->out, '"');
+}
+
+static void emit_words(cudw_correlation *c, json *j)
+{
+    json_arr(j, "words");
+    for (size_t i = 0, n = cudw_corr_insn_count(c); i < n; i++)
+        insn_words(j, cudw_corr_insn_get(c, i));
+    json_end_arr(j);
+}
+
+static void emit_syms(cudw_correlation *c, json *j)
+{
+    json_arr(j, "syms");
     const char *sym = NULL;
-    int first = 1;
     for (size_t i = 0, n = cudw_corr_insn_count(c); i < n; i++) {
         const cudw_corr_insn *in = cudw_corr_insn_get(c, i);
         if (in->func && (in->func != sym || !in->func_offset)) {
-            ob_puts(out, first ? "[" : ",[");
-            first = 0;
-            hs_num(out, (int64_t)i);
-            ob_putc(out, ',');
             char buf[2048];
             size_t need = cudw_demangle(in->func, buf, sizeof buf);
-            hs_str(out, need && need < sizeof buf ? buf : in->func);
-            ob_putc(out, ']');
+            json_arr(j, NULL);
+            json_u64(j, NULL, i);
+            json_str(j, NULL, need && need < sizeof buf ? buf : in->func);
+            json_end_arr(j);
         }
         sym = in->func;
     }
-    ob_puts(out, "],\n");
+    json_end_arr(j);
 }
 
-static void emit_costs(cudw_correlation *c, const strtab *files, obuf *out)
+static void emit_costs(cudw_correlation *c, const strtab *files, json *j)
 {
-    ob_puts(out, "\"cost\":[");
-    int first = 1;
+    json_arr(j, "cost");
     for (size_t i = 0, n = cudw_corr_line_count(c); i < n; i++) {
         const cudw_corr_cost *k = cudw_corr_line_get(c, i);
         long fi = strtab_find(files, k->name);
         if (fi < 0)
             continue;
-        ob_puts(out, first ? "[" : ",[");
-        first = 0;
-        hs_num(out, fi);
+        json_arr(j, NULL);
+        json_i64(j, NULL, fi);
         const uint64_t v[] = {k->line, k->sass_bytes, k->sass_bytes_inclusive, k->sass_instructions,
                               k->ptx_instructions};
-        for (size_t x = 0; x < sizeof v / sizeof *v; x++) {
-            ob_putc(out, ',');
-            hs_num(out, (int64_t)v[x]);
-        }
-        ob_putc(out, ']');
+        for (size_t x = 0; x < sizeof v / sizeof *v; x++)
+            json_u64(j, NULL, v[x]);
+        json_end_arr(j);
     }
-    ob_puts(out, "],\n");
+    json_end_arr(j);
 }
 
-static void emit_summary(cudw_correlation *c, size_t missing, size_t nfiles, obuf *out)
-{
-    const cudw_corr_summary *s = cudw_corr_summary_get(c);
-    ob_puts(out, "\"image\":");
-    hs_str(out, s->image);
-    ob_printf(out, ",\"sm\":%u,\"code_bytes\":%llu,\"sass_bytes\":%llu,\"capsule_bytes\":%llu,"
-                   "\"instructions\":%llu,\"with_line\":%llu,\"with_ptx\":%llu,\"disagree\":%llu,"
-                   "\"sources_missing\":%zu,\"sources\":%zu,\n",
-              s->sm, (unsigned long long)s->code_bytes, (unsigned long long)s->sass_bytes,
-              (unsigned long long)s->capsule_bytes, (unsigned long long)s->instructions,
-              (unsigned long long)s->with_line, (unsigned long long)s->with_ptx, (unsigned long long)s->disagree,
-              missing, nfiles);
-}
-
-int correlate_html(const corr_opts *o, cudw_correlation *c, obuf *out)
+/* The files and function names the frames and costs name, each once */
+static int collect_names(const corr_opts *o, cudw_correlation *c, strtab *files, strtab *funcs)
 {
     size_t ni = cudw_corr_insn_count(c), nl = cudw_corr_line_count(c), nframes = 0;
     for (size_t i = 0; i < ni; i++) {
@@ -350,48 +308,64 @@ int correlate_html(const corr_opts *o, cudw_correlation *c, obuf *out)
         cudw_corr_frames(c, i, &nf);
         nframes += nf;
     }
-    strtab files = {malloc((nl + nframes + 1) * sizeof(char *)), 0};
-    strtab funcs = {malloc((nframes + 1) * sizeof(char *)), 0};
-    long *chain_of = malloc((ni + 1) * sizeof *chain_of);
-    if (!files.v || !funcs.v || !chain_of) {
-        free(files.v);
-        free(funcs.v);
-        free(chain_of);
-        eprintf("%s: out of memory\n", progname);
-        return EXIT_BAD_INPUT;
-    }
+    files->v = malloc((nl + nframes + 1) * sizeof(char *));
+    funcs->v = malloc((nframes + 1) * sizeof(char *));
+    if (!files->v || !funcs->v)
+        return -1;
     for (size_t i = 0; i < nl; i++)
-        files.v[files.n++] = cudw_corr_line_get(c, i)->name;
+        files->v[files->n++] = cudw_corr_line_get(c, i)->name;
     for (size_t i = 0; i < ni; i++) {
         size_t nf;
         const cudw_sym_frame *f = cudw_corr_frames(c, i, &nf);
         for (size_t k = 0; k < nf; k++) {
-            files.v[files.n++] = f[k].file;
-            funcs.v[funcs.n++] = shown_name(o, &f[k]);
+            files->v[files->n++] = f[k].file;
+            funcs->v[funcs->n++] = shown_name(o, &f[k]);
         }
     }
-    strtab_seal(&files);
-    strtab_seal(&funcs);
-    corr_page_head(out);
-    ob_putc(out, '{');
-    size_t missing = 0;
-    emit_files(o, &files, out, &missing);
-    emit_summary(c, missing, files.n, out);
-    ob_puts(out, "\"funcs\":[");
-    for (size_t i = 0; i < funcs.n; i++) {
-        if (i)
-            ob_putc(out, ',');
-        hs_str(out, funcs.v[i]);
+    strtab_seal(files);
+    strtab_seal(funcs);
+    return 0;
+}
+
+/* The data object (the shape at the top) */
+static void emit_data(const corr_opts *o, cudw_correlation *c, const strtab *files, const strtab *funcs,
+                      long *chain_of, obuf *out)
+{
+    json j;
+    json_init_html(&j, out);
+    emit e = {&j, out};
+    json_obj(&j, NULL);
+    json_u64(&j, "version", 2);
+    em_obj(&e, "summary");
+    correlate_summary(&e, c);
+    em_end_obj(&e);
+    emit_ptx_text(c, &j);
+    emit_files(o, files, &j);
+    emit_funcs(funcs, &j);
+    emit_chains(o, c, files, funcs, chain_of, &j);
+    emit_sections(c, &j);
+    emit_insn(c, chain_of, &j);
+    emit_words(c, &j);
+    emit_syms(c, &j);
+    emit_costs(c, files, &j);
+    json_end_obj(&j);
+}
+
+int correlate_html(const corr_opts *o, cudw_correlation *c, obuf *out)
+{
+    strtab files = {0}, funcs = {0};
+    long *chain_of = malloc((cudw_corr_insn_count(c) + 1) * sizeof *chain_of);
+    int rc = EXIT_OK;
+    if (!chain_of || collect_names(o, c, &files, &funcs)) {
+        eprintf("%s: out of memory\n", progname);
+        rc = EXIT_BAD_INPUT;
+    } else {
+        corr_page_head(out);
+        emit_data(o, c, &files, &funcs, chain_of, out);
+        corr_page_tail(out);
     }
-    ob_puts(out, "],\n");
-    emit_chains(o, c, &files, &funcs, chain_of, out);
-    emit_ptx(c, out);
-    emit_insns(c, chain_of, out);
-    emit_costs(c, &files, out);
-    ob_puts(out, "\"version\":1}");
-    corr_page_tail(out);
     free(files.v);
     free(funcs.v);
     free(chain_of);
-    return EXIT_OK;
+    return rc;
 }

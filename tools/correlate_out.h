@@ -22,6 +22,11 @@ int correlate_html(const corr_opts *o, cudw_correlation *c, obuf *out);
  * EXIT_OK, or EXIT_BAD_INPUT after a message. */
 int correlate_print(const corr_opts *o, const cudw_correlation *c, emit *e);
 
+/* The image's summary and its PTX texts (correlate_print.c): the text's
+ * first lines, or --json's keys up to "instructions" into the open object
+ * (the page's "summary"). */
+void correlate_summary(emit *e, const cudw_correlation *c);
+
 /* The page around the data (correlate_page.c): head, the data object, tail. */
 void corr_page_head(obuf *out);
 void corr_page_tail(obuf *out);

@@ -1,8 +1,9 @@
 /* cudwarf correlate's records, each through one printer with two styles
  * (emit.h): the text report and --json's object per image, the schema
- * docs/json.md describes (the page of correlate_html.c carries the same
- * records).  The text shows the top records by SASS bytes, JSON every one
- * in the library's order; where the two order a record's fields
+ * docs/json.md describes; the page of correlate_html.c writes its summary
+ * and its PTX texts' descriptors through correlate_summary, so that both
+ * have one schema.  The text shows the top records by SASS bytes, JSON
+ * every one in the library's order; where the two order a record's fields
  * differently, each style's field is written once in its own place. */
 #include "correlate_out.h"
 
@@ -73,9 +74,10 @@ static void reason_counts(emit *e, const cudw_correlation *c)
     }
 }
 
-/* The image's counts.  The text has the instructions before the bytes
- * and its PTX texts before the line counts; JSON the other way round. */
-static void summary_print(emit *e, const cudw_correlation *c)
+/* The image's counts, and its PTX texts.  The text has the instructions
+ * before the bytes and its PTX texts before the line counts; JSON the
+ * other way round. */
+void correlate_summary(emit *e, const cudw_correlation *c)
 {
     const cudw_corr_summary *s = cudw_corr_summary_get(c);
     em_str(e, "image", "", 0, s->image);
@@ -358,7 +360,7 @@ int correlate_print(const corr_opts *o, const cudw_correlation *c, emit *e)
         return EXIT_BAD_INPUT;
     }
     em_obj(e, NULL);
-    summary_print(e, c);
+    correlate_summary(e, c);
     em_arr(e, "instructions");
     for (size_t i = 0, n = e->j ? cudw_corr_insn_count(c) : 0; i < n; i++)
         insn_print(e, o, c, i);

@@ -20,51 +20,86 @@ void json_enter_arr(json *j)
     j->first[j->depth] = 1;
 }
 
-/* Any byte of the 8 that JSON needs escaped (< 0x20, '"', '\\', >= 0x7f)?
- * Word-at-a-time: paths and symbol names fill `lines --json`, and a byte
- * loop over them was half its time.  The tests below are exact as
- * booleans (they may flag the wrong byte, never a wrong word). */
-static inline int needs_escape8(uint64_t x)
+void json_init_html(json *j, obuf *out)
 {
-    const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
-    uint64_t quote = x ^ (ones * '"'), bslash = x ^ (ones * '\\'), del = x ^ (ones * 0x7f);
-    uint64_t low = (x - ones * 0x20) & ~x;
-    uint64_t zero = ((quote - ones) & ~quote) | ((bslash - ones) & ~bslash) | ((del - ones) & ~del);
-    return ((low | zero) & high) || (x & high);
+    json_init(j, out);
+    j->html = 1;
 }
 
-void json_strn(json *j, const char *key, const char *v, size_t n)
+/* Word-at-a-time tests: paths and symbol names fill `lines --json`, and a
+ * byte loop over them was half its time.  They are exact as booleans
+ * (they may flag the wrong byte, never a wrong word). */
+#define ONES 0x0101010101010101ull
+#define HIGH 0x8080808080808080ull
+
+/* the high bit of a byte of x equal to b (and maybe of others) */
+static inline uint64_t has_byte8(uint64_t x, unsigned char b)
+{
+    uint64_t y = x ^ (ONES * b);
+    return (y - ONES) & ~y;
+}
+
+/* Any byte of the 8 that JSON needs escaped (< 0x20, '"', '\\', >= 0x7f)? */
+static inline int needs_escape8(uint64_t x)
+{
+    uint64_t low = (x - ONES * 0x20) & ~x;
+    return ((low | has_byte8(x, '"') | has_byte8(x, '\\') | has_byte8(x, 0x7f)) & HIGH) || (x & HIGH);
+}
+
+/* Any that html mode escapes (< 0x20, '"', '\\', 0x7f, '<', '/': a word
+ * with one "/" goes to the byte loop, which escapes only "//")?  Bytes
+ * >= 0x80 go as they are. */
+static inline int needs_escape8_html(uint64_t x)
+{
+    uint64_t low = (x - ONES * 0x20) & ~x;
+    uint64_t any = low | has_byte8(x, '"') | has_byte8(x, '\\') | has_byte8(x, 0x7f);
+    return ((any | has_byte8(x, '<') | has_byte8(x, '/')) & HIGH) != 0;
+}
+
+/* Whether s[i] goes as it is: JSON's test, or html mode's ("/" after "/"
+ * and "<" escaped, bytes >= 0x80 not) */
+static inline int plain_byte(const unsigned char *s, size_t i, int html)
+{
+    unsigned char c = s[i];
+    if (c < 0x20 || c == '"' || c == '\\' || c == 0x7f)
+        return 0;
+    if (!html)
+        return c < 0x7f;
+    return c != '<' && !(c == '/' && i && s[i - 1] == '/');
+}
+
+/* s's n bytes escaped, without quotes.  One body for both modes, inlined
+ * with html a constant: plain JSON's loop tests nothing of html's. */
+static inline __attribute__((always_inline)) void put_escaped(obuf *o, const unsigned char *s, size_t n,
+                                                              const int html)
 {
     static const char hex[] = "0123456789abcdef";
-    sep(j, key);
-    obuf *o = j->out;
-    ob_putc(o, '"');
-    const unsigned char *s = (const unsigned char *)v;
     size_t run = 0, i = 0;
     for (; i + 8 <= n; i += 8) { /* clean words go by whole */
         uint64_t x;
         memcpy(&x, s + i, 8);
-        if (needs_escape8(x))
+        if (html ? needs_escape8_html(x) : needs_escape8(x))
             break;
     }
     run = i;
     for (; i < n; i++) {
-        unsigned char c = s[i];
-        if (c >= 0x20 && c != '"' && c != '\\' && c < 0x7f) {
+        if (plain_byte(s, i, html)) {
             run++;
             continue;
         }
         if (run)
             ob_write(o, s + i - run, run);
         run = 0;
+        unsigned char c = s[i];
         switch (c) {
         case '"': ob_puts(o, "\\\""); break;
         case '\\': ob_puts(o, "\\\\"); break;
+        case '/': ob_puts(o, "\\/"); break; /* html: "//" as "/\/" */
         case '\n': ob_puts(o, "\\n"); break;
         case '\t': ob_puts(o, "\\t"); break;
         case '\r': ob_puts(o, "\\r"); break;
         default:
-            /* bytes >= 0x7f are passed as \u00XX: input strings need not be UTF-8 */
+            /* control bytes, html's '<'; JSON's bytes >= 0x7f as \u00XX: input strings need not be UTF-8 */
             ob_puts(o, "\\u00");
             ob_putc(o, hex[c >> 4]);
             ob_putc(o, hex[c & 15]);
@@ -72,6 +107,18 @@ void json_strn(json *j, const char *key, const char *v, size_t n)
     }
     if (run)
         ob_write(o, s + n - run, run);
+}
+
+void json_strn(json *j, const char *key, const char *v, size_t n)
+{
+    obuf *o = j->out;
+    char *d = json_sep(j, key, 1);
+    *d++ = '"';
+    ob_commit(o, d);
+    if (j->html)
+        put_escaped(o, (const unsigned char *)v, n, 1);
+    else
+        put_escaped(o, (const unsigned char *)v, n, 0);
     ob_putc(o, '"');
 }
 

@@ -1,5 +1,13 @@
 /* A small streaming JSON writer for the CLI: it tracks commas, the caller
- * tracks structure. */
+ * tracks structure.
+ *
+ * Strings are escaped for JSON, or in html mode (json_init_html) for the
+ * inside of an HTML <script type="application/json"> as well: "<" as
+ * \u003c (no "</script>", no "<!--"), the second "/" of "//" as "\/" (no
+ * "http://" in the page's bytes, which reads as a network reference), and
+ * bytes >= 0x80 as they are (the page is UTF-8; plain JSON writes them as
+ * \u00XX because its input need not be).  Keys are literals and
+ * json_name's names identifiers: html mode leaves them alone. */
 #ifndef CUDW_TOOLS_JSON_H
 #define CUDW_TOOLS_JSON_H
 
@@ -11,10 +19,13 @@
 typedef struct json {
     obuf *out;
     int depth;
+    int html;                 /* strings safe inside <script> (above) */
     unsigned char first[64];  /* per nesting level: nothing written yet */
 } json;
 
 void json_init(json *j, obuf *out);
+/* json_init, in html mode */
+void json_init_html(json *j, obuf *out);
 /* Inside a top-level array whose "[" someone else prints (jobs.c). */
 void json_enter_arr(json *j);
 void json_str(json *j, const char *key, const char *v);
@@ -112,7 +123,7 @@ static inline void json_null(json *j, const char *key)
  * constant where the key is */
 static inline void json_str_memo(json *j, const char *key, const char *v, json_memo *m)
 {
-    struct json_memo_slot *e = v ? json_memo_slot_of(m, v) : NULL;
+    struct json_memo_slot *e = v && !j->html ? json_memo_slot_of(m, v) : NULL; /* memos hold JSON's escapes */
     if (!v) {
         json_null(j, key);
     } else if (!e || e->n > 4096) { /* no memory for it, or longer than a room promises */

@@ -16,7 +16,8 @@ host object nvcc compiles now, whose fatbin carries the PTX entry):
   - the fatbin's PTX entry is found and gives what --ptx with the extracted
     entry gives.
 The HTML page: self-contained (no http(s) reference, no external resource),
-and in headless Chromium (--dump-dom after its scripts ran) a click on a
+its data's summary --json's, a hostile source line escaped and shown as it
+is, and in headless Chromium (--dump-dom after its scripts ran) a click on a
 source line, a PTX line and a PC highlights exactly the rows the JSON says;
 a screenshot goes to BUILD/test-output/correlate.png.  Chromium missing is
 a failure; nvcc missing skips the host object's tests.
@@ -333,6 +334,46 @@ def test_html_assets_from_the_tree(page):
 def test_html_source_from_disk(page):
     """the source is read from disk under --prefix"""
     assert '"text":["' in page[1]
+
+
+def page_data(text):
+    """the data object of a page"""
+    return json.loads(re.search(r'<script type="application/json" id="cudwarf-data">(.*?)</script>', text, re.S)[1])
+
+
+def test_html_summary_is_json(page):
+    """the page's summary is --json's image object up to "instructions" (one printer writes both)"""
+    img, data = page[2], page_data(page[1])
+    head = {}
+    for k, v in img.items():
+        if k == "instructions":
+            break
+        head[k] = v
+    assert data["version"] == 2 and data["summary"] == head, data["summary"]
+    assert [len(t) for t in data["ptx_text"]] == [p["lines"] for p in head["ptx"]]
+
+
+def test_html_hostile_source(tmp_path, check):
+    """a source line that could end the script or read as a URL: escaped in the page's bytes, the same
+    line after JSON.parse, and shown as it is"""
+    stage = [p for p in WITH_PTX if os.path.basename(p[0]).startswith("heavy_sm90")]
+    if not stage:
+        pytest.skip("no heavy_sm90 stage-1 fixture")
+    cubin, ptx = stage[0]
+    hostile = '// </script><!-- http://x//y///z "q" \\ \t\x01\x7f caf\u00e9 \u65e5\u672c'
+    src = open(os.path.join(SRC, "heavy.cu"), encoding="utf-8").read() + hostile + "\n"
+    (tmp_path / "heavy.cu").write_text(src, encoding="utf-8")
+    out = tmp_path / "h.html"
+    r = run("correlate", "--ptx", ptx, "--html", "-o", str(out), "--prefix", f"/tmp/p20/src={tmp_path}", cubin)
+    assert r.returncode == 0, r.stderr
+    text = out.read_text(encoding="utf-8")
+    raw = re.search(r'id="cudwarf-data">(.*?)</script>', text, re.S)[1]
+    check("nothing in the data ends the script or reads as a URL", not re.search(r"</script|<!--|https?://", raw))
+    check("the source's lines after JSON.parse", page_data(text)["files"][0]["text"] == src.split("\n")[:-1])
+    dom = subprocess.run([chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000",
+                          "--dump-dom", "file://" + str(out)], capture_output=True, text=True, timeout=120).stdout
+    check("the page's scripts ran", 'data-cudwarf-ready="1"' in dom)
+    check("the line shown as it is", "&lt;/script&gt;&lt;!-- http://x//y///z" in dom and "caf\u00e9 \u65e5\u672c" in dom)
 
 
 @pytest.mark.parametrize("kind", ["src", "ptx", "pc"])

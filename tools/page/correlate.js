@@ -1,6 +1,7 @@
 (function () {
 'use strict';
 const D = JSON.parse(document.getElementById('cudwarf-data').textContent);
+const S = D.summary; // correlate --json's image object up to "instructions" (tools/correlate_html.c)
 const LH = 16, BLOCK = 400, NI = D.insn.length / 5;
 const esc = s => String(s).replace(/[&<>"]/g, c => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;'}[c]));
 const hex = n => '0x' + n.toString(16);
@@ -61,14 +62,15 @@ D.files.forEach((f, fi) => {
     for (const l of part) where.src.set(fi + ':' + l, b);
     if (!lines.length) break;
   } });
-D.ptx.forEach((p, t) => {
+S.ptx.forEach((p, t) => {
+  const text = D.ptx_text[t];
   const hd = '<div class="hd">' + esc(p.name) + ' (' + esc(p.section) + ', ' + esc(p.source) + ')</div>';
-  for (let s = 0; s < p.lines.length; s += BLOCK) {
-    const first = s === 0, n = Math.min(BLOCK, p.lines.length - s);
+  for (let s = 0; s < text.length; s += BLOCK) {
+    const first = s === 0, n = Math.min(BLOCK, text.length - s);
     const b = block('ptx', n + (first ? 1 : 0), () => { let h = first ? hd : '';
       for (let l = s + 1; l <= s + n; l++) { const k = t + ':' + l, has = ptxIns.has(k);
         h += '<div class="row' + (has ? '' : ' dim') + '" data-kind="ptx" data-k="' + k + '" data-t="' + t +
-          '" data-ptx="' + l + '"><span class="n">' + l + '</span>' + esc(p.lines[l - 1]) + '</div>'; }
+          '" data-ptx="' + l + '"><span class="n">' + l + '</span>' + esc(text[l - 1]) + '</div>'; }
       return h; });
     for (let l = s + 1; l <= s + n; l++) where.ptx.set(t + ':' + l, b);
   } });
@@ -121,14 +123,15 @@ document.querySelector('main').addEventListener('mouseover', ev => { const r = r
   else { const c = cost.get(k) || [0, 0, 0, 0, 0, 0];
     status.textContent = r.dataset.src + ': ' + c[2] + ' SASS bytes, ' + c[3] + ' with inlined callees, ' + c[4] +
       ' instructions, ' + c[5] + ' PTX instructions'; } });
-document.getElementById('title').textContent = 'cudwarf correlate: ' + D.image + ' (sm_' + D.sm + ')';
-document.getElementById('summary').textContent = NI + ' SASS instructions, ' + D.sass_bytes + ' bytes; ' +
-  D.with_line + ' with a source line, ' + D.with_ptx + ' with a PTX line, ' + D.disagree +
-  ' whose line-table frames differ from what the PTX .loc says' + (D.capsule_bytes ? '; ' + D.capsule_bytes +
+document.getElementById('title').textContent = 'cudwarf correlate: ' + S.image + ' (sm_' + S.sm + ')';
+document.getElementById('summary').textContent = NI + ' SASS instructions, ' + S.sass_bytes + ' bytes; ' +
+  S.with_line + ' with a source line, ' + S.with_ptx + ' with a PTX line, ' + S.disagree +
+  ' whose line-table frames differ from what the PTX .loc says' + (S.capsule_bytes ? '; ' + S.capsule_bytes +
   ' bytes of Mercury capsules (code, not SASS) not shown' : '');
-document.getElementById('notes').textContent = (D.sources_missing ? D.sources_missing + ' of ' + D.sources +
+const missing = D.files.filter(f => !f.text).length;
+document.getElementById('notes').textContent = (missing ? missing + ' of ' + D.files.length +
   ' source files not found on disk: line numbers only (cudwarf correlate --prefix OLD=NEW). ' : '') +
-  'PTX: ' + (D.ptx.map(p => p.name + ' (' + p.source + ')').join(', ') || 'none') +
+  'PTX: ' + (S.ptx.map(p => p.name + ' (' + p.source + ')').join(', ') || 'none') +
   '. SASS is shown as instruction words: cudwarf has no disassembler.';
 for (const pane of ['src', 'ptx', 'sass']) { const b = blocks.find(x => x.el.parentElement.id === pane); if (b) render(b); }
 const m = /^#click=(src|ptx|pc):(.*)$/.exec(decodeURIComponent(location.hash));
