@@ -105,19 +105,26 @@ static int take_global_options(int argc, char **argv, const char *cmd)
 {
     int k = 2;
     for (int i = 2; i < argc; i++) {
-        const char *typed = argv[i], *v;
-        const cli_opt *o = opt_match(global_opts, typed, &v);
+        const char *v;
+        const cli_opt *o = opt_match(global_opts, argv[i], &v);
+        if (!strcmp(argv[i], "--")) { /* operands from here on: the command's */
+            while (i < argc)
+                argv[k++] = argv[i++];
+            break;
+        }
         if (!o) {
             argv[k++] = argv[i];
             continue;
         }
+        char typed[3] = {'-', o->short_name, 0}; /* the name said in a message */
+        const char *name = argv[i][1] == '-' ? o->name : typed;
         if (!v && i + 1 == argc) {
-            usage_error(cmd, "%s needs an argument", typed);
+            usage_error(cmd, "%s needs an argument", name);
             return -1;
         }
         if (!v)
             v = argv[++i];
-        if (set_global(o->id, typed, v, cmd))
+        if (set_global(o->id, name, v, cmd))
             return -1;
     }
     return k;
@@ -149,27 +156,6 @@ int main(int argc, char **argv)
         printf("cudwarf %s\n", CUDW_VERSION_STRING);
         return EXIT_OK;
     }
-    /* --name=value is --name value for every option of every command */
-    static char **args; /* static: reachable until exit, not a leak */
-    args = malloc(((size_t)argc * 2 + 1) * sizeof *args);
-    if (!args) {
-        fprintf(stderr, "%s: out of memory\n", progname);
-        return EXIT_BAD_INPUT;
-    }
-    int nargs = 0;
-    for (int i = 0; i < argc; i++) {
-        char *eq = i > 1 && !strncmp(argv[i], "--", 2) ? strchr(argv[i], '=') : NULL;
-        if (eq && eq > argv[i] + 2) {
-            *eq = 0; /* argv's strings are ours to change: "--sm=90" becomes "--sm", "90" */
-            args[nargs++] = argv[i];
-            args[nargs++] = eq + 1;
-        } else {
-            args[nargs++] = argv[i];
-        }
-    }
-    args[nargs] = NULL;
-    argc = nargs;
-    argv = args;
     jobs_n = jobs_default();
     if ((argc = take_global_options(argc, argv, cmd)) < 0)
         return EXIT_USAGE;

@@ -9,11 +9,15 @@
  * not even an empty one, can be taken for it */
 const char opt_unlisted[] = "";
 
-/* Rows with an id below 0 are only shown (opts.h) */
-static const cli_opt *by_long(const cli_opt *t, const char *name)
+/* The row of "--name" or "--name=value" (*eq: the value, or NULL).  Rows
+ * with an id below 0 are only shown (opts.h). */
+static const cli_opt *by_long(const cli_opt *t, const char *arg, const char **eq)
 {
+    const char *e = strchr(arg, '=');
+    size_t n = e ? (size_t)(e - arg) : strlen(arg);
+    *eq = e ? e + 1 : NULL;
     for (; t->id; t++)
-        if (t->id > 0 && t->name && !strcmp(t->name, name))
+        if (t->id > 0 && t->name && !strncmp(t->name, arg, n) && !t->name[n])
             return t;
     return NULL;
 }
@@ -24,6 +28,50 @@ static const cli_opt *by_short(const cli_opt *t, char c)
         if (t->id > 0 && t->short_name == c)
             return t;
     return NULL;
+}
+
+/* Edit distance of a[0..n) and b (insert, delete, change, swap two
+ * neighbours), capped: option names are short */
+static size_t distance(const char *a, size_t n, const char *b)
+{
+    size_t m = strlen(b);
+    if (n > 40 || m > 40)
+        return 99;
+    size_t d[41][41];
+    for (size_t i = 0; i <= n; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= m; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= n; i++)
+        for (size_t j = 1; j <= m; j++) {
+            size_t c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < c)
+                c = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < c)
+                c = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < c)
+                c = d[i - 2][j - 2] + 1;
+            d[i][j] = c;
+        }
+    return d[n][m];
+}
+
+/* The listed long option nearest to s[0..n) ("--jsn": "--json"), or NULL:
+ * a typo is one or two edits from what was meant */
+static const char *nearest_long(const cli_opt *t, const char *s, size_t n)
+{
+    const char *best = NULL;
+    size_t bd = n > 5 ? 3 : 2; /* at most 2 edits (1 for a short name) */
+    for (; t->id; t++) {
+        if (!t->name || t->help == OPT_UNLISTED)
+            continue;
+        size_t d = distance(s, n, t->name);
+        if (d < bd) {
+            bd = d;
+            best = t->name;
+        }
+    }
+    return best;
 }
 
 static int take_value(cli_args *a, const char *cmd, const char *shown, const char *attached)
@@ -38,6 +86,33 @@ static int take_value(cli_args *a, const char *cmd, const char *shown, const cha
     }
     a->value = a->argv[a->i++];
     return 0;
+}
+
+/* "--name", "--name=value" or "--name value" */
+static int long_option(cli_args *a, const char *cmd, const cli_opt *table, const char *s)
+{
+    const char *eq;
+    const cli_opt *o = by_long(table, s, &eq);
+    int n = (int)(eq ? (size_t)(eq - 1 - s) : strlen(s));
+    if (!o) {
+        const char *near = nearest_long(table, s, (size_t)n);
+        if (near)
+            usage_error(cmd, "unknown option '%.*s' (did you mean '%s'?)", n, s, near);
+        else
+            usage_error(cmd, "unknown option '%.*s'", n, s);
+        return OPT_ERR;
+    }
+    if (!o->value && eq) { /* a flag: "--json=compact" is no "--json compact" */
+        usage_error(cmd, "option '%.*s' takes no value", n, s);
+        return OPT_ERR;
+    }
+    if (o->value && eq) {
+        a->value = eq; /* "--name=" gives the empty value */
+        return o->id;
+    }
+    if (o->value && take_value(a, cmd, s, NULL))
+        return OPT_ERR;
+    return o->id;
 }
 
 int opt_next(cli_args *a, const char *cmd, const cli_opt *table)
@@ -71,16 +146,8 @@ int opt_next(cli_args *a, const char *cmd, const cli_opt *table)
     }
     if (!strcmp(s, "-h") || !strcmp(s, "--help"))
         return OPT_HELP;
-    if (s[1] == '-') {
-        const cli_opt *o = by_long(table, s);
-        if (!o) {
-            usage_error(cmd, "unknown option '%s'", s);
-            return OPT_ERR;
-        }
-        if (o->value && take_value(a, cmd, s, NULL))
-            return OPT_ERR;
-        return o->id;
-    }
+    if (s[1] == '-')
+        return long_option(a, cmd, table, s);
     a->group = s + 1;
     return opt_next(a, cmd, table);
 }
@@ -91,7 +158,7 @@ const cli_opt *opt_match(const cli_opt *table, const char *arg, const char **att
     if (arg[0] != '-' || !arg[1])
         return NULL;
     if (arg[1] == '-')
-        return by_long(table, arg);
+        return by_long(table, arg, attached);
     if (arg[2])
         *attached = arg + 2;
     return by_short(table, arg[1]);

@@ -243,6 +243,32 @@ def test_name_equals_value(a, b):
     assert ra.returncode == rb.returncode == 0 and ra.stdout == rb.stdout and ra.stdout, ra.stderr + rb.stderr
 
 
+@pytest.mark.parametrize("cmd", ALL_COMMANDS)
+def test_flag_given_a_value(cmd, tmp_path):
+    """--flag=value for an option that takes none is a usage error, before
+    any input is opened (it once became an operand: "--json=compact" read
+    a file named "compact")"""
+    flags = [o for o, shows_value in listed_options(cw(cmd, "--help").stdout) if o.startswith("--") and not shows_value]
+    if not flags:
+        pytest.skip(f"{cmd} has no long flag")
+    (tmp_path / "x").write_text("not a cubin")
+    for flag in flags:
+        r = run(cmd, flag + "=x", CUBIN, timeout=60, stdin=subprocess.DEVNULL, cwd=str(tmp_path))
+        assert r.returncode == 2 and f"option '{flag}' takes no value" in r.stderr and not r.stdout, (flag, r.stderr)
+
+
+@pytest.mark.parametrize("typed,meant", [("--jsn", "--json"), ("--lnog", "--long"), ("--sectoin", "--section")])
+def test_unknown_option_names_the_nearest(typed, meant):
+    r = cw("lines", typed, CUBIN)
+    assert r.returncode == 2 and f"unknown option '{typed}' (did you mean '{meant}'?)" in r.stderr
+
+
+def test_no_option_after_double_dash(tmp_path):
+    """after "--" an operand that looks like an option of every command is an operand"""
+    r = cw("lines", "--", "--sm=90")
+    assert r.returncode == 1 and "--sm=90: open" in r.stderr, r.stderr
+
+
 @pytest.mark.parametrize("cmd", ["sections", "dump", "lines", "verify", "list", "extract", "size"])
 def test_sm_the_input_lacks(cmd, tmp_path):
     """--sm=86 on an sm_75/sm_90 executable: exit 1, one line, nothing on stdout"""
