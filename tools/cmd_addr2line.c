@@ -336,10 +336,13 @@ int cmd_addr2line(int argc, char **argv)
             }
             size_t start = 0;
             for (char *nl; (nl = memchr(buf + start, '\n', have - start));) {
-                *nl = 0;
-                if (nl > buf + start && nl[-1] == '\r')
-                    nl[-1] = 0;
-                if (answer(c, buf + start))
+                char *line = buf + start, *end = nl; /* the location without the blanks around it, or a CR */
+                while (end > line && (end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t'))
+                    end--;
+                *end = 0;
+                while (*line == ' ' || *line == '\t')
+                    line++;
+                if (answer(c, line))
                     rc = EXIT_BAD_INPUT;
                 start = (size_t)(nl - buf) + 1;
             }

@@ -327,6 +327,14 @@ def test_addr2line_stdin_json_ptx():
         doc[0]["ptx"]["text"].startswith("ld.global"), r.stdout
 
 
+def test_addr2line_stdin_blanks_around():
+    """a location read from a pipe may come with blanks around it (columns
+    cut from another tool's output) or a CR: the same answer as the bare one"""
+    want = cw("addr2line", "-e", PEER, "-f", "kernel+0x1e0").stdout
+    r = cw("addr2line", "-e", PEER, "-f", input="  kernel+0x1e0  \n\tkernel+0x1e0\r\n")
+    assert r.returncode == 0 and want and r.stdout == want * 2, r.stdout + r.stderr
+
+
 def test_addr2line_demangles():
     r = cw("addr2line", "-e", INL, "-fipC", "_Z11blur_kernelPKfPfi+0x180")
     assert r.stdout.startswith("inl_clampf(float, float, float) at ") and \
