@@ -164,9 +164,13 @@ static int correlate_all(const corr_opts *o, const char *path, cudw_symbolizer *
         eprintf("%s: %s: %s\n", progname, path, msg);
         return EXIT_BAD_INPUT;
     }
-    if (o->html && *n > 1) {
-        eprintf("%s: %s: %zu images; --html shows one: choose it with --sm N or --function NAME\n", progname, path,
-                *n);
+    if (o->html && *n > 1) { /* the SMs to choose from; --function chooses only when it was not given */
+        char sms[256];
+        size_t k = 0;
+        for (size_t i = 0; i < *n && k + 16 < sizeof sms; i++)
+            k += (size_t)snprintf(sms + k, sizeof sms - k, "%ssm_%u", i ? ", " : "", cudw_corr_summary_get(v[i])->sm);
+        eprintf("%s: %s: %zu images (%s)%s%s; --html shows one: choose it with --sm N%s\n", progname, path, *n, sms,
+                o->function ? " define " : "", o->function ? o->function : "", o->function ? "" : " or --function NAME");
         return EXIT_USAGE;
     }
     return EXIT_OK;

@@ -249,9 +249,17 @@ def test_unknown_option():
 
 
 def test_html_of_several_images():
-    """--html of several images: exit 2, says --sm"""
-    r = run("correlate", "--html", os.path.join(FIX, "hostapp_lineinfo.exe"))
-    assert r.returncode == 2 and "--sm" in r.stderr, r.stderr
+    """--html of several images: exit 2, names their SMs and says --sm;
+    --function is offered only while it was not given (it does not choose
+    among images that all define the function)"""
+    fat = os.path.join(FIX, "inline_G_speed.fatbin")
+    r = run("correlate", "--html", fat)
+    assert r.returncode == 2 and "(sm_75, sm_90, sm_100)" in r.stderr and "--function NAME" in r.stderr, r.stderr
+    r = run("correlate", "--html", "--function", "_Z11blur_kernelPKfPfi", fat)
+    assert r.returncode == 2 and "define _Z11blur_kernelPKfPfi" in r.stderr, r.stderr
+    assert "--sm N\n" in r.stderr and "--function NAME" not in r.stderr, r.stderr
+    r = run("correlate", "--html", "--function", "_Z11blur_kernelPKfPfi", "--sm", "90", "-o", os.devnull, fat)
+    assert r.returncode == 0, r.stderr
 
 
 def test_text_top():
