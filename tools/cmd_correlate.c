@@ -85,13 +85,12 @@ static int parse(int argc, char **argv, corr_opts *o, const char **path)
         case O_HTML: o->html = 1; break;
         case O_OUT: o->out = a.value; break;
         case O_TOP: {
-            char *end;
-            unsigned long v = strtoul(a.value, &end, 10);
-            if (end == a.value || *end) {
-                usage_error("correlate", "--top %s: expected a number", a.value);
+            uint64_t v;
+            if (opt_number(a.value, 0, SIZE_MAX, &v)) {
+                usage_error("correlate", "--top %s: expected a number of lines (0: all)", a.value);
                 return EXIT_USAGE;
             }
-            o->top = v;
+            o->top = (size_t)v;
             break;
         }
         case O_PREFIX: {

@@ -399,15 +399,13 @@ int cmd_line_encode(int argc, char **argv)
     int as_json = 0;
     cli_args a = {argc, argv, 1, NULL, NULL, 0};
     for (int id; (id = opt_next(&a, "line-encode", opts)) != OPT_END;) {
-        char *end;
         switch (id) {
         case OPT_HELP: opt_help(&out_stdout, help_head, opts, 13, NULL); return EXIT_OK;
         case OPT_ERR: return EXIT_USAGE;
         case 1: outpath = a.value; break;
         case 2: section = a.value; break;
         case 3:
-            table = strtoull(a.value, &end, 0);
-            if (end == a.value || *end) {
+            if (opt_number(a.value, 1, UINT64_MAX, &table)) {
                 usage_error("line-encode", "--table %s: expected a number", a.value);
                 return EXIT_USAGE;
             }

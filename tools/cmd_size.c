@@ -505,8 +505,7 @@ int cmd_size(int argc, char **argv)
     cli_args a = {argc, argv, 1, NULL, NULL, 0};
     for (int id; (id = opt_next(&a, "size", table)) != OPT_END;) {
         const char *v = a.value;
-        char *end;
-        long nv;
+        uint64_t nv;
         switch (id) {
         case OPT_HELP: opt_help(&out_stdout, size_help_head, table, 16, NULL); return EXIT_OK;
         case OPT_ERR: return EXIT_USAGE;
@@ -527,8 +526,7 @@ int cmd_size(int argc, char **argv)
             sort_name = !strcmp(v, "name");
             break;
         case 4:
-            nv = strtol(v, &end, 10);
-            if (*end || end == v || nv < 0 || nv > 1000000000) {
+            if (opt_number(v, 0, 1000000000, &nv)) {
                 usage_error("size", "-n takes a number, not '%s'", v);
                 return EXIT_USAGE;
             }

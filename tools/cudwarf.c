@@ -88,9 +88,8 @@ static int set_global(int id, const char *typed, const char *v, const char *cmd)
             return -1;
         }
     } else {
-        char *end;
-        unsigned long n = strtoul(v, &end, 10);
-        if (end == v || *end || n < 1 || n > 1024) {
+        uint64_t n;
+        if (opt_number(v, 0, 1024, &n) || n < 1) {
             usage_error(cmd, "%s %s: expected a number of jobs from 1 to 1024", typed, v);
             return -1;
         }

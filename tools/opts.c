@@ -3,6 +3,8 @@
 #include "opts.h"
 #include "cli.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* OPT_UNLISTED: a marker known by its address, so that no help text,
@@ -150,6 +152,22 @@ int opt_next(cli_args *a, const char *cmd, const cli_opt *table)
         return long_option(a, cmd, table, s);
     a->group = s + 1;
     return opt_next(a, cmd, table);
+}
+
+int opt_number(const char *s, int hex, uint64_t max, uint64_t *out)
+{
+    int base = hex && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10;
+    const char *d = base == 16 ? s + 2 : s;
+    if (!(base == 16 ? ((*d >= '0' && *d <= '9') || (*d >= 'a' && *d <= 'f') || (*d >= 'A' && *d <= 'F'))
+                     : (*d >= '0' && *d <= '9')))
+        return -1; /* no sign, no blank, a digit first */
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(d, &end, base);
+    if (*end || errno == ERANGE || v > max)
+        return -1;
+    *out = v;
+    return 0;
 }
 
 const cli_opt *opt_match(const cli_opt *table, const char *arg, const char **attached)

@@ -67,6 +67,12 @@ int opt_next(cli_args *a, const char *cmd, const cli_opt *table);
  * "-s" with *attached the rest ("-j4": "4"; "-j": NULL).  NULL: none. */
 const cli_opt *opt_match(const cli_opt *table, const char *arg, const char **attached);
 
+/* An option's number: decimal digits only (hex too with "0x" when hex),
+ * no sign, no blank, at most max.  0, or -1 (the caller says what it
+ * expected).  strtoul takes "-1" as its largest value, and "99999999999999999999"
+ * as ULONG_MAX. */
+int opt_number(const char *s, int hex, uint64_t max, uint64_t *out);
+
 /* The rows of table, one option (or group) a line: two spaces, the names,
  * the help from column on (on the next line when the names reach it). */
 void opt_list(obuf *o, const cli_opt *table, int column);

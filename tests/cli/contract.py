@@ -263,6 +263,15 @@ def test_unknown_option_names_the_nearest(typed, meant):
     assert r.returncode == 2 and f"unknown option '{typed}' (did you mean '{meant}'?)" in r.stderr
 
 
+@pytest.mark.parametrize("args", [["correlate", "--top"], ["size", "-n"], ["lines", "-j"], ["line-encode", "--table"]])
+@pytest.mark.parametrize("bad", ["-1", "+2", " 3", "99999999999999999999999", "3x", ""])
+def test_numbers_are_numbers(args, bad):
+    """a count takes digits only: strtoul alone read "-1" as its largest
+    value and an overflow as ULONG_MAX (correlate --top -1 showed all)"""
+    r = cw(*args, bad, CUBIN)
+    assert r.returncode == 2 and r.stderr.startswith("cudwarf " + args[0] + ":"), r.stderr
+
+
 def test_no_option_after_double_dash(tmp_path):
     """after "--" an operand that looks like an option of every command is an operand"""
     r = cw("lines", "--", "--sm=90")
