@@ -78,6 +78,7 @@ static void section_out(cudw_file *f, const cudw_section *s, json *j, const char
 
 /* Images that have the --section asked for: none in an input is an error. */
 static atomic_int matched;
+static atomic_int images, bare; /* images seen, and those with none of the sections asked for (text: not shown) */
 
 static int one(cudw_file *f, const char *path, void *vctx, json *j)
 {
@@ -91,6 +92,8 @@ static int one(cudw_file *f, const char *path, void *vctx, json *j)
         atomic_fetch_add(&matched, 1);
     }
     /* walk first: one error, no partial output */
+    int shown = 0;
+    atomic_fetch_add(&images, 1);
     for (unsigned i = 1; i < n; i++) {
         const cudw_section *s = cudw_section_get(f, i);
         int walk = (o->abbrev && wanted(o, s, CUDW_SEC_ABBREV)) || (o->info && wanted(o, s, CUDW_SEC_INFO)) ||
@@ -101,6 +104,11 @@ static int one(cudw_file *f, const char *path, void *vctx, json *j)
             report(f, path);
             return EXIT_BAD_INPUT;
         }
+        shown |= walk;
+    }
+    if (!shown && !o->json) { /* a heading over nothing: counted, said once at the end */
+        atomic_fetch_add(&bare, 1);
+        return EXIT_OK;
     }
     image_open(j, o->json, path, "\n");
     json *js = o->json ? j : NULL;
@@ -132,6 +140,33 @@ static int one(cudw_file *f, const char *path, void *vctx, json *j)
         }
     image_close(j, o->json);
     return EXIT_OK;
+}
+
+/* The images with none of the sections asked for, said once: on stdout
+ * when no image had any (the whole answer), a note on stderr otherwise */
+static void say_bare(const opts *o, const char *what, int explicit)
+{
+    int nb = atomic_load(&bare), ni = atomic_load(&images);
+    if (!nb)
+        return;
+    char asked[256] = "debug sections";
+    if (explicit) { /* the options given, as typed */
+        size_t k = 0;
+        const char *fixed[] = {o->abbrev ? "--abbrev" : NULL, o->info ? "--info" : NULL, o->line ? "--line" : NULL,
+                               o->frames ? "--frames" : NULL};
+        k += (size_t)snprintf(asked, sizeof asked, "the sections asked for (");
+        for (size_t i = 0; i < 4 + NMISC && k < sizeof asked - 40; i++) {
+            const char *opt = i < 4 ? fixed[i] : o->misc[i - 4] ? misc[i - 4].opt : NULL;
+            if (opt)
+                k += (size_t)snprintf(asked + k, sizeof asked - k, "%s%s%s", asked[k - 1] != '(' ? ", " : "", i < 4 ? "" : "--", opt);
+        }
+        snprintf(asked + k, sizeof asked - k, ")");
+    }
+    const char *none = explicit ? "none of " : "no ";
+    if (nb == ni)
+        ob_printf(&out_stdout, "%s: %s%s in %s%d image%s\n", what, none, asked, ni > 1 ? "its " : "", ni, ni == 1 ? "" : "s");
+    else
+        eprintf("%s: %s: note: %d of %d images have %s%s (not shown)\n", progname, what, nb, ni, none, asked);
 }
 
 static int debug_dump_list(opts *o, const char *list)
@@ -244,6 +279,7 @@ int cmd_dump(int argc, char **argv)
     int any = o.abbrev || o.info || o.line || o.frames;
     for (size_t k = 0; k < NMISC; k++)
         any |= o.misc[k];
+    int explicit = any;
     if (!any) {
         o.abbrev = o.info = o.line = o.frames = 1;
         for (size_t k = 0; k < NMISC; k++)
@@ -251,5 +287,8 @@ int cmd_dump(int argc, char **argv)
     }
     json j;
     json_init(&j, &out_stdout);
-    return run_images(argv, nfiles, &(image_run){one, &o, &j, o.json, o.section, "debug", &matched});
+    int rc = run_images(argv, nfiles, &(image_run){one, &o, &j, o.json, o.section, "debug", &matched});
+    if (rc == EXIT_OK)
+        say_bare(&o, nfiles == 1 ? argv[0] : "the inputs", explicit);
+    return rc;
 }

@@ -12,6 +12,7 @@ import os
 import re
 import stat
 import struct
+import subprocess
 import sys
 import threading
 
@@ -325,6 +326,25 @@ def test_addr2line_stdin_json_ptx():
     doc = json.loads(r.stdout)
     assert doc[0]["found"] and [x["function"] for x in doc[0]["frames"]] == ["foo", "bar", "kernel"] and \
         doc[0]["ptx"]["text"].startswith("ld.global"), r.stdout
+
+
+def test_dump_what_no_image_has():
+    """dump of sections no image has: one line saying so, not a heading per
+    image over nothing; exit 0, as readelf (which prints nothing for it)"""
+    r = cw("dump", "--ranges", "--aranges", EXE)
+    assert r.returncode == 0 and r.stdout == EXE + ": none of the sections asked for (--ranges, --aranges) in its 4 images\n", r.stdout
+    r = cw("dump", "--ranges", BASE)
+    assert r.returncode == 0 and r.stdout == BASE + ": none of the sections asked for (--ranges) in 1 image\n", r.stdout
+    ref = subprocess.run(["readelf", "--debug-dump=ranges", BASE], capture_output=True, text=True)
+    assert ref.returncode == 0 and ref.stdout.strip() == "", "readelf finds ranges in the fixture"
+
+
+def test_dump_what_some_images_have():
+    """the images without the section are left out, with one note"""
+    r = cw("dump", "--frames", EXE)
+    assert r.returncode == 0 and "note: 2 of 4 images have none of the sections asked for (--frames)" in r.stderr
+    assert r.stdout.count("Contents of the .debug_frame section") == 2, r.stdout[:500]
+    assert r.stdout.count(EXE + "[") == 2
 
 
 def test_addr2line_stdin_blanks_around():
