@@ -166,7 +166,8 @@ static void say_bare(const opts *o, const char *what, int explicit)
     if (nb == ni)
         ob_printf(&out_stdout, "%s: %s%s in %s%d image%s\n", what, none, asked, ni > 1 ? "its " : "", ni, ni == 1 ? "" : "s");
     else
-        eprintf("%s: %s: note: %d of %d images have %s%s (not shown)\n", progname, what, nb, ni, none, asked);
+        eprintf("%s: %s: note: %d of %d images %s %s%s (not shown)\n", progname, what, nb, ni,
+                nb == 1 ? "has" : "have", none, asked);
 }
 
 static int debug_dump_list(opts *o, const char *list)

@@ -177,6 +177,7 @@ int cmd_lines(int argc, char **argv)
         ob_printf(&out_stdout, "%s: no line tables in %s%d image%s (built without -lineinfo or -G)\n", what,
                   ni > 1 ? "its " : "", ni, ni == 1 ? "" : "s");
     else if (nb)
-        eprintf("%s: %s: note: %d of %d images have no line tables (not shown)\n", progname, what, nb, ni);
+        eprintf("%s: %s: note: %d of %d images %s no line tables (not shown)\n", progname, what, nb, ni,
+                nb == 1 ? "has" : "have");
     return rc;
 }

@@ -203,7 +203,7 @@ static void entry_head(emit *m, const cudw_input_image *im, int verbose)
     em_u64(m, NULL, "        at 0x", EM_HEX, im->offset);
     em_u64(m, "header_size", ": header ", EM_DEC, e->header_size);
     em_u64(m, "payload_size", ", payload ", EM_DEC, e->payload_size);
-    em_str(m, NULL, ", ", 0, compression(e));
+    em_str(m, NULL, ", ", 0, strcmp(compression(e), "none") ? compression(e) : "uncompressed");
     em_u64(m, "compressed_size", packed ? " " : NULL, EM_DEC, e->compressed_size);
     em_u64(m, "decompressed_size", packed ? " -> " : NULL, EM_DEC, e->decompressed_size);
     em_text(m, packed ? " bytes" : "");

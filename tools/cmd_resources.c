@@ -106,9 +106,10 @@ static void image_print(emit *m, const char *label, unsigned sm, const cudw_func
                         const ropts *o)
 {
     em_obj(m, NULL);
+    int named = label[0] && label[strlen(label) - 1] == ']'; /* a container's image label says its SM */
     em_str(m, "file", "", 0, label);
-    em_u64(m, "sm", " (sm_", EM_DEC, sm);
-    em_u64(m, NULL, "): ", EM_DEC, n);
+    em_u64(m, "sm", named ? NULL : " (sm_", EM_DEC, sm);
+    em_u64(m, NULL, named ? ": " : "): ", EM_DEC, n);
     em_text(m, n == 1 ? " function\n" : " functions\n");
     em_text(m, "  kind      regs  bars    smem   stack   cumul  cmem0 params maxregs maxthreads  name\n");
     em_arr(m, "kernels");

@@ -321,14 +321,15 @@ static void totals_print(emit *e, const corr_opts *o, const cudw_correlation *c,
                          size_t n, size_t *order)
 {
     size_t shown = rank(e, o, c, get, n, order);
+    int files = !strcmp(what, "files");
     em_u64(e, NULL, "  top ", EM_DEC, shown);
-    em_str_or(e, NULL, " ", what, "");
+    em_str_or(e, NULL, " ", shown != 1 ? what : files ? "file" : "function", "");
     em_text(e, " by SASS bytes with inlined callees:\n"
                "       incl    bytes  insns    ptx  name\n");
     em_arr(e, what);
     int ptx = cudw_corr_summary_get(c)->ptx_by_loc; /* else known per line only */
     for (size_t k = 0; k < shown; k++)
-        total_print(e, o, get(c, order[k]), !strcmp(what, "files") ? "path" : "function", ptx);
+        total_print(e, o, get(c, order[k]), files ? "path" : "function", ptx);
     em_end_arr(e);
 }
 
@@ -336,7 +337,8 @@ static void costs_print(emit *e, const corr_opts *o, const cudw_correlation *c, 
 {
     size_t shown = rank(e, o, c, cudw_corr_line_get, cudw_corr_line_count(c), order);
     em_u64(e, NULL, "  top ", EM_DEC, shown);
-    em_text(e, " source lines by SASS bytes:\n"
+    em_text(e, shown == 1 ? " source line" : " source lines");
+    em_text(e, " by SASS bytes:\n"
                "      bytes     incl  insns    ptx  line\n");
     em_arr(e, "source_lines");
     for (size_t k = 0; k < shown; k++)

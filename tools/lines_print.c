@@ -78,7 +78,7 @@ static void head_print(emit *e, ltab *x, int files)
     em_u64(e, NULL, " table at 0x", EM_HEX, t->offset);
     em_u64(e, NULL, ": version ", EM_DEC, t->version);
     em_u64(e, NULL, ", ", EM_DEC, t->nfiles);
-    em_text(e, " files");
+    em_text(e, t->nfiles == 1 ? " file" : " files");
     if (t->has_str_base) {
         em_u64(e, NULL, ", .debug_str base 0x", EM_HEX, t->str_base);
         if (t->str_base_reloc) {
@@ -93,9 +93,9 @@ static void head_print(emit *e, ltab *x, int files)
         em_str(e, NULL, ": ", 0, t->files[i].path);
         em_text(e, "\n");
     }
-    if (files && x->ptx_only) {
+    if (files && x->ptx_only) { /* no file table: the rows count lines in the image's PTX text */
         em_str(e, NULL, "  file 0: ", 0, x->ptx_only);
-        em_text(e, "\n");
+        em_text(e, " (the PTX text)\n");
     }
 }
 

@@ -14,7 +14,7 @@ def check_lines(case, text, R):
     path = case.input
     views, cur_view, table, seq, files, funcs = [], None, None, None, {}, {}
     for line in text.splitlines():
-        m = re.match(r"^(\.\S+) table at 0x([0-9a-f]+): version (\d+), (\d+) files", line)
+        m = re.match(r"^(\.\S+) table at 0x([0-9a-f]+): version (\d+), (\d+) files?", line)
         if m:
             if m[1] != cur_view:
                 cur_view = m[1]
@@ -23,7 +23,7 @@ def check_lines(case, text, R):
             views[-1][1].append(table)
             seq, files, funcs = None, table["files"], {}
             continue
-        m = re.match(r"^  file (\d+): (.*)$", line)
+        m = re.match(r"^  file (\d+): (.*?)( \(the PTX text\))?$", line)
         if m:
             files[int(m[1])] = m[2]
             continue

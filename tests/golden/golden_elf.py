@@ -178,7 +178,9 @@ def parse_resources(text):
     cmem0}}}"""
     res, cur = {}, None
     for line in text.splitlines():
-        m = re.match(r"^(\S.*) \(sm_(\w+)\): \d+ functions?", line)
+        # "FILE (sm_90): N functions", or "FILE[...: ELF sm_90 ...]: N functions" (the label says the SM)
+        m = re.match(r"^(\S.*) \(sm_(\w+)\): \d+ functions?", line) or \
+            re.match(r"^(\S.*\[[^]]*\bsm_(\w+)\b[^]]*\]): \d+ functions?", line)
         if m:
             cur = res.setdefault((label_key(m[1]), m[2]), {})
             continue
