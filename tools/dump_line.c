@@ -185,9 +185,12 @@ static void function_print(const cudw_line_table *t, const cudw_line_op *op, emi
 {
     int inlined = op->opcode == CUDW_LNE_INLINED_CALL;
     uint64_t at = inlined ? op->u2 : op->u;
-    if (inlined) {
+    if (inlined && op->u) {
         em_u64(e, "context", "inlined at row ", EM_DEC, op->u);
         em_text(e, " of this sequence, ");
+    } else if (inlined) { /* context 0: the rows that follow are the sequence's own function's again */
+        em_u64(e, "context", NULL, 0, op->u);
+        em_text(e, "context 0 (not inlined), ");
     }
     em_u64(e, "function_offset", "function name at 0x", EM_HEX, at);
     em_str_or(e, "function", " (", cudw_line_function_name(t, at), "<outside .debug_str>");
