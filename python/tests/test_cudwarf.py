@@ -50,7 +50,7 @@ def locations(path, limit=300):
     return locs[::step] + ["nosuch_symbol+0x10", locs[0].split("+")[0] + "+0xfffffff0" if locs else "x"]
 
 
-def test_struct_sizes_match_the_header():
+def test_struct_sizes_match_the_header(tmp_path):
     """Every structure Python lays out, and the library's own answer
     (cudw_struct_size), against what the C compiler makes of the header."""
     cc = shutil.which("cc")
@@ -59,8 +59,8 @@ def test_struct_sizes_match_the_header():
     layouts = dict(_lib._LAYOUTS)
     opaque = {"UNIT_SIZE": "cudw_unit", "LINE_ITER_SIZE": "cudw_line_iter", "DIE_ITER_SIZE": "cudw_die_iter",
               "ATTR_ITER_SIZE": "cudw_attr_iter"}
-    src = os.path.join(ROOT, "build", "sizes.c")
-    exe = os.path.join(ROOT, "build", "sizes")
+    src = str(tmp_path / "sizes.c")
+    exe = str(tmp_path / "sizes")
     with open(src, "w") as f:
         f.write("#include <cudwarf.h>\n#include <stdio.h>\nint main(void){\n")
         for c in list(layouts) + list(opaque.values()):
@@ -338,11 +338,11 @@ def test_dies_equal_the_cli_dump():
     assert kern and kern[0].tag_name == "DW_TAG_subprogram" and kern[0].attrs["DW_AT_high_pc"] > 0
 
 
-def test_verify_and_errors():
+def test_verify_and_errors(tmp_path):
     with cudwarf.open(os.path.join(FIX, "tiny_sm90_G.cubin")) as f:
         assert [x for x in f.verify() if x.severity == "error"] == []
     data = open(os.path.join(FIX, "tiny_sm90_G.cubin"), "rb").read()
-    bad = os.path.join(ROOT, "build", "truncated_py.cubin")
+    bad = str(tmp_path / "truncated_py.cubin")
     open(bad, "wb").write(data[:len(data) // 2])
     with pytest.raises(cudwarf.Error) as e:
         cudwarf.open(bad)
