@@ -39,23 +39,25 @@ loader finds libcudwarf.so.1.  A location that cannot be symbolized raises
 NotFoundError (no such function, past its end) or ArgumentError (a name
 that fits several functions), each saying why as addr2line does.
 """
-import ctypes
-import enum
-import threading
-from collections.abc import Mapping
-from dataclasses import dataclass, fields
-from typing import Dict, Iterable, Iterator, List, Optional, Union
-from ctypes import POINTER, byref, c_char_p, c_size_t, c_uint64, c_void_p
+import ctypes as _ctypes
+import enum as _enum
+import threading as _threading
+from collections.abc import Mapping as _Mapping
+from ctypes import (POINTER as _POINTER, byref as _byref, c_char_p as _c_char_p, c_size_t as _c_size_t,
+                    c_uint64 as _c_uint64, c_void_p as _c_void_p)
+from dataclasses import dataclass as _dataclass, fields as _fields
+from typing import Dict, Iterable, Iterator, List, Optional, Union  # annotations only: deleted at the end
 
 from . import _lib
-from ._lib import lib
+from ._lib import lib as _dll
 
-__all__ = ["open", "Error", "PtxError", "File", "ImageInfo", "Frame", "Row", "DIE", "Finding", "demangle",
-           "correlate", "ptx_lines", "ptx_predict", "SectionClass", "Correlation", "PtxText", "Instruction",
-           "SourceFrame", "Loc", "LocFrame", "SourceLine", "LineFunction", "LineCaller", "FunctionCost",
-           "FileCost", "PtxLine", "PtxFrame"]
+__all__ = ["open", "File", "ImageInfo", "Frame", "Row", "DIE", "Unit", "Finding", "demangle", "correlate",
+           "ptx_lines", "ptx_predict", "Error", "InputError", "FormatError", "NotFoundError", "ArgumentError",
+           "PtxError", "Tag", "At", "Form", "SectionClass", "Correlation", "PtxText", "Instruction", "SourceFrame",
+           "Loc", "LocFrame", "SourceLine", "LineFunction", "LineCaller", "FunctionCost", "FileCost", "PtxLine",
+           "PtxFrame"]
 
-MAX_FRAMES = 256          # CUDW_MAX_INLINE_DEPTH
+_MAX_FRAMES = 256         # CUDW_MAX_INLINE_DEPTH
 
 
 def _names_enum(name, fn, ranges):
@@ -67,15 +69,15 @@ def _names_enum(name, fn, ranges):
             n = fn(v)
             if n:
                 members.setdefault(n.decode(), v)
-    return enum.IntEnum(name, members)
+    return _enum.IntEnum(name, members)
 
 
-Tag = _names_enum("Tag", lib.cudw_tag_name, [(0, 0x90), (0x4080, 0x4110)])
-At = _names_enum("At", lib.cudw_at_name, [(0, 0x100), (0x2000, 0x2200), (0x3a00, 0x3a40), (0x3fff, 0x4000)])
-Form = _names_enum("Form", lib.cudw_form_name, [(0, 0x40)])
+Tag = _names_enum("Tag", _dll.cudw_tag_name, [(0, 0x90), (0x4080, 0x4110)])
+At = _names_enum("At", _dll.cudw_at_name, [(0, 0x100), (0x2000, 0x2200), (0x3a00, 0x3a40), (0x3fff, 0x4000)])
+Form = _names_enum("Form", _dll.cudw_form_name, [(0, 0x40)])
 
 
-class SectionClass(enum.IntEnum):
+class SectionClass(_enum.IntEnum):
     """What a section's file bytes are, for size accounting: enum
     cudw_size_class (CUDW_SIZE_CODE ...), the classes of `cudwarf size`.
     key: the name `size --json` gives the class ("relocations" for RELOCS)."""
@@ -92,7 +94,7 @@ class SectionClass(enum.IntEnum):
 
     @property
     def key(self) -> str:
-        return lib.cudw_size_class_name(int(self)).decode()
+        return _dll.cudw_size_class_name(int(self)).decode()
 
 
 _SYM_DEMANGLE, _SYM_PTX = _lib.SYM_DEMANGLE, _lib.SYM_PTX
@@ -117,7 +119,7 @@ class Error(Exception):
         """The Error subclass err's code is, built from err."""
         c = err.code
         cls = (InputError if c in (-2, -3, -4, -19) else NotFoundError if c == -16
-               else ArgumentError if c == -17 else MemoryError_ if c == -1 else FormatError)
+               else ArgumentError if c == -17 else _MemoryError if c == -1 else FormatError)
         return cls(err, context)
 
     def __init__(self, err, context=""):
@@ -126,8 +128,8 @@ class Error(Exception):
         self.offset = err.offset
         self.what = (err.what or b"").decode(errors="replace")
         self.detail = err.detail.decode(errors="replace")
-        buf = ctypes.create_string_buffer(512)
-        lib.cudw_error_format(byref(err), buf, len(buf))
+        buf = _ctypes.create_string_buffer(512)
+        _dll.cudw_error_format(_byref(err), buf, len(buf))
         self.message = buf.value.decode(errors="replace")
         super().__init__(f"{context}: {self.message}" if context else self.message)
 
@@ -151,7 +153,7 @@ class ArgumentError(Error, ValueError):
     """An argument the library refuses (a name of several functions, ...)."""
 
 
-class MemoryError_(Error, MemoryError):
+class _MemoryError(Error, MemoryError):
     """The library ran out of memory."""
 
 
@@ -294,11 +296,11 @@ def _locked(method):
 
 def demangle(name: str) -> str:
     """The C++ name demangled, or the name itself."""
-    buf = ctypes.create_string_buffer(4096)
-    n = lib.cudw_demangle(name.encode(), buf, len(buf))
+    buf = _ctypes.create_string_buffer(4096)
+    n = _dll.cudw_demangle(name.encode(), buf, len(buf))
     if n >= len(buf):
-        buf = ctypes.create_string_buffer(n + 1)
-        lib.cudw_demangle(name.encode(), buf, len(buf))
+        buf = _ctypes.create_string_buffer(n + 1)
+        _dll.cudw_demangle(name.encode(), buf, len(buf))
     return buf.value.decode() if n else name
 
 
@@ -306,8 +308,8 @@ def _parse_sm(sm):
     """"90", "sm_90a", 100 -> (100, b"\\0"): the library's own parser."""
     if sm is None:
         return 0, b"\0"
-    n, v = ctypes.c_uint(), ctypes.create_string_buffer(1)
-    if lib.cudw_sm_parse(str(sm).encode(), byref(n), v):
+    n, v = _ctypes.c_uint(), _ctypes.create_string_buffer(1)
+    if _dll.cudw_sm_parse(str(sm).encode(), _byref(n), v):
         raise ValueError(f"{sm!r} is not an SM (90, sm_90, 90a, sm_100f)")
     return n.value, v.raw or b"\0"
 
@@ -324,24 +326,24 @@ class File:
     def __init__(self, path: str, debug_file: Optional[str] = None):
         self.path = path
         self.debug_file = debug_file
-        self._in = c_void_p()
+        self._in = _c_void_p()
         self._syms = {}
-        rc = lib.cudw_input_open(byref(self._in), path.encode())
+        rc = _dll.cudw_input_open(_byref(self._in), path.encode())
         if rc:
-            err = lib.cudw_input_error(self._in).contents if self._in else None
+            err = _dll.cudw_input_error(self._in).contents if self._in else None
             e = Error.of(err, path) if err else MemoryError(path)
             self.close()
             raise e
-        self._frames = (_lib.SymFrame * MAX_FRAMES)()
-        self._lock = threading.RLock()
+        self._frames = (_lib.SymFrame * _MAX_FRAMES)()
+        self._lock = _threading.RLock()
 
     def close(self):
         for s in self._syms.values():
-            lib.cudw_symbolizer_close(s)
+            _dll.cudw_symbolizer_close(s)
         self._syms = {}
         if self._in:
-            lib.cudw_input_close(self._in)
-            self._in = c_void_p()
+            _dll.cudw_input_close(self._in)
+            self._in = _c_void_p()
 
     def __enter__(self):
         return self
@@ -363,8 +365,8 @@ class File:
         return self._in
 
     def images(self) -> List["ImageInfo"]:
-        n = lib.cudw_input_count(self._open())
-        return [ImageInfo(i, lib.cudw_input_peek(self._in, i).contents, self) for i in range(n)]
+        n = _dll.cudw_input_count(self._open())
+        return [ImageInfo(i, _dll.cudw_input_peek(self._in, i).contents, self) for i in range(n)]
 
     def _elf_indexes(self, image):
         """ELF image indexes: one (an index or label), or all."""
@@ -377,11 +379,11 @@ class File:
         raise KeyError(f"{self.path}: no ELF image {image!r}")
 
     def _load(self, i):
-        p = ctypes.POINTER(_lib.Image)()
-        rc = lib.cudw_input_load(self._open(), i, byref(p))
+        p = _ctypes.POINTER(_lib.Image)()
+        rc = _dll.cudw_input_load(self._open(), i, _byref(p))
         if rc:
-            e = Error.of(p.contents.err, _s(lib.cudw_input_peek(self._in, i).contents.label)) if p else MemoryError()
-            lib.cudw_image_close(p)
+            e = Error.of(p.contents.err, _s(_dll.cudw_input_peek(self._in, i).contents.label)) if p else MemoryError()
+            _dll.cudw_image_close(p)
             raise e
         return p
 
@@ -391,29 +393,29 @@ class File:
         try:
             f = p.contents.elf
             names = {}
-            for k in range(1, lib.cudw_section_count(f)):
-                s = lib.cudw_section_get(f, k)
-                names[_s(s.contents.name)] = SectionClass(lib.cudw_section_size_class(s))
-            n = (c_uint64 * _lib.SIZE_NCLASSES)()
-            if lib.cudw_image_sizes(f, n):
-                raise Error.of(lib.cudw_last_error(f).contents, self.path)
+            for k in range(1, _dll.cudw_section_count(f)):
+                s = _dll.cudw_section_get(f, k)
+                names[_s(s.contents.name)] = SectionClass(_dll.cudw_section_size_class(s))
+            n = (_c_uint64 * _lib.SIZE_NCLASSES)()
+            if _dll.cudw_image_sizes(f, n):
+                raise Error.of(_dll.cudw_last_error(f).contents, self.path)
             return names, {c: n[c] for c in SectionClass}
         finally:
-            lib.cudw_image_close(p)
+            _dll.cudw_image_close(p)
 
     def _debug_sections(self, i):
         p = self._load(i)
         try:
             f = p.contents.elf
             names = []
-            cls = ctypes.create_string_buffer(64)
-            for k in range(1, lib.cudw_section_count(f)):
-                s = lib.cudw_section_get(f, k).contents
-                if lib.cudw_classify_name(s.name, s.flags, cls) == 0:
+            cls = _ctypes.create_string_buffer(64)
+            for k in range(1, _dll.cudw_section_count(f)):
+                s = _dll.cudw_section_get(f, k).contents
+                if _dll.cudw_classify_name(s.name, s.flags, cls) == 0:
                     names.append(_s(s.name))
             return names
         finally:
-            lib.cudw_image_close(p)
+            _dll.cudw_image_close(p)
 
     # ---- symbolizing ----
 
@@ -423,11 +425,11 @@ class File:
         if key not in self._syms:
             n, v = _parse_sm(sm)
             opts = _lib.SymOpts(_SYM_DEMANGLE | _SYM_PTX, n, v, self.debug_file.encode() if self.debug_file else None)
-            h = c_void_p()
-            rc = lib.cudw_symbolizer_open(byref(h), self.path.encode(), byref(opts))
+            h = _c_void_p()
+            rc = _dll.cudw_symbolizer_open(_byref(h), self.path.encode(), _byref(opts))
             if rc:
-                e = Error.of(lib.cudw_symbolizer_error(h).contents, self.path) if h else MemoryError()
-                lib.cudw_symbolizer_close(h)
+                e = Error.of(_dll.cudw_symbolizer_error(h).contents, self.path) if h else MemoryError()
+                _dll.cudw_symbolizer_close(h)
                 raise e
             self._syms[key] = h
         return self._syms[key]
@@ -437,7 +439,7 @@ class File:
         if not res.found:
             return []
         image = _s(res.image_label)
-        n = min(res.nframes, MAX_FRAMES)
+        n = min(res.nframes, _MAX_FRAMES)
         out = [Frame(frames[k], image) for k in range(n)]
         if out and res.has_ptx:
             out[0].ptx_line = res.ptx_line
@@ -452,17 +454,17 @@ class File:
         name of several ArgumentError, each saying why as addr2line does.
         sm: "90", "sm_90a", 100 ... to pick the images."""
         h = self._symbolizer(sm)
-        sym, n, off = c_char_p(), c_size_t(), c_uint64()
+        sym, n, off = _c_char_p(), _c_size_t(), _c_uint64()
         loc = location.encode()
-        if lib.cudw_location_parse(loc, byref(sym), byref(n), byref(off)):
+        if _dll.cudw_location_parse(loc, _byref(sym), _byref(n), _byref(off)):
             raise ValueError(f"cannot parse location {location!r} (want SYMBOL+0xOFFSET)")
         res = _lib.SymResult()
-        rc = lib.cudw_symbolize(h, loc, n.value, off.value, byref(res), self._frames, MAX_FRAMES)
+        rc = _dll.cudw_symbolize(h, loc, n.value, off.value, _byref(res), self._frames, _MAX_FRAMES)
         if rc:
-            raise Error.of(lib.cudw_symbolizer_error(h).contents, self.path)
+            raise Error.of(_dll.cudw_symbolizer_error(h).contents, self.path)
         if not res.found:
-            why = ctypes.create_string_buffer(512)
-            miss = lib.cudw_symbolize_why(h, loc, n.value, byref(res), why, len(why))
+            why = _ctypes.create_string_buffer(512)
+            miss = _dll.cudw_symbolize_why(h, loc, n.value, _byref(res), why, len(why))
             if miss in (_MISS_NO_FUNCTION, _MISS_AMBIGUOUS, _MISS_PAST_END):
                 cls, code = (ArgumentError, -17) if miss == _MISS_AMBIGUOUS else (NotFoundError, -16)
                 raise cls(_lib.Error_(code=code, what=b"symbolize", detail=why.value[:223]),
@@ -475,13 +477,13 @@ class File:
         """Frames for an address of code section `section` (its index) of
         an ELF image (its label, as images() gives it)."""
         h = self._symbolizer(sm)
-        n = lib.cudw_symbolizer_image_count(h)
-        which = [i for i in range(n) if _s(lib.cudw_symbolizer_image(h, i).contents.label) == image]
+        n = _dll.cudw_symbolizer_image_count(h)
+        which = [i for i in range(n) if _s(_dll.cudw_symbolizer_image(h, i).contents.label) == image]
         if not which:
             raise KeyError(f"{self.path}: no ELF image {image!r}" + (f" for sm {sm}" if sm else ""))
         res = _lib.SymResult()
-        if lib.cudw_symbolize_address(h, which[0], section, address, byref(res), self._frames, MAX_FRAMES):
-            raise Error.of(lib.cudw_symbolizer_error(h).contents, self.path)
+        if _dll.cudw_symbolize_address(h, which[0], section, address, _byref(res), self._frames, _MAX_FRAMES):
+            raise Error.of(_dll.cudw_symbolizer_error(h).contents, self.path)
         return self._frames_of(res, self._frames)
 
     @_locked
@@ -497,23 +499,23 @@ class File:
         try:
             out = []
             opts = _lib.CorrOpts(p, function.encode() if function else None, 0)
-            for i in range(lib.cudw_symbolizer_image_count(h)):
-                c = c_void_p()
-                if lib.cudw_correlate(h, i, byref(opts), byref(c)):
-                    e = lib.cudw_symbolizer_error(h).contents
+            for i in range(_dll.cudw_symbolizer_image_count(h)):
+                c = _c_void_p()
+                if _dll.cudw_correlate(h, i, _byref(opts), _byref(c)):
+                    e = _dll.cudw_symbolizer_error(h).contents
                     if function and e.code == _lib.E_NOT_FOUND and e.what == b"function":
                         continue  # another image defines it
                     raise Error.of(e, self.path)
                 try:
                     out.append(_correlation(c, p, demangle))
                 finally:
-                    lib.cudw_correlation_close(c)
+                    _dll.cudw_correlation_close(c)
             if function and not out:
                 raise NotFoundError(_lib.Error_(code=-16, detail=f"no image defines function {function}".encode()[:223]),
                                     self.path)
             return out
         finally:
-            lib.cudw_ptx_close(p)
+            _dll.cudw_ptx_close(p)
 
     @_locked
     def symbolize_many(self, locations: Iterable[str], sm: Union[int, str, None] = None,
@@ -529,24 +531,24 @@ class File:
             q = (_lib.SymQuery * len(batch))()
             keep = []
             for k, loc in enumerate(batch):
-                sym, n, off = c_char_p(), c_size_t(), c_uint64()
+                sym, n, off = _c_char_p(), _c_size_t(), _c_uint64()
                 b = loc.encode()
-                if lib.cudw_location_parse(b, byref(sym), byref(n), byref(off)):
+                if _dll.cudw_location_parse(b, _byref(sym), _byref(n), _byref(off)):
                     raise ValueError(f"cannot parse location {loc!r} (want SYMBOL+0xOFFSET)")
                 name = b[:n.value]
                 keep.append(name)
                 q[k] = _lib.SymQuery(name, off.value)
             res = (_lib.SymResult * len(batch))()
             fr = (_lib.SymFrame * (len(batch) * frames))()
-            rc = lib.cudw_symbolize_batch(h, q, len(batch), res, fr, frames)
+            rc = _dll.cudw_symbolize_batch(h, q, len(batch), res, fr, frames)
             if rc:
-                raise Error.of(lib.cudw_symbolizer_error(h).contents, self.path)
+                raise Error.of(_dll.cudw_symbolizer_error(h).contents, self.path)
             for k in range(len(batch)):
                 if res[k].nframes > frames:  # deeper than the room given: ask again
                     out.append(self.symbolize(batch[k], sm))
                 else:
-                    base = ctypes.cast(ctypes.byref(fr, k * frames * ctypes.sizeof(_lib.SymFrame)),
-                                       ctypes.POINTER(_lib.SymFrame))
+                    base = _ctypes.cast(_ctypes.byref(fr, k * frames * _ctypes.sizeof(_lib.SymFrame)),
+                                       _ctypes.POINTER(_lib.SymFrame))
                     out.append(self._frames_of(res[k], base))
             batch.clear()
 
@@ -564,48 +566,48 @@ class File:
         for i in self._elf_indexes(image):
             p = self._load(i)
             try:
-                yield _s(lib.cudw_input_peek(self._in, i).contents.label), p.contents.elf
+                yield _s(_dll.cudw_input_peek(self._in, i).contents.label), p.contents.elf
             finally:
-                lib.cudw_image_close(p)
+                _dll.cudw_image_close(p)
 
     def lines(self, image: Union[int, str, None] = None, section: Optional[str] = None) -> Iterator["Row"]:
         """Rows of every line table (.debug_line, .nv_debug_line_sass and
         the Mercury twins), or of one section, in emission order."""
         for label, f in self._each_elf(image):
-            for k in range(1, lib.cudw_section_count(f)):
-                s = lib.cudw_section_get(f, k)
+            for k in range(1, _dll.cudw_section_count(f)):
+                s = _dll.cudw_section_get(f, k)
                 name = _s(s.contents.name)
                 base = name.replace(".nv.merc.", ".", 1)
                 if base not in (".debug_line", ".nv_debug_line_sass") or (section and name != section):
                     continue
-                cur, t = c_uint64(0), c_void_p()
+                cur, t = _c_uint64(0), _c_void_p()
                 while True:
-                    rc = lib.cudw_line_table_next(f, s, byref(cur), byref(t))
+                    rc = _dll.cudw_line_table_next(f, s, _byref(cur), _byref(t))
                     if rc == 1:
                         break
                     if rc:
-                        raise Error.of(lib.cudw_last_error(f).contents, label)
-                    it = ctypes.create_string_buffer(_lib.LINE_ITER_SIZE)
-                    lib.cudw_line_iter_init(t, it, 0)
+                        raise Error.of(_dll.cudw_last_error(f).contents, label)
+                    it = _ctypes.create_string_buffer(_lib.LINE_ITER_SIZE)
+                    _dll.cudw_line_iter_init(t, it, 0)
                     r = _lib.LineRow()
                     try:
                         while True:
-                            rc = lib.cudw_line_next(it, byref(r))
+                            rc = _dll.cudw_line_next(it, _byref(r))
                             if rc == 1:
                                 break
                             if rc:
-                                raise Error.of(lib.cudw_last_error(f).contents, label)
+                                raise Error.of(_dll.cudw_last_error(f).contents, label)
                             row = Row()
                             row.image, row.section = label, name
                             row.address, row.symbol = r.address, _s(r.symbol)
                             row.offset = r.address - r.symbol_value
-                            row.file = _s(lib.cudw_line_file_path(t, r.file))
+                            row.file = _s(_dll.cudw_line_file_path(t, r.file))
                             row.line, row.column = r.line, r.column
                             row.is_stmt, row.end_sequence = bool(r.is_stmt), bool(r.end_sequence)
                             row.context, row.function = r.context, _s(r.function)
                             yield row
                     finally:
-                        lib.cudw_line_iter_free(it)
+                        _dll.cudw_line_iter_free(it)
 
     def dies(self, image: Union[int, str, None] = None, section: str = ".debug_info") -> Iterator["DIE"]:
         """Every DIE of .debug_info (or another info-like section), in
@@ -630,32 +632,32 @@ class File:
 
     def _units_with_labels(self, image, section):
         for label, f in self._each_elf(image):
-            s = lib.cudw_section_find(f, section.encode())
+            s = _dll.cudw_section_find(f, section.encode())
             if not s:
                 continue
-            cur = c_uint64(0)
-            unit = ctypes.create_string_buffer(_lib.UNIT_SIZE)
+            cur = _c_uint64(0)
+            unit = _ctypes.create_string_buffer(_lib.UNIT_SIZE)
             while True:
-                rc = lib.cudw_unit_next(f, s, byref(cur), unit)
+                rc = _dll.cudw_unit_next(f, s, _byref(cur), unit)
                 if rc == 1:
                     break
                 if rc:
-                    raise Error.of(lib.cudw_last_error(f).contents, label)
+                    raise Error.of(_dll.cudw_last_error(f).contents, label)
                 # cudw_unit: file, section (two pointers), then the header's offset
-                offset = c_uint64.from_buffer(unit, 2 * ctypes.sizeof(c_void_p)).value
+                offset = _c_uint64.from_buffer(unit, 2 * _ctypes.sizeof(_c_void_p)).value
                 yield label, offset, self._unit_dies(label, section, f, unit)
 
     def _unit_dies(self, label, section, f, unit):
-        it = ctypes.create_string_buffer(_lib.DIE_ITER_SIZE)
-        lib.cudw_die_iter_init(unit, it)
+        it = _ctypes.create_string_buffer(_lib.DIE_ITER_SIZE)
+        _dll.cudw_die_iter_init(unit, it)
         d = _lib.Die()
         stack = []  # the open ancestors: stack[k] is at depth k
         while True:
-            rc = lib.cudw_die_next(it, byref(d))
+            rc = _dll.cudw_die_next(it, _byref(d))
             if rc == 1:
                 break
             if rc:
-                raise Error.of(lib.cudw_last_error(f).contents, label)
+                raise Error.of(_dll.cudw_last_error(f).contents, label)
             x = self._die(label, section, f, d)
             del stack[x.depth:]
             x.parent = stack[-1] if stack else None
@@ -668,27 +670,27 @@ class File:
     def _die(label, section, f, d):
         x = DIE()
         x.image, x.section, x.offset, x.depth, x.tag = label, section, d.offset, d.depth, d.tag
-        x.tag_name = _s(lib.cudw_tag_name(d.tag))
+        x.tag_name = _s(_dll.cudw_tag_name(d.tag))
         x.tag = Tag(d.tag) if d.tag in Tag._value2member_map_ else d.tag
         x.children, x.forms = [], {}
-        name = c_char_p()
-        x.name = _s(name.value) if lib.cudw_die_name(byref(d), byref(name)) == 0 else None
+        name = _c_char_p()
+        x.name = _s(name.value) if _dll.cudw_die_name(_byref(d), _byref(name)) == 0 else None
         x.attrs = {}
-        ai = ctypes.create_string_buffer(_lib.ATTR_ITER_SIZE)
-        lib.cudw_attr_iter_init(byref(d), ai)
+        ai = _ctypes.create_string_buffer(_lib.ATTR_ITER_SIZE)
+        _dll.cudw_attr_iter_init(_byref(d), ai)
         a = _lib.Attr()
         while True:
-            rc = lib.cudw_attr_next(ai, byref(a))
+            rc = _dll.cudw_attr_next(ai, _byref(a))
             if rc == 1:
                 break
             if rc:
-                raise Error.of(lib.cudw_last_error(f).contents, label)
-            key = _s(lib.cudw_at_name(a.name)) or f"0x{a.name:x}"
+                raise Error.of(_dll.cudw_last_error(f).contents, label)
+            key = _s(_dll.cudw_at_name(a.name)) or f"0x{a.name:x}"
             x.forms[key] = Form(a.form) if a.form in Form._value2member_map_ else a.form
             if a.vclass == _lib.V_STRING:
                 x.attrs[key] = _s(a.str)
             elif a.vclass == _lib.V_BLOCK:
-                x.attrs[key] = ctypes.string_at(a.block, a.block_len)
+                x.attrs[key] = _ctypes.string_at(a.block, a.block_len)
             elif a.vclass == _lib.V_SIGNED:
                 x.attrs[key] = a.s
             else:
@@ -706,7 +708,7 @@ class File:
                 x.section, x.offset = _s(w.section), w.offset
                 x.what, x.detail = _s(w.what), _s(w.detail)
                 found.append(x)
-            lib.cudw_verify(f, _lib.FINDING_FN(on), None)
+            _dll.cudw_verify(f, _lib.FINDING_FN(on), None)
         return found
 
 
@@ -723,10 +725,10 @@ class PtxError(Error, ValueError):
 
 
 def _ptx_open(path):
-    h = c_void_p()
-    if lib.cudw_ptx_open(path.encode(), byref(h)):
-        d = lib.cudw_ptx_error(h).contents if h else None
-        lib.cudw_ptx_close(h)
+    h = _c_void_p()
+    if _dll.cudw_ptx_open(path.encode(), _byref(h)):
+        d = _dll.cudw_ptx_error(h).contents if h else None
+        _dll.cudw_ptx_close(h)
         if d is None:
             raise MemoryError(path)
         raise PtxError(path, d.line, d.column, d.text.decode(errors="replace"))
@@ -734,11 +736,11 @@ def _ptx_open(path):
 
 
 def _ptx_path(p, number):
-    f = lib.cudw_ptx_file_find(p, number)
+    f = _dll.cudw_ptx_file_find(p, number)
     return _s(f.contents.path) if f else None
 
 
-class _Record(Mapping):
+class _Record(_Mapping):
     """A record of the CLI's JSON as an object: attributes named as the
     JSON's keys.  Also a read-only mapping of those keys, for code written
     against the dicts the package gave before 0.2: rec["key"], "key" in rec,
@@ -751,7 +753,7 @@ class _Record(Mapping):
 
     def __iter__(self):
         absent = self._absent()
-        return (f.name for f in fields(self) if f.name not in absent)
+        return (f.name for f in _fields(self) if f.name not in absent)
 
     def __len__(self):
         return sum(1 for _ in self)
@@ -773,7 +775,7 @@ def _plain(v):
     return v
 
 
-@dataclass(eq=False)
+@_dataclass(eq=False)
 class PtxFrame(_Record):
     """A .loc of a PTX line's inline chain, innermost first."""
     function: Optional[str]
@@ -782,7 +784,7 @@ class PtxFrame(_Record):
     column: int
 
 
-@dataclass(eq=False)
+@_dataclass(eq=False)
 class PtxLine(_Record):
     """A PTX instruction line (ptx_lines()): its PTX function, the .loc in
     effect (file number, path, line, column: None, None, 0, 0 before any)
@@ -802,42 +804,42 @@ def ptx_lines(path) -> List[PtxLine]:
     p = _ptx_open(path)
     try:
         out, w, ins = [], _lib.PtxWalk(), _lib.PtxInsn()
-        while lib.cudw_ptx_insn_next(p, byref(w), byref(ins)) == 0:
-            fn = _s(lib.cudw_ptx_func_get(p, ins.function).contents.name)
+        while _dll.cudw_ptx_insn_next(p, _byref(w), _byref(ins)) == 0:
+            fn = _s(_dll.cudw_ptx_func_get(p, ins.function).contents.name)
             frames, k = [], ins.loc
             while k:
-                x = lib.cudw_ptx_loc_get(p, k).contents
+                x = _dll.cudw_ptx_loc_get(p, k).contents
                 frames.append(PtxFrame(_s(x.name or x.label) if x.inlined_at else fn, _ptx_path(p, x.file), x.line,
                                        x.column))
                 k = x.inlined_at
             if ins.loc:
-                L = lib.cudw_ptx_loc_get(p, ins.loc).contents
+                L = _dll.cudw_ptx_loc_get(p, ins.loc).contents
                 out.append(PtxLine(ins.line, fn, L.file, _ptx_path(p, L.file), L.line, L.column, frames))
             else:
                 out.append(PtxLine(ins.line, fn, None, None, 0, 0, frames))
         return out
     finally:
-        lib.cudw_ptx_close(p)
+        _dll.cudw_ptx_close(p)
 
 
 def ptx_predict(ptx, cubin, section=".debug_line"):
     """The bytes of the line section (".debug_line" or
     ".nv.merc.debug_line") ptxas writes for cubin from ptx."""
     p = _ptx_open(ptx)
-    f = c_void_p()
+    f = _c_void_p()
     try:
-        if lib.cudw_open(byref(f), cubin.encode()):
-            raise Error(lib.cudw_last_error(f).contents, cubin) if f else MemoryError(cubin)
+        if _dll.cudw_open(_byref(f), cubin.encode()):
+            raise Error(_dll.cudw_last_error(f).contents, cubin) if f else MemoryError(cubin)
         pr = _lib.PtxPrediction()
-        if lib.cudw_ptx_predict(f, p, section.encode(), byref(pr)):
-            raise Error(lib.cudw_last_error(f).contents, cubin)
+        if _dll.cudw_ptx_predict(f, p, section.encode(), _byref(pr)):
+            raise Error(_dll.cudw_last_error(f).contents, cubin)
         try:
-            return ctypes.string_at(pr.unit.data, pr.unit.size)
+            return _ctypes.string_at(pr.unit.data, pr.unit.size)
         finally:
-            lib.cudw_ptx_prediction_free(byref(pr))
+            _dll.cudw_ptx_prediction_free(_byref(pr))
     finally:
-        lib.cudw_close(f)
-        lib.cudw_ptx_close(p)
+        _dll.cudw_close(f)
+        _dll.cudw_ptx_close(p)
 
 
 _PTX_FROM = {1: "file", 2: "fatbin", 3: "section"}
@@ -846,7 +848,7 @@ _PTX_FROM = {1: "file", 2: "fatbin", 3: "section"}
 # The records of `cudwarf correlate --json` (docs/json.md), one class per
 # kind of object there, the attributes in the JSON's order.
 
-@dataclass(eq=False)
+@_dataclass(eq=False)
 class PtxText(_Record):
     """Where the PTX text of a .nv_debug_ptx_txt section came from: source
     "file" (ptx=), "fatbin" (name: the PTX entry's label) or "section"."""
@@ -856,7 +858,7 @@ class PtxText(_Record):
     lines: int
 
 
-@dataclass(eq=False)
+@_dataclass(eq=False)
 class SourceFrame(_Record):
     """A frame as `addr2line -f -i --json` gives it: function (demangled
     with demangle=True, then linkage_name is the mangled one; else None and
@@ -873,7 +875,7 @@ class SourceFrame(_Record):
         return ("linkage_name",) if self.linkage_name is None else ()
 
 
-@dataclass(eq=False)
+@_dataclass(eq=False)
 class LocFrame(_Record):
     """A .loc of the chain the PTX says (Loc), innermost first, with its PTX line."""
     function: Optional[str]
@@ -883,7 +885,7 @@ class LocFrame(_Record):
     ptx_line: int
 
 
-@dataclass(eq=False)
+@_dataclass(eq=False)
 class Loc(_Record):
     """Where the PTX's .loc says other than the frames: its PTX line, why
     ptxas's table differs (reason), and its chain."""
@@ -892,7 +894,7 @@ class Loc(_Record):
     frames: List[LocFrame]
 
 
-@dataclass(eq=False)
+@_dataclass(eq=False)
 class Instruction(_Record):
     """A SASS instruction: section and pc; symbol and offset (None and left
     out of the dict with no symbol); function_symbol and function_offset
@@ -925,7 +927,7 @@ class Instruction(_Record):
         return out
 
 
-@dataclass(eq=False)
+@_dataclass(eq=False)
 class LineFunction(_Record):
     """A function with code on a source line: its exclusive bytes and instructions there."""
     function: Optional[str]
@@ -933,7 +935,7 @@ class LineFunction(_Record):
     sass_instructions: int
 
 
-@dataclass(eq=False)
+@_dataclass(eq=False)
 class LineCaller(_Record):
     """A call site a source line's code was inlined at (path, line, function: the caller)."""
     path: Optional[str]
@@ -943,7 +945,7 @@ class LineCaller(_Record):
     sass_instructions: int
 
 
-@dataclass(eq=False)
+@_dataclass(eq=False)
 class SourceLine(_Record):
     """What a source line costs (path None: instructions no row covers):
     SASS bytes and instructions, exclusive and inclusive of inlined code,
@@ -959,7 +961,7 @@ class SourceLine(_Record):
     callers: List[LineCaller]
 
 
-@dataclass(eq=False)
+@_dataclass(eq=False)
 class FunctionCost(_Record):
     """What a function costs (ptx_instructions None when only known per line)."""
     function: Optional[str]
@@ -970,7 +972,7 @@ class FunctionCost(_Record):
     ptx_instructions: Optional[int]
 
 
-@dataclass(eq=False)
+@_dataclass(eq=False)
 class FileCost(_Record):
     """What a source file costs (ptx_instructions None when only known per line)."""
     path: Optional[str]
@@ -981,7 +983,7 @@ class FileCost(_Record):
     ptx_instructions: Optional[int]
 
 
-@dataclass(eq=False)
+@_dataclass(eq=False)
 class Correlation(_Record):
     """One image's correlation (correlate()): the image's totals, where its
     PTX text came from, every instruction, and the costs per source line,
@@ -1012,33 +1014,33 @@ _COUNTERS = ("sass_bytes", "sass_bytes_inclusive", "sass_instructions", "sass_in
 
 
 def _source_line(c, i, k):
-    v = POINTER(_lib.CorrLineFn)()
-    n = lib.cudw_corr_line_functions(c, i, byref(v))
+    v = _POINTER(_lib.CorrLineFn)()
+    n = _dll.cudw_corr_line_functions(c, i, _byref(v))
     fns = [LineFunction(_s(v[j].function), v[j].sass_bytes, v[j].sass_instructions) for j in range(n)]
-    w = POINTER(_lib.CorrCaller)()
-    n = lib.cudw_corr_line_callers(c, i, byref(w))
+    w = _POINTER(_lib.CorrCaller)()
+    n = _dll.cudw_corr_line_callers(c, i, _byref(w))
     callers = [LineCaller(_s(w[j].file), w[j].line, _s(w[j].function), w[j].sass_bytes, w[j].sass_instructions)
                for j in range(n)]
     return SourceLine(_s(k.name), k.line, *(getattr(k, f) for f in _COUNTERS), k.ptx_instructions, fns, callers)
 
 
 def _loc(c, ins, dem):
-    p = lib.cudw_corr_ptx_get(c, ins.ptx).contents.ptx
+    p = _dll.cudw_corr_ptx_get(c, ins.ptx).contents.ptx
     frames, k = [], ins.loc
     while k:
-        x = lib.cudw_ptx_loc_get(p, k).contents
+        x = _dll.cudw_ptx_loc_get(p, k).contents
         name = _s(x.name)
         frames.append(LocFrame(demangle(name) if name and dem else name, _ptx_path(p, x.file), x.line, x.column,
                                x.ptx_line))
         k = x.inlined_at
-    return Loc(lib.cudw_ptx_loc_get(p, ins.loc).contents.ptx_line, _s(lib.cudw_corr_reason_name(ins.reason)), frames)
+    return Loc(_dll.cudw_ptx_loc_get(p, ins.loc).contents.ptx_line, _s(_dll.cudw_corr_reason_name(ins.reason)), frames)
 
 
 def _instruction(c, i, dem, n):
-    x = lib.cudw_corr_insn_get(c, i).contents
+    x = _dll.cudw_corr_insn_get(c, i).contents
     other = x.func and x.func != x.symbol
-    no_ptx = (1 << (8 * ctypes.sizeof(c_size_t))) - 1
-    fr = lib.cudw_corr_frames(c, i, byref(n))
+    no_ptx = (1 << (8 * _ctypes.sizeof(_c_size_t))) - 1
+    fr = _dll.cudw_corr_frames(c, i, _byref(n))
     return Instruction(_s(x.section_name), x.pc, _s(x.symbol), x.offset if x.symbol else None,
                        _s(x.func) if other else None, x.func_offset if other else None, x.size,
                        (x.ptx if x.ptx != no_ptx else None) if x.ptx_line else None, x.ptx_line or None,
@@ -1046,20 +1048,20 @@ def _instruction(c, i, dem, n):
 
 
 def _correlation(c, ptx, dem):
-    s = lib.cudw_corr_summary_get(c).contents
+    s = _dll.cudw_corr_summary_get(c).contents
     texts = []
-    for i in range(lib.cudw_corr_ptx_count(c)):
-        t = lib.cudw_corr_ptx_get(c, i).contents
+    for i in range(_dll.cudw_corr_ptx_count(c)):
+        t = _dll.cudw_corr_ptx_get(c, i).contents
         texts.append(PtxText(_PTX_FROM[t.from_], _s(t.name), _s(t.section.contents.name), t.lines))
-    n = c_size_t()
-    insns = [_instruction(c, i, dem, n) for i in range(lib.cudw_corr_insn_count(c))]
-    lines = [_source_line(c, i, lib.cudw_corr_line_get(c, i).contents) for i in range(lib.cudw_corr_line_count(c))]
+    n = _c_size_t()
+    insns = [_instruction(c, i, dem, n) for i in range(_dll.cudw_corr_insn_count(c))]
+    lines = [_source_line(c, i, _dll.cudw_corr_line_get(c, i).contents) for i in range(_dll.cudw_corr_line_count(c))]
     # a function's or file's PTX count is known only where it is counted by .loc
     known = (lambda k: k.ptx_instructions) if s.ptx_by_loc else (lambda k: None)
     funcs = [FunctionCost(_s(k.name), *(getattr(k, f) for f in _COUNTERS), known(k))
-             for k in (lib.cudw_corr_function_get(c, i).contents for i in range(lib.cudw_corr_function_count(c)))]
+             for k in (_dll.cudw_corr_function_get(c, i).contents for i in range(_dll.cudw_corr_function_count(c)))]
     files = [FileCost(_s(k.name), *(getattr(k, f) for f in _COUNTERS), known(k))
-             for k in (lib.cudw_corr_file_get(c, i).contents for i in range(lib.cudw_corr_file_count(c)))]
+             for k in (_dll.cudw_corr_file_get(c, i).contents for i in range(_dll.cudw_corr_file_count(c)))]
     return Correlation(_s(s.image), s.sm, s.code_bytes, s.sass_bytes, s.capsule_bytes, s.instructions, s.with_line,
                        s.with_ptx, s.disagree, "loc" if s.ptx_by_loc else "sass", texts, insns, lines, funcs, files)
 
@@ -1073,3 +1075,7 @@ def correlate(path, ptx=None, sm=None, function=None, demangle=False) -> List[Co
 def open(path: str, debug_file: Optional[str] = None) -> "File":  # noqa: A001 - the package's front door
     """Open a cubin, fatbin, host ELF or archive (a context manager)."""
     return File(path, debug_file)
+
+
+# typing's names were for the annotations above; they are not the package's
+del Dict, Iterable, Iterator, List, Optional, Union

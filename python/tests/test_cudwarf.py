@@ -432,3 +432,20 @@ def test_one_file_from_many_threads():
         with concurrent.futures.ThreadPoolExecutor(4) as ex:
             got = list(ex.map(lambda l: [(x.function, x.line) for x in f.symbolize(l)], locs * 4))
     assert got == want * 4
+
+
+def test_all_is_the_public_api():
+    """__all__ names every public name of the package and nothing else: dir(cudwarf) shows the API
+    (the modules and helpers the package uses are private), and each name is there."""
+    import types
+    assert len(set(cudwarf.__all__)) == len(cudwarf.__all__)
+    assert all(hasattr(cudwarf, n) for n in cudwarf.__all__)
+    # (not identifiers: pytest's assertion rewriting, which pyproject.toml's python_files gives the package too)
+    public = {n for n in dir(cudwarf) if not n.startswith("_") and n.isidentifier()}
+    assert public == set(cudwarf.__all__), public ^ set(cudwarf.__all__)
+    assert not [n for n in public if isinstance(getattr(cudwarf, n), types.ModuleType)]
+    for n in ("InputError", "FormatError", "NotFoundError", "ArgumentError", "PtxError", "Tag", "At", "Form",
+              "Unit"):
+        assert n in cudwarf.__all__
+    for n in ("ctypes", "POINTER", "byref", "Dict", "threading", "MemoryError_", "lib"):
+        assert n not in dir(cudwarf)
