@@ -8,7 +8,7 @@ A thin ctypes layer over libcudwarf (no other dependency):
             print(im.label, im.sm, im.variant)
             print(im.sizes[cudwarf.SectionClass.DEBUG])   # bytes by class, as `cudwarf size`
         for fr in f.symbolize("kernel+0x80"):         # innermost frame first; any name form
-            print(fr.function, fr.file, fr.line, fr.image)
+            print(fr.function, fr.path, fr.line, fr.image)  # keys of addr2line --json's frames
         stacks = f.symbolize_many(["_Z6kernelPi+0x80", "_Z6kernelPi+0x90"])
         report = f.correlate(ptx="k.ptx")            # source <-> PTX <-> SASS: Correlation objects
         for line in report[0].source_lines:           # attributes named as correlate --json's keys
@@ -25,8 +25,11 @@ A thin ctypes layer over libcudwarf (no other dependency):
     cudwarf.ptx_lines("k.ptx")                        # PtxLine objects: `cudwarf ptx-lines --json`
     cudwarf.ptx_predict("k.ptx", "k.cubin")           # the .debug_line bytes ptxas writes
 
-Errors from the library raise cudwarf.Error (InputError, FormatError,
-NotFoundError, ArgumentError, PtxError), which carries the code and the
+Every error the package raises is a cudwarf.Error: InputError, FormatError,
+NotFoundError (also a KeyError), ArgumentError (also a ValueError: a
+malformed location or SM, a name of several functions) and PtxError (also
+a ValueError: a PTX file that cannot be read, that ptxas would reject, or
+that is not the PTX a cubin was made from); each carries the code and the
 section and offset where decoding failed.  Tag, At and Form are IntEnums of
 the DWARF numbers by the library's names; SectionClass the size classes.
 correlate() and ptx_lines() give typed records (dataclasses) whose
@@ -41,6 +44,7 @@ that fits several functions), each saying why as addr2line does.
 """
 import ctypes as _ctypes
 import enum as _enum
+import functools as _functools
 import threading as _threading
 from collections.abc import Mapping as _Mapping
 from ctypes import (POINTER as _POINTER, byref as _byref, c_char_p as _c_char_p, c_size_t as _c_size_t,
@@ -56,6 +60,11 @@ __all__ = ["open", "File", "ImageInfo", "Frame", "Row", "DIE", "Unit", "Finding"
            "PtxError", "Tag", "At", "Form", "SectionClass", "Correlation", "PtxText", "Instruction", "SourceFrame",
            "Loc", "LocFrame", "SourceLine", "LineFunction", "LineCaller", "FunctionCost", "FileCost", "PtxLine",
            "PtxFrame"]
+
+# The release: the library's (CUDW_VERSION_STRING, `cudwarf --version`,
+# the Makefile's VERSION, which the wheel's metadata takes); a test keeps
+# them one.
+__version__ = "0.2.0"
 
 _MAX_FRAMES = 256         # CUDW_MAX_INLINE_DEPTH
 
@@ -107,19 +116,24 @@ class Error(Exception):
     the package's exceptions: InputError (a file that is not one cudwarf
     reads: missing, not ELF, not a device ELF), FormatError (a malformed
     section: the section and offset say where), NotFoundError (no such
-    image, section or function; also a KeyError) and PtxError.  Build one
-    from a library error with Error.of(err, context)."""
+    image, section or function; also a KeyError), ArgumentError (also a
+    ValueError) and PtxError (also a ValueError).  Build one from a
+    library error with Error.of(err, context)."""
 
     code: int
     section: str
     offset: int
 
     @staticmethod
-    def of(err, context=""):
-        """The Error subclass err's code is, built from err."""
+    def of(err, context: str = "", ptx: Optional[str] = None) -> "Error":
+        """The Error subclass err's code is, built from err; ptx: the PTX
+        file the call checked against the cubin (the library's "PTX text"
+        not-found errors are about it: a PtxError)."""
         c = err.code
-        cls = (InputError if c in (-2, -3, -4, -19) else NotFoundError if c == -16
-               else ArgumentError if c == -17 else _MemoryError if c == -1 else FormatError)
+        if c == _lib.E_NOT_FOUND and err.what == b"PTX text" and ptx:
+            return PtxError._from_library(err, context, ptx)
+        cls = (InputError if c in (-2, -3, -4, -19) else NotFoundError if c == _lib.E_NOT_FOUND
+               else ArgumentError if c == _lib.E_ARG else _MemoryError if c == -1 else FormatError)
         return cls(err, context)
 
     def __init__(self, err, context=""):
@@ -150,11 +164,42 @@ class NotFoundError(Error, KeyError):
 
 
 class ArgumentError(Error, ValueError):
-    """An argument the library refuses (a name of several functions, ...)."""
+    """An argument the library refuses: a location that is not
+    SYMBOL+OFFSET, an SM that is not one, a name of several functions, a
+    File used after close()."""
+
+
+class PtxError(Error, ValueError):
+    """A PTX file the package cannot use: path; line and column where in
+    it (0 when no line is at fault); text.  One that cannot be read or
+    that ptxas would reject (what "PTX"), or, given to correlate(ptx=...),
+    not the PTX the cubin was made from (what "PTX text", code
+    CUDW_E_NOT_FOUND: the library's message)."""
+
+    def __init__(self, path, line, column, text):  # pylint: disable=super-init-not-called
+        self.path, self.line, self.column, self.text = path, line, column, text
+        self.code, self.section, self.offset, self.what, self.detail = -8, "", 0, "PTX", text
+        where = path + (f":{line}" if line else "") + (f":{column}" if line and column else "")
+        self.message = f"{where}: {text}"
+        Exception.__init__(self, self.message)
+
+    @classmethod
+    def _from_library(cls, err, context, ptx):
+        """The library's error err about the PTX file ptx (no line)."""
+        e = cls(ptx, 0, 0, err.detail.decode(errors="replace"))
+        Error.__init__(e, err, context)
+        return e
 
 
 class _MemoryError(Error, MemoryError):
     """The library ran out of memory."""
+
+
+def _error(cls, what, detail, context=""):
+    """An ArgumentError or NotFoundError the package finds itself, said as
+    the library says its own (code CUDW_E_ARG or CUDW_E_NOT_FOUND)."""
+    code = {ArgumentError: _lib.E_ARG, NotFoundError: _lib.E_NOT_FOUND}[cls]
+    return cls(_lib.Error_(code=code, what=what.encode(), detail=detail.encode()[:223]), context)
 
 
 def _s(b):
@@ -184,14 +229,14 @@ class ImageInfo:
         return self._sections
 
     @property
-    def section_classes(self) -> Dict[str, "SectionClass"]:
+    def section_classes(self) -> Dict[str, SectionClass]:
         """Every section of an ELF image by name, with its SectionClass ({} for PTX and LTO IR)."""
         if self._classes is None:
             self._classes = self._file._section_classes(self.index) if self.kind == "elf" else ({}, {})
         return self._classes[0]
 
     @property
-    def sizes(self) -> Dict["SectionClass", int]:
+    def sizes(self) -> Dict[SectionClass, int]:
         """The image's bytes by SectionClass, every class (as `cudwarf size`
         counts them: they add up to the image's size; {} for PTX and LTO IR)."""
         self.section_classes
@@ -202,18 +247,22 @@ class ImageInfo:
 
 
 class Frame:
-    """One frame of an answer, innermost first: function (linkage name),
-    function_demangled, file, line, column, source ("symbol", "line-table",
-    "die": what named the function), image (its label), and for the
-    innermost, ptx_line and ptx_text when .nv_debug_line_sass covers it."""
+    """One frame of an answer, innermost first, named as the frames of
+    `addr2line --json` (docs/json.md): function (the linkage name; the
+    JSON's function without -C), function_demangled (the JSON's function
+    with -C), path (None where no line row names one), line, column,
+    source ("symbol", "line-table", "die": what named the function); and
+    image (its label), and for the innermost, ptx_line and ptx_text when
+    .nv_debug_line_sass covers it.  file: path's earlier name, kept as an
+    alias."""
 
-    __slots__ = ("function", "function_demangled", "file", "line", "column", "source", "image", "ptx_line",
+    __slots__ = ("function", "function_demangled", "path", "line", "column", "source", "image", "ptx_line",
                  "ptx_text")
 
     def __init__(self, fr, image, ptx_line=None, ptx_text=None):
         self.function = _s(fr.function)
         self.function_demangled = _s(fr.function_demangled)
-        self.file = _s(fr.file)
+        self.path = _s(fr.file)
         self.line = fr.line
         self.column = fr.column
         self.source = _FROM.get(fr.source)
@@ -221,21 +270,33 @@ class Frame:
         self.ptx_line = ptx_line
         self.ptx_text = ptx_text
 
+    @property
+    def file(self) -> Optional[str]:
+        """An alias of path (its earlier name), for the code that uses it."""
+        return self.path
+
     def __repr__(self):
-        return f"Frame({self.function!r}, {self.file!r}, {self.line})"
+        return f"Frame({self.function!r}, {self.path!r}, {self.line})"
 
 
 class Row:
-    """One line-table row: section, address, symbol, offset (from the
-    symbol), file (path), line, column, is_stmt, end_sequence, context
-    (0, or the 1-based row of the sequence it was inlined at), function
-    (the inlined function's name)."""
+    """One line-table row, its fields named as `lines --json` names them:
+    section, address, symbol, offset (from the symbol), path, line,
+    column, is_stmt, end_sequence, context (0, or the 1-based row of the
+    sequence it was inlined at), function (the inlined function's name).
+    file: path's earlier name, kept as an alias (the path; the JSON's file
+    is the DWARF file number)."""
 
-    __slots__ = ("image", "section", "address", "symbol", "offset", "file", "line", "column", "is_stmt",
+    __slots__ = ("image", "section", "address", "symbol", "offset", "path", "line", "column", "is_stmt",
                  "end_sequence", "context", "function")
 
+    @property
+    def file(self) -> Optional[str]:
+        """An alias of path (its earlier name), for the code that uses it."""
+        return self.path
+
     def __repr__(self):
-        return f"Row({self.section}, {self.symbol}+0x{self.offset:x}, {self.file}:{self.line})"
+        return f"Row({self.section}, {self.symbol}+0x{self.offset:x}, {self.path}:{self.line})"
 
 
 class DIE:
@@ -286,11 +347,12 @@ class Finding:
 
 
 def _locked(method):
-    """method under the File's lock (see File)."""
+    """method under the File's lock (see File); its signature, name and
+    docstring stay method's (functools.wraps: help() and IDEs show them)."""
+    @_functools.wraps(method)
     def run(self, *a, **k):
         with self._lock:
             return method(self, *a, **k)
-    run.__doc__, run.__name__ = method.__doc__, method.__name__
     return run
 
 
@@ -310,8 +372,18 @@ def _parse_sm(sm):
         return 0, b"\0"
     n, v = _ctypes.c_uint(), _ctypes.create_string_buffer(1)
     if _dll.cudw_sm_parse(str(sm).encode(), _byref(n), v):
-        raise ValueError(f"{sm!r} is not an SM (90, sm_90, 90a, sm_100f)")
+        raise _error(ArgumentError, "sm", f"{sm!r} is not an SM (90, sm_90, 90a, sm_100f)")
     return n.value, v.raw or b"\0"
+
+
+def _parse_location(location, context):
+    """"SYMBOL+0xOFFSET" -> (the location's bytes, the length of its
+    SYMBOL, OFFSET): the library's own parser."""
+    b = location.encode()
+    sym, n, off = _c_char_p(), _c_size_t(), _c_uint64()
+    if _dll.cudw_location_parse(b, _byref(sym), _byref(n), _byref(off)):
+        raise _error(ArgumentError, "location", f"cannot parse {location!r} (want SYMBOL+0xOFFSET)", context)
+    return b, n.value, off.value
 
 
 class File:
@@ -361,10 +433,11 @@ class File:
 
     def _open(self):
         if not self._in:
-            raise ValueError(f"{self.path}: the file is closed")
+            raise _error(ArgumentError, "file", "the file is closed", self.path)
         return self._in
 
-    def images(self) -> List["ImageInfo"]:
+    def images(self) -> List[ImageInfo]:
+        """The input's images (ELF, PTX, LTO IR), as `cudwarf list` lists them."""
         n = _dll.cudw_input_count(self._open())
         return [ImageInfo(i, _dll.cudw_input_peek(self._in, i).contents, self) for i in range(n)]
 
@@ -376,7 +449,7 @@ class File:
         for im in ims:
             if image in (im.index, im.label):
                 return [im.index]
-        raise KeyError(f"{self.path}: no ELF image {image!r}")
+        raise _error(NotFoundError, "image", f"no ELF image {image!r}", self.path)
 
     def _load(self, i):
         p = _ctypes.POINTER(_lib.Image)()
@@ -447,40 +520,38 @@ class File:
         return out
 
     @_locked
-    def symbolize(self, location: str, sm: Union[int, str, None] = None) -> List["Frame"]:
+    def symbolize(self, location: str, sm: Union[int, str, None] = None) -> List[Frame]:
         """Frames for "SYMBOL+0xOFFSET" (innermost first; SYMBOL as people
         type it: mangled, demangled or short); [] when no line row covers
         it.  A name of no function or past its end raises NotFoundError, a
-        name of several ArgumentError, each saying why as addr2line does.
+        name of several ArgumentError, each saying why as addr2line does; a
+        location that is not SYMBOL+OFFSET raises ArgumentError.
         sm: "90", "sm_90a", 100 ... to pick the images."""
+        loc, n, off = _parse_location(location, self.path)
         h = self._symbolizer(sm)
-        sym, n, off = _c_char_p(), _c_size_t(), _c_uint64()
-        loc = location.encode()
-        if _dll.cudw_location_parse(loc, _byref(sym), _byref(n), _byref(off)):
-            raise ValueError(f"cannot parse location {location!r} (want SYMBOL+0xOFFSET)")
         res = _lib.SymResult()
-        rc = _dll.cudw_symbolize(h, loc, n.value, off.value, _byref(res), self._frames, _MAX_FRAMES)
+        rc = _dll.cudw_symbolize(h, loc, n, off, _byref(res), self._frames, _MAX_FRAMES)
         if rc:
             raise Error.of(_dll.cudw_symbolizer_error(h).contents, self.path)
         if not res.found:
             why = _ctypes.create_string_buffer(512)
-            miss = _dll.cudw_symbolize_why(h, loc, n.value, _byref(res), why, len(why))
+            miss = _dll.cudw_symbolize_why(h, loc, n, _byref(res), why, len(why))
             if miss in (_MISS_NO_FUNCTION, _MISS_AMBIGUOUS, _MISS_PAST_END):
-                cls, code = (ArgumentError, -17) if miss == _MISS_AMBIGUOUS else (NotFoundError, -16)
-                raise cls(_lib.Error_(code=code, what=b"symbolize", detail=why.value[:223]),
-                          f"{self.path}: {location}")
+                cls = ArgumentError if miss == _MISS_AMBIGUOUS else NotFoundError
+                raise _error(cls, "symbolize", _s(why.value), f"{self.path}: {location}")
         return self._frames_of(res, self._frames)
 
     @_locked
     def symbolize_address(self, image: Union[int, str], section: int, address: int,
-                          sm: Union[int, str, None] = None) -> List["Frame"]:
+                          sm: Union[int, str, None] = None) -> List[Frame]:
         """Frames for an address of code section `section` (its index) of
         an ELF image (its label, as images() gives it)."""
         h = self._symbolizer(sm)
         n = _dll.cudw_symbolizer_image_count(h)
         which = [i for i in range(n) if _s(_dll.cudw_symbolizer_image(h, i).contents.label) == image]
         if not which:
-            raise KeyError(f"{self.path}: no ELF image {image!r}" + (f" for sm {sm}" if sm else ""))
+            raise _error(NotFoundError, "image",
+                         f"no ELF image {image!r}" + (f" for sm {sm}" if sm else ""), self.path)
         res = _lib.SymResult()
         if _dll.cudw_symbolize_address(h, which[0], section, address, _byref(res), self._frames, _MAX_FRAMES):
             raise Error.of(_dll.cudw_symbolizer_error(h).contents, self.path)
@@ -493,7 +564,8 @@ class File:
         that define function): one Correlation per image, the record of
         `cudwarf correlate --json` as an object (instructions, source_lines,
         functions, files; rec.to_dict() is the JSON's dict).  ptx: the PTX
-        file the image was compiled from (checked)."""
+        file the image was compiled from (checked: PtxError when it is not,
+        or cannot be read).  An unknown function raises NotFoundError."""
         h = self._symbolizer(sm)
         p = _ptx_open(ptx) if ptx else None
         try:
@@ -505,21 +577,20 @@ class File:
                     e = _dll.cudw_symbolizer_error(h).contents
                     if function and e.code == _lib.E_NOT_FOUND and e.what == b"function":
                         continue  # another image defines it
-                    raise Error.of(e, self.path)
+                    raise Error.of(e, self.path, ptx=ptx)
                 try:
                     out.append(_correlation(c, p, demangle))
                 finally:
                     _dll.cudw_correlation_close(c)
             if function and not out:
-                raise NotFoundError(_lib.Error_(code=-16, detail=f"no image defines function {function}".encode()[:223]),
-                                    self.path)
+                raise _error(NotFoundError, "function", f"no image defines function {function}", self.path)
             return out
         finally:
             _dll.cudw_ptx_close(p)
 
     @_locked
     def symbolize_many(self, locations: Iterable[str], sm: Union[int, str, None] = None,
-                       frames: int = 16) -> List[List["Frame"]]:
+                       frames: int = 16) -> List[List[Frame]]:
         """symbolize() for every location, in one library call per 4096.  A
         location that cannot be symbolized (no such function, ambiguous, past
         its end, no line row) gives [] in its place -- a profiler's batch
@@ -531,13 +602,9 @@ class File:
             q = (_lib.SymQuery * len(batch))()
             keep = []
             for k, loc in enumerate(batch):
-                sym, n, off = _c_char_p(), _c_size_t(), _c_uint64()
-                b = loc.encode()
-                if _dll.cudw_location_parse(b, _byref(sym), _byref(n), _byref(off)):
-                    raise ValueError(f"cannot parse location {loc!r} (want SYMBOL+0xOFFSET)")
-                name = b[:n.value]
-                keep.append(name)
-                q[k] = _lib.SymQuery(name, off.value)
+                b, n, off = _parse_location(loc, self.path)
+                keep.append(b[:n])
+                q[k] = _lib.SymQuery(keep[-1], off)
             res = (_lib.SymResult * len(batch))()
             fr = (_lib.SymFrame * (len(batch) * frames))()
             rc = _dll.cudw_symbolize_batch(h, q, len(batch), res, fr, frames)
@@ -570,7 +637,7 @@ class File:
             finally:
                 _dll.cudw_image_close(p)
 
-    def lines(self, image: Union[int, str, None] = None, section: Optional[str] = None) -> Iterator["Row"]:
+    def lines(self, image: Union[int, str, None] = None, section: Optional[str] = None) -> Iterator[Row]:
         """Rows of every line table (.debug_line, .nv_debug_line_sass and
         the Mercury twins), or of one section, in emission order."""
         for label, f in self._each_elf(image):
@@ -601,7 +668,7 @@ class File:
                             row.image, row.section = label, name
                             row.address, row.symbol = r.address, _s(r.symbol)
                             row.offset = r.address - r.symbol_value
-                            row.file = _s(_dll.cudw_line_file_path(t, r.file))
+                            row.path = _s(_dll.cudw_line_file_path(t, r.file))
                             row.line, row.column = r.line, r.column
                             row.is_stmt, row.end_sequence = bool(r.is_stmt), bool(r.end_sequence)
                             row.context, row.function = r.context, _s(r.function)
@@ -609,13 +676,13 @@ class File:
                     finally:
                         _dll.cudw_line_iter_free(it)
 
-    def dies(self, image: Union[int, str, None] = None, section: str = ".debug_info") -> Iterator["DIE"]:
+    def dies(self, image: Union[int, str, None] = None, section: str = ".debug_info") -> Iterator[DIE]:
         """Every DIE of .debug_info (or another info-like section), in
         order, each linked to its parent and its parent's children."""
         for unit in self._units(image, section):
             yield from unit
 
-    def units(self, image: Union[int, str, None] = None, section: str = ".debug_info") -> List["Unit"]:
+    def units(self, image: Union[int, str, None] = None, section: str = ".debug_info") -> List[Unit]:
         """The compilation units, each with its whole DIE tree (Unit)."""
         out = []
         for label, offset, dies in self._units_with_labels(image, section):
@@ -697,7 +764,7 @@ class File:
                 x.attrs[key] = a.u
         return x
 
-    def verify(self, image: Union[int, str, None] = None) -> List["Finding"]:
+    def verify(self, image: Union[int, str, None] = None) -> List[Finding]:
         """Every finding of cudw_verify over the ELF images."""
         found = []
         for label, f in self._each_elf(image):
@@ -714,24 +781,15 @@ class File:
 
 # ---- PTX and correlation ----
 
-class PtxError(Error, ValueError):
-    """A PTX file ptxas would reject: path, line, column, message."""
-
-    def __init__(self, path, line, column, text):  # pylint: disable=super-init-not-called
-        self.path, self.line, self.column, self.text = path, line, column, text
-        self.code, self.section, self.offset, self.what, self.detail = -8, "", 0, "PTX", text
-        self.message = f"{path}:{line}:{column}: {text}"
-        Exception.__init__(self, self.message)
-
-
 def _ptx_open(path):
     h = _c_void_p()
     if _dll.cudw_ptx_open(path.encode(), _byref(h)):
-        d = _dll.cudw_ptx_error(h).contents if h else None
-        _dll.cudw_ptx_close(h)
-        if d is None:
+        if not h:
             raise MemoryError(path)
-        raise PtxError(path, d.line, d.column, d.text.decode(errors="replace"))
+        d = _dll.cudw_ptx_error(h).contents
+        e = PtxError(path, d.line, d.column, d.text.decode(errors="replace"))  # before the close frees d
+        _dll.cudw_ptx_close(h)
+        raise e
     return h
 
 
@@ -798,7 +856,7 @@ class PtxLine(_Record):
     frames: List[PtxFrame]
 
 
-def ptx_lines(path) -> List[PtxLine]:
+def ptx_lines(path: str) -> List[PtxLine]:
     """Every PTX instruction line with the .loc in effect and its inline
     chain: the records of `cudwarf ptx-lines --json`, as PtxLine objects."""
     p = _ptx_open(path)
@@ -822,17 +880,17 @@ def ptx_lines(path) -> List[PtxLine]:
         _dll.cudw_ptx_close(p)
 
 
-def ptx_predict(ptx, cubin, section=".debug_line"):
+def ptx_predict(ptx: str, cubin: str, section: str = ".debug_line") -> bytes:
     """The bytes of the line section (".debug_line" or
     ".nv.merc.debug_line") ptxas writes for cubin from ptx."""
     p = _ptx_open(ptx)
     f = _c_void_p()
     try:
         if _dll.cudw_open(_byref(f), cubin.encode()):
-            raise Error(_dll.cudw_last_error(f).contents, cubin) if f else MemoryError(cubin)
+            raise Error.of(_dll.cudw_last_error(f).contents, cubin) if f else MemoryError(cubin)
         pr = _lib.PtxPrediction()
         if _dll.cudw_ptx_predict(f, p, section.encode(), _byref(pr)):
-            raise Error(_dll.cudw_last_error(f).contents, cubin)
+            raise Error.of(_dll.cudw_last_error(f).contents, cubin, ptx=ptx)
         try:
             return _ctypes.string_at(pr.unit.data, pr.unit.size)
         finally:
@@ -1066,13 +1124,14 @@ def _correlation(c, ptx, dem):
                        s.with_ptx, s.disagree, "loc" if s.ptx_by_loc else "sass", texts, insns, lines, funcs, files)
 
 
-def correlate(path, ptx=None, sm=None, function=None, demangle=False) -> List[Correlation]:
+def correlate(path: str, ptx: Optional[str] = None, sm: Union[int, str, None] = None, function: Optional[str] = None,
+              demangle: bool = False) -> List[Correlation]:
     """File(path).correlate(...): the records of `cudwarf correlate --json`, as Correlation objects."""
     with File(path) as f:
         return f.correlate(ptx=ptx, sm=sm, function=function, demangle=demangle)
 
 
-def open(path: str, debug_file: Optional[str] = None) -> "File":  # noqa: A001 - the package's front door
+def open(path: str, debug_file: Optional[str] = None) -> File:  # noqa: A001 - the package's front door
     """Open a cubin, fatbin, host ELF or archive (a context manager)."""
     return File(path, debug_file)
 
