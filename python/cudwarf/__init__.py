@@ -8,7 +8,7 @@ A thin ctypes layer over libcudwarf (no other dependency):
             print(im.label, im.sm, im.variant)
             print(im.sizes[cudwarf.SectionClass.DEBUG])   # bytes by class, as `cudwarf size`
         for fr in f.symbolize("kernel+0x80"):         # innermost frame first; any name form
-            print(fr.function, fr.file, fr.line, fr.image)
+            print(fr.function, fr.path, fr.line, fr.image)  # keys of addr2line --json's frames
         stacks = f.symbolize_many(["_Z6kernelPi+0x80", "_Z6kernelPi+0x90"])
         report = f.correlate(ptx="k.ptx")            # source <-> PTX <-> SASS: Correlation objects
         for line in report[0].source_lines:           # attributes named as correlate --json's keys
@@ -25,8 +25,11 @@ A thin ctypes layer over libcudwarf (no other dependency):
     cudwarf.ptx_lines("k.ptx")                        # PtxLine objects: `cudwarf ptx-lines --json`
     cudwarf.ptx_predict("k.ptx", "k.cubin")           # the .debug_line bytes ptxas writes
 
-Errors from the library raise cudwarf.Error (InputError, FormatError,
-NotFoundError, ArgumentError, PtxError), which carries the code and the
+Every error the package raises is a cudwarf.Error: InputError, FormatError,
+NotFoundError (also a KeyError), ArgumentError (also a ValueError: a
+malformed location or SM, a name of several functions) and PtxError (also
+a ValueError: a PTX file that cannot be read, that ptxas would reject, or
+that is not the PTX a cubin was made from); each carries the code and the
 section and offset where decoding failed.  Tag, At and Form are IntEnums of
 the DWARF numbers by the library's names; SectionClass the size classes.
 correlate() and ptx_lines() give typed records (dataclasses) whose
@@ -39,23 +42,31 @@ loader finds libcudwarf.so.1.  A location that cannot be symbolized raises
 NotFoundError (no such function, past its end) or ArgumentError (a name
 that fits several functions), each saying why as addr2line does.
 """
-import ctypes
-import enum
-import threading
-from collections.abc import Mapping
-from dataclasses import dataclass, fields
-from typing import Dict, Iterable, Iterator, List, Optional, Union
-from ctypes import POINTER, byref, c_char_p, c_size_t, c_uint64, c_void_p
+import ctypes as _ctypes
+import enum as _enum
+import functools as _functools
+import threading as _threading
+from collections.abc import Mapping as _Mapping
+from ctypes import (POINTER as _POINTER, byref as _byref, c_char_p as _c_char_p, c_size_t as _c_size_t,
+                    c_uint64 as _c_uint64, c_void_p as _c_void_p)
+from dataclasses import dataclass as _dataclass, fields as _fields
+from typing import Dict, Iterable, Iterator, List, Optional, Union  # annotations only: deleted at the end
 
 from . import _lib
-from ._lib import lib
+from ._lib import lib as _dll
 
-__all__ = ["open", "Error", "PtxError", "File", "ImageInfo", "Frame", "Row", "DIE", "Finding", "demangle",
-           "correlate", "ptx_lines", "ptx_predict", "SectionClass", "Correlation", "PtxText", "Instruction",
-           "SourceFrame", "Loc", "LocFrame", "SourceLine", "LineFunction", "LineCaller", "FunctionCost",
-           "FileCost", "PtxLine", "PtxFrame"]
+__all__ = ["open", "File", "ImageInfo", "Frame", "Row", "DIE", "Unit", "Finding", "demangle", "correlate",
+           "ptx_lines", "ptx_predict", "Error", "InputError", "FormatError", "NotFoundError", "ArgumentError",
+           "PtxError", "Tag", "At", "Form", "SectionClass", "Correlation", "PtxText", "Instruction", "SourceFrame",
+           "Loc", "LocFrame", "SourceLine", "LineFunction", "LineCaller", "FunctionCost", "FileCost", "PtxLine",
+           "PtxFrame"]
 
-MAX_FRAMES = 256          # CUDW_MAX_INLINE_DEPTH
+# The release: the library's (CUDW_VERSION_STRING, `cudwarf --version`,
+# the Makefile's VERSION, which the wheel's metadata takes); a test keeps
+# them one.
+__version__ = "0.2.0"
+
+_MAX_FRAMES = 256         # CUDW_MAX_INLINE_DEPTH
 
 
 def _names_enum(name, fn, ranges):
@@ -67,15 +78,15 @@ def _names_enum(name, fn, ranges):
             n = fn(v)
             if n:
                 members.setdefault(n.decode(), v)
-    return enum.IntEnum(name, members)
+    return _enum.IntEnum(name, members)
 
 
-Tag = _names_enum("Tag", lib.cudw_tag_name, [(0, 0x90), (0x4080, 0x4110)])
-At = _names_enum("At", lib.cudw_at_name, [(0, 0x100), (0x2000, 0x2200), (0x3a00, 0x3a40), (0x3fff, 0x4000)])
-Form = _names_enum("Form", lib.cudw_form_name, [(0, 0x40)])
+Tag = _names_enum("Tag", _dll.cudw_tag_name, [(0, 0x90), (0x4080, 0x4110)])
+At = _names_enum("At", _dll.cudw_at_name, [(0, 0x100), (0x2000, 0x2200), (0x3a00, 0x3a40), (0x3fff, 0x4000)])
+Form = _names_enum("Form", _dll.cudw_form_name, [(0, 0x40)])
 
 
-class SectionClass(enum.IntEnum):
+class SectionClass(_enum.IntEnum):
     """What a section's file bytes are, for size accounting: enum
     cudw_size_class (CUDW_SIZE_CODE ...), the classes of `cudwarf size`.
     key: the name `size --json` gives the class ("relocations" for RELOCS)."""
@@ -92,7 +103,7 @@ class SectionClass(enum.IntEnum):
 
     @property
     def key(self) -> str:
-        return lib.cudw_size_class_name(int(self)).decode()
+        return _dll.cudw_size_class_name(int(self)).decode()
 
 
 _SYM_DEMANGLE, _SYM_PTX = _lib.SYM_DEMANGLE, _lib.SYM_PTX
@@ -105,19 +116,24 @@ class Error(Exception):
     the package's exceptions: InputError (a file that is not one cudwarf
     reads: missing, not ELF, not a device ELF), FormatError (a malformed
     section: the section and offset say where), NotFoundError (no such
-    image, section or function; also a KeyError) and PtxError.  Build one
-    from a library error with Error.of(err, context)."""
+    image, section or function; also a KeyError), ArgumentError (also a
+    ValueError) and PtxError (also a ValueError).  Build one from a
+    library error with Error.of(err, context)."""
 
     code: int
     section: str
     offset: int
 
     @staticmethod
-    def of(err, context=""):
-        """The Error subclass err's code is, built from err."""
+    def of(err, context: str = "", ptx: Optional[str] = None) -> "Error":
+        """The Error subclass err's code is, built from err; ptx: the PTX
+        file the call checked against the cubin (the library's "PTX text"
+        not-found errors are about it: a PtxError)."""
         c = err.code
-        cls = (InputError if c in (-2, -3, -4, -19) else NotFoundError if c == -16
-               else ArgumentError if c == -17 else MemoryError_ if c == -1 else FormatError)
+        if c == _lib.E_NOT_FOUND and err.what == b"PTX text" and ptx:
+            return PtxError._from_library(err, context, ptx)
+        cls = (InputError if c in (-2, -3, -4, -19) else NotFoundError if c == _lib.E_NOT_FOUND
+               else ArgumentError if c == _lib.E_ARG else _MemoryError if c == -1 else FormatError)
         return cls(err, context)
 
     def __init__(self, err, context=""):
@@ -126,8 +142,8 @@ class Error(Exception):
         self.offset = err.offset
         self.what = (err.what or b"").decode(errors="replace")
         self.detail = err.detail.decode(errors="replace")
-        buf = ctypes.create_string_buffer(512)
-        lib.cudw_error_format(byref(err), buf, len(buf))
+        buf = _ctypes.create_string_buffer(512)
+        _dll.cudw_error_format(_byref(err), buf, len(buf))
         self.message = buf.value.decode(errors="replace")
         super().__init__(f"{context}: {self.message}" if context else self.message)
 
@@ -148,11 +164,42 @@ class NotFoundError(Error, KeyError):
 
 
 class ArgumentError(Error, ValueError):
-    """An argument the library refuses (a name of several functions, ...)."""
+    """An argument the library refuses: a location that is not
+    SYMBOL+OFFSET, an SM that is not one, a name of several functions, a
+    File used after close()."""
 
 
-class MemoryError_(Error, MemoryError):
+class PtxError(Error, ValueError):
+    """A PTX file the package cannot use: path; line and column where in
+    it (0 when no line is at fault); text.  One that cannot be read or
+    that ptxas would reject (what "PTX"), or, given to correlate(ptx=...),
+    not the PTX the cubin was made from (what "PTX text", code
+    CUDW_E_NOT_FOUND: the library's message)."""
+
+    def __init__(self, path, line, column, text):  # pylint: disable=super-init-not-called
+        self.path, self.line, self.column, self.text = path, line, column, text
+        self.code, self.section, self.offset, self.what, self.detail = -8, "", 0, "PTX", text
+        where = path + (f":{line}" if line else "") + (f":{column}" if line and column else "")
+        self.message = f"{where}: {text}"
+        Exception.__init__(self, self.message)
+
+    @classmethod
+    def _from_library(cls, err, context, ptx):
+        """The library's error err about the PTX file ptx (no line)."""
+        e = cls(ptx, 0, 0, err.detail.decode(errors="replace"))
+        Error.__init__(e, err, context)
+        return e
+
+
+class _MemoryError(Error, MemoryError):
     """The library ran out of memory."""
+
+
+def _error(cls, what, detail, context=""):
+    """An ArgumentError or NotFoundError the package finds itself, said as
+    the library says its own (code CUDW_E_ARG or CUDW_E_NOT_FOUND)."""
+    code = {ArgumentError: _lib.E_ARG, NotFoundError: _lib.E_NOT_FOUND}[cls]
+    return cls(_lib.Error_(code=code, what=what.encode(), detail=detail.encode()[:223]), context)
 
 
 def _s(b):
@@ -182,14 +229,14 @@ class ImageInfo:
         return self._sections
 
     @property
-    def section_classes(self) -> Dict[str, "SectionClass"]:
+    def section_classes(self) -> Dict[str, SectionClass]:
         """Every section of an ELF image by name, with its SectionClass ({} for PTX and LTO IR)."""
         if self._classes is None:
             self._classes = self._file._section_classes(self.index) if self.kind == "elf" else ({}, {})
         return self._classes[0]
 
     @property
-    def sizes(self) -> Dict["SectionClass", int]:
+    def sizes(self) -> Dict[SectionClass, int]:
         """The image's bytes by SectionClass, every class (as `cudwarf size`
         counts them: they add up to the image's size; {} for PTX and LTO IR)."""
         self.section_classes
@@ -200,18 +247,22 @@ class ImageInfo:
 
 
 class Frame:
-    """One frame of an answer, innermost first: function (linkage name),
-    function_demangled, file, line, column, source ("symbol", "line-table",
-    "die": what named the function), image (its label), and for the
-    innermost, ptx_line and ptx_text when .nv_debug_line_sass covers it."""
+    """One frame of an answer, innermost first, named as the frames of
+    `addr2line --json` (docs/json.md): function (the linkage name; the
+    JSON's function without -C), function_demangled (the JSON's function
+    with -C), path (None where no line row names one), line, column,
+    source ("symbol", "line-table", "die": what named the function); and
+    image (its label), and for the innermost, ptx_line and ptx_text when
+    .nv_debug_line_sass covers it.  file: path's earlier name, kept as an
+    alias."""
 
-    __slots__ = ("function", "function_demangled", "file", "line", "column", "source", "image", "ptx_line",
+    __slots__ = ("function", "function_demangled", "path", "line", "column", "source", "image", "ptx_line",
                  "ptx_text")
 
     def __init__(self, fr, image, ptx_line=None, ptx_text=None):
         self.function = _s(fr.function)
         self.function_demangled = _s(fr.function_demangled)
-        self.file = _s(fr.file)
+        self.path = _s(fr.file)
         self.line = fr.line
         self.column = fr.column
         self.source = _FROM.get(fr.source)
@@ -219,21 +270,33 @@ class Frame:
         self.ptx_line = ptx_line
         self.ptx_text = ptx_text
 
+    @property
+    def file(self) -> Optional[str]:
+        """An alias of path (its earlier name), for the code that uses it."""
+        return self.path
+
     def __repr__(self):
-        return f"Frame({self.function!r}, {self.file!r}, {self.line})"
+        return f"Frame({self.function!r}, {self.path!r}, {self.line})"
 
 
 class Row:
-    """One line-table row: section, address, symbol, offset (from the
-    symbol), file (path), line, column, is_stmt, end_sequence, context
-    (0, or the 1-based row of the sequence it was inlined at), function
-    (the inlined function's name)."""
+    """One line-table row, its fields named as `lines --json` names them:
+    section, address, symbol, offset (from the symbol), path, line,
+    column, is_stmt, end_sequence, context (0, or the 1-based row of the
+    sequence it was inlined at), function (the inlined function's name).
+    file: path's earlier name, kept as an alias (the path; the JSON's file
+    is the DWARF file number)."""
 
-    __slots__ = ("image", "section", "address", "symbol", "offset", "file", "line", "column", "is_stmt",
+    __slots__ = ("image", "section", "address", "symbol", "offset", "path", "line", "column", "is_stmt",
                  "end_sequence", "context", "function")
 
+    @property
+    def file(self) -> Optional[str]:
+        """An alias of path (its earlier name), for the code that uses it."""
+        return self.path
+
     def __repr__(self):
-        return f"Row({self.section}, {self.symbol}+0x{self.offset:x}, {self.file}:{self.line})"
+        return f"Row({self.section}, {self.symbol}+0x{self.offset:x}, {self.path}:{self.line})"
 
 
 class DIE:
@@ -284,21 +347,22 @@ class Finding:
 
 
 def _locked(method):
-    """method under the File's lock (see File)."""
+    """method under the File's lock (see File); its signature, name and
+    docstring stay method's (functools.wraps: help() and IDEs show them)."""
+    @_functools.wraps(method)
     def run(self, *a, **k):
         with self._lock:
             return method(self, *a, **k)
-    run.__doc__, run.__name__ = method.__doc__, method.__name__
     return run
 
 
 def demangle(name: str) -> str:
     """The C++ name demangled, or the name itself."""
-    buf = ctypes.create_string_buffer(4096)
-    n = lib.cudw_demangle(name.encode(), buf, len(buf))
+    buf = _ctypes.create_string_buffer(4096)
+    n = _dll.cudw_demangle(name.encode(), buf, len(buf))
     if n >= len(buf):
-        buf = ctypes.create_string_buffer(n + 1)
-        lib.cudw_demangle(name.encode(), buf, len(buf))
+        buf = _ctypes.create_string_buffer(n + 1)
+        _dll.cudw_demangle(name.encode(), buf, len(buf))
     return buf.value.decode() if n else name
 
 
@@ -306,10 +370,20 @@ def _parse_sm(sm):
     """"90", "sm_90a", 100 -> (100, b"\\0"): the library's own parser."""
     if sm is None:
         return 0, b"\0"
-    n, v = ctypes.c_uint(), ctypes.create_string_buffer(1)
-    if lib.cudw_sm_parse(str(sm).encode(), byref(n), v):
-        raise ValueError(f"{sm!r} is not an SM (90, sm_90, 90a, sm_100f)")
+    n, v = _ctypes.c_uint(), _ctypes.create_string_buffer(1)
+    if _dll.cudw_sm_parse(str(sm).encode(), _byref(n), v):
+        raise _error(ArgumentError, "sm", f"{sm!r} is not an SM (90, sm_90, 90a, sm_100f)")
     return n.value, v.raw or b"\0"
+
+
+def _parse_location(location, context):
+    """"SYMBOL+0xOFFSET" -> (the location's bytes, the length of its
+    SYMBOL, OFFSET): the library's own parser."""
+    b = location.encode()
+    sym, n, off = _c_char_p(), _c_size_t(), _c_uint64()
+    if _dll.cudw_location_parse(b, _byref(sym), _byref(n), _byref(off)):
+        raise _error(ArgumentError, "location", f"cannot parse {location!r} (want SYMBOL+0xOFFSET)", context)
+    return b, n.value, off.value
 
 
 class File:
@@ -324,24 +398,24 @@ class File:
     def __init__(self, path: str, debug_file: Optional[str] = None):
         self.path = path
         self.debug_file = debug_file
-        self._in = c_void_p()
+        self._in = _c_void_p()
         self._syms = {}
-        rc = lib.cudw_input_open(byref(self._in), path.encode())
+        rc = _dll.cudw_input_open(_byref(self._in), path.encode())
         if rc:
-            err = lib.cudw_input_error(self._in).contents if self._in else None
+            err = _dll.cudw_input_error(self._in).contents if self._in else None
             e = Error.of(err, path) if err else MemoryError(path)
             self.close()
             raise e
-        self._frames = (_lib.SymFrame * MAX_FRAMES)()
-        self._lock = threading.RLock()
+        self._frames = (_lib.SymFrame * _MAX_FRAMES)()
+        self._lock = _threading.RLock()
 
     def close(self):
         for s in self._syms.values():
-            lib.cudw_symbolizer_close(s)
+            _dll.cudw_symbolizer_close(s)
         self._syms = {}
         if self._in:
-            lib.cudw_input_close(self._in)
-            self._in = c_void_p()
+            _dll.cudw_input_close(self._in)
+            self._in = _c_void_p()
 
     def __enter__(self):
         return self
@@ -359,12 +433,13 @@ class File:
 
     def _open(self):
         if not self._in:
-            raise ValueError(f"{self.path}: the file is closed")
+            raise _error(ArgumentError, "file", "the file is closed", self.path)
         return self._in
 
-    def images(self) -> List["ImageInfo"]:
-        n = lib.cudw_input_count(self._open())
-        return [ImageInfo(i, lib.cudw_input_peek(self._in, i).contents, self) for i in range(n)]
+    def images(self) -> List[ImageInfo]:
+        """The input's images (ELF, PTX, LTO IR), as `cudwarf list` lists them."""
+        n = _dll.cudw_input_count(self._open())
+        return [ImageInfo(i, _dll.cudw_input_peek(self._in, i).contents, self) for i in range(n)]
 
     def _elf_indexes(self, image):
         """ELF image indexes: one (an index or label), or all."""
@@ -374,14 +449,14 @@ class File:
         for im in ims:
             if image in (im.index, im.label):
                 return [im.index]
-        raise KeyError(f"{self.path}: no ELF image {image!r}")
+        raise _error(NotFoundError, "image", f"no ELF image {image!r}", self.path)
 
     def _load(self, i):
-        p = ctypes.POINTER(_lib.Image)()
-        rc = lib.cudw_input_load(self._open(), i, byref(p))
+        p = _ctypes.POINTER(_lib.Image)()
+        rc = _dll.cudw_input_load(self._open(), i, _byref(p))
         if rc:
-            e = Error.of(p.contents.err, _s(lib.cudw_input_peek(self._in, i).contents.label)) if p else MemoryError()
-            lib.cudw_image_close(p)
+            e = Error.of(p.contents.err, _s(_dll.cudw_input_peek(self._in, i).contents.label)) if p else MemoryError()
+            _dll.cudw_image_close(p)
             raise e
         return p
 
@@ -391,29 +466,29 @@ class File:
         try:
             f = p.contents.elf
             names = {}
-            for k in range(1, lib.cudw_section_count(f)):
-                s = lib.cudw_section_get(f, k)
-                names[_s(s.contents.name)] = SectionClass(lib.cudw_section_size_class(s))
-            n = (c_uint64 * _lib.SIZE_NCLASSES)()
-            if lib.cudw_image_sizes(f, n):
-                raise Error.of(lib.cudw_last_error(f).contents, self.path)
+            for k in range(1, _dll.cudw_section_count(f)):
+                s = _dll.cudw_section_get(f, k)
+                names[_s(s.contents.name)] = SectionClass(_dll.cudw_section_size_class(s))
+            n = (_c_uint64 * _lib.SIZE_NCLASSES)()
+            if _dll.cudw_image_sizes(f, n):
+                raise Error.of(_dll.cudw_last_error(f).contents, self.path)
             return names, {c: n[c] for c in SectionClass}
         finally:
-            lib.cudw_image_close(p)
+            _dll.cudw_image_close(p)
 
     def _debug_sections(self, i):
         p = self._load(i)
         try:
             f = p.contents.elf
             names = []
-            cls = ctypes.create_string_buffer(64)
-            for k in range(1, lib.cudw_section_count(f)):
-                s = lib.cudw_section_get(f, k).contents
-                if lib.cudw_classify_name(s.name, s.flags, cls) == 0:
+            cls = _ctypes.create_string_buffer(64)
+            for k in range(1, _dll.cudw_section_count(f)):
+                s = _dll.cudw_section_get(f, k).contents
+                if _dll.cudw_classify_name(s.name, s.flags, cls) == 0:
                     names.append(_s(s.name))
             return names
         finally:
-            lib.cudw_image_close(p)
+            _dll.cudw_image_close(p)
 
     # ---- symbolizing ----
 
@@ -423,11 +498,11 @@ class File:
         if key not in self._syms:
             n, v = _parse_sm(sm)
             opts = _lib.SymOpts(_SYM_DEMANGLE | _SYM_PTX, n, v, self.debug_file.encode() if self.debug_file else None)
-            h = c_void_p()
-            rc = lib.cudw_symbolizer_open(byref(h), self.path.encode(), byref(opts))
+            h = _c_void_p()
+            rc = _dll.cudw_symbolizer_open(_byref(h), self.path.encode(), _byref(opts))
             if rc:
-                e = Error.of(lib.cudw_symbolizer_error(h).contents, self.path) if h else MemoryError()
-                lib.cudw_symbolizer_close(h)
+                e = Error.of(_dll.cudw_symbolizer_error(h).contents, self.path) if h else MemoryError()
+                _dll.cudw_symbolizer_close(h)
                 raise e
             self._syms[key] = h
         return self._syms[key]
@@ -437,7 +512,7 @@ class File:
         if not res.found:
             return []
         image = _s(res.image_label)
-        n = min(res.nframes, MAX_FRAMES)
+        n = min(res.nframes, _MAX_FRAMES)
         out = [Frame(frames[k], image) for k in range(n)]
         if out and res.has_ptx:
             out[0].ptx_line = res.ptx_line
@@ -445,43 +520,41 @@ class File:
         return out
 
     @_locked
-    def symbolize(self, location: str, sm: Union[int, str, None] = None) -> List["Frame"]:
+    def symbolize(self, location: str, sm: Union[int, str, None] = None) -> List[Frame]:
         """Frames for "SYMBOL+0xOFFSET" (innermost first; SYMBOL as people
         type it: mangled, demangled or short); [] when no line row covers
         it.  A name of no function or past its end raises NotFoundError, a
-        name of several ArgumentError, each saying why as addr2line does.
+        name of several ArgumentError, each saying why as addr2line does; a
+        location that is not SYMBOL+OFFSET raises ArgumentError.
         sm: "90", "sm_90a", 100 ... to pick the images."""
+        loc, n, off = _parse_location(location, self.path)
         h = self._symbolizer(sm)
-        sym, n, off = c_char_p(), c_size_t(), c_uint64()
-        loc = location.encode()
-        if lib.cudw_location_parse(loc, byref(sym), byref(n), byref(off)):
-            raise ValueError(f"cannot parse location {location!r} (want SYMBOL+0xOFFSET)")
         res = _lib.SymResult()
-        rc = lib.cudw_symbolize(h, loc, n.value, off.value, byref(res), self._frames, MAX_FRAMES)
+        rc = _dll.cudw_symbolize(h, loc, n, off, _byref(res), self._frames, _MAX_FRAMES)
         if rc:
-            raise Error.of(lib.cudw_symbolizer_error(h).contents, self.path)
+            raise Error.of(_dll.cudw_symbolizer_error(h).contents, self.path)
         if not res.found:
-            why = ctypes.create_string_buffer(512)
-            miss = lib.cudw_symbolize_why(h, loc, n.value, byref(res), why, len(why))
+            why = _ctypes.create_string_buffer(512)
+            miss = _dll.cudw_symbolize_why(h, loc, n, _byref(res), why, len(why))
             if miss in (_MISS_NO_FUNCTION, _MISS_AMBIGUOUS, _MISS_PAST_END):
-                cls, code = (ArgumentError, -17) if miss == _MISS_AMBIGUOUS else (NotFoundError, -16)
-                raise cls(_lib.Error_(code=code, what=b"symbolize", detail=why.value[:223]),
-                          f"{self.path}: {location}")
+                cls = ArgumentError if miss == _MISS_AMBIGUOUS else NotFoundError
+                raise _error(cls, "symbolize", _s(why.value), f"{self.path}: {location}")
         return self._frames_of(res, self._frames)
 
     @_locked
     def symbolize_address(self, image: Union[int, str], section: int, address: int,
-                          sm: Union[int, str, None] = None) -> List["Frame"]:
+                          sm: Union[int, str, None] = None) -> List[Frame]:
         """Frames for an address of code section `section` (its index) of
         an ELF image (its label, as images() gives it)."""
         h = self._symbolizer(sm)
-        n = lib.cudw_symbolizer_image_count(h)
-        which = [i for i in range(n) if _s(lib.cudw_symbolizer_image(h, i).contents.label) == image]
+        n = _dll.cudw_symbolizer_image_count(h)
+        which = [i for i in range(n) if _s(_dll.cudw_symbolizer_image(h, i).contents.label) == image]
         if not which:
-            raise KeyError(f"{self.path}: no ELF image {image!r}" + (f" for sm {sm}" if sm else ""))
+            raise _error(NotFoundError, "image",
+                         f"no ELF image {image!r}" + (f" for sm {sm}" if sm else ""), self.path)
         res = _lib.SymResult()
-        if lib.cudw_symbolize_address(h, which[0], section, address, byref(res), self._frames, MAX_FRAMES):
-            raise Error.of(lib.cudw_symbolizer_error(h).contents, self.path)
+        if _dll.cudw_symbolize_address(h, which[0], section, address, _byref(res), self._frames, _MAX_FRAMES):
+            raise Error.of(_dll.cudw_symbolizer_error(h).contents, self.path)
         return self._frames_of(res, self._frames)
 
     @_locked
@@ -491,33 +564,33 @@ class File:
         that define function): one Correlation per image, the record of
         `cudwarf correlate --json` as an object (instructions, source_lines,
         functions, files; rec.to_dict() is the JSON's dict).  ptx: the PTX
-        file the image was compiled from (checked)."""
+        file the image was compiled from (checked: PtxError when it is not,
+        or cannot be read).  An unknown function raises NotFoundError."""
         h = self._symbolizer(sm)
         p = _ptx_open(ptx) if ptx else None
         try:
             out = []
             opts = _lib.CorrOpts(p, function.encode() if function else None, 0)
-            for i in range(lib.cudw_symbolizer_image_count(h)):
-                c = c_void_p()
-                if lib.cudw_correlate(h, i, byref(opts), byref(c)):
-                    e = lib.cudw_symbolizer_error(h).contents
+            for i in range(_dll.cudw_symbolizer_image_count(h)):
+                c = _c_void_p()
+                if _dll.cudw_correlate(h, i, _byref(opts), _byref(c)):
+                    e = _dll.cudw_symbolizer_error(h).contents
                     if function and e.code == _lib.E_NOT_FOUND and e.what == b"function":
                         continue  # another image defines it
-                    raise Error.of(e, self.path)
+                    raise Error.of(e, self.path, ptx=ptx)
                 try:
                     out.append(_correlation(c, p, demangle))
                 finally:
-                    lib.cudw_correlation_close(c)
+                    _dll.cudw_correlation_close(c)
             if function and not out:
-                raise NotFoundError(_lib.Error_(code=-16, detail=f"no image defines function {function}".encode()[:223]),
-                                    self.path)
+                raise _error(NotFoundError, "function", f"no image defines function {function}", self.path)
             return out
         finally:
-            lib.cudw_ptx_close(p)
+            _dll.cudw_ptx_close(p)
 
     @_locked
     def symbolize_many(self, locations: Iterable[str], sm: Union[int, str, None] = None,
-                       frames: int = 16) -> List[List["Frame"]]:
+                       frames: int = 16) -> List[List[Frame]]:
         """symbolize() for every location, in one library call per 4096.  A
         location that cannot be symbolized (no such function, ambiguous, past
         its end, no line row) gives [] in its place -- a profiler's batch
@@ -529,24 +602,20 @@ class File:
             q = (_lib.SymQuery * len(batch))()
             keep = []
             for k, loc in enumerate(batch):
-                sym, n, off = c_char_p(), c_size_t(), c_uint64()
-                b = loc.encode()
-                if lib.cudw_location_parse(b, byref(sym), byref(n), byref(off)):
-                    raise ValueError(f"cannot parse location {loc!r} (want SYMBOL+0xOFFSET)")
-                name = b[:n.value]
-                keep.append(name)
-                q[k] = _lib.SymQuery(name, off.value)
+                b, n, off = _parse_location(loc, self.path)
+                keep.append(b[:n])
+                q[k] = _lib.SymQuery(keep[-1], off)
             res = (_lib.SymResult * len(batch))()
             fr = (_lib.SymFrame * (len(batch) * frames))()
-            rc = lib.cudw_symbolize_batch(h, q, len(batch), res, fr, frames)
+            rc = _dll.cudw_symbolize_batch(h, q, len(batch), res, fr, frames)
             if rc:
-                raise Error.of(lib.cudw_symbolizer_error(h).contents, self.path)
+                raise Error.of(_dll.cudw_symbolizer_error(h).contents, self.path)
             for k in range(len(batch)):
                 if res[k].nframes > frames:  # deeper than the room given: ask again
                     out.append(self.symbolize(batch[k], sm))
                 else:
-                    base = ctypes.cast(ctypes.byref(fr, k * frames * ctypes.sizeof(_lib.SymFrame)),
-                                       ctypes.POINTER(_lib.SymFrame))
+                    base = _ctypes.cast(_ctypes.byref(fr, k * frames * _ctypes.sizeof(_lib.SymFrame)),
+                                       _ctypes.POINTER(_lib.SymFrame))
                     out.append(self._frames_of(res[k], base))
             batch.clear()
 
@@ -564,56 +633,56 @@ class File:
         for i in self._elf_indexes(image):
             p = self._load(i)
             try:
-                yield _s(lib.cudw_input_peek(self._in, i).contents.label), p.contents.elf
+                yield _s(_dll.cudw_input_peek(self._in, i).contents.label), p.contents.elf
             finally:
-                lib.cudw_image_close(p)
+                _dll.cudw_image_close(p)
 
-    def lines(self, image: Union[int, str, None] = None, section: Optional[str] = None) -> Iterator["Row"]:
+    def lines(self, image: Union[int, str, None] = None, section: Optional[str] = None) -> Iterator[Row]:
         """Rows of every line table (.debug_line, .nv_debug_line_sass and
         the Mercury twins), or of one section, in emission order."""
         for label, f in self._each_elf(image):
-            for k in range(1, lib.cudw_section_count(f)):
-                s = lib.cudw_section_get(f, k)
+            for k in range(1, _dll.cudw_section_count(f)):
+                s = _dll.cudw_section_get(f, k)
                 name = _s(s.contents.name)
                 base = name.replace(".nv.merc.", ".", 1)
                 if base not in (".debug_line", ".nv_debug_line_sass") or (section and name != section):
                     continue
-                cur, t = c_uint64(0), c_void_p()
+                cur, t = _c_uint64(0), _c_void_p()
                 while True:
-                    rc = lib.cudw_line_table_next(f, s, byref(cur), byref(t))
+                    rc = _dll.cudw_line_table_next(f, s, _byref(cur), _byref(t))
                     if rc == 1:
                         break
                     if rc:
-                        raise Error.of(lib.cudw_last_error(f).contents, label)
-                    it = ctypes.create_string_buffer(_lib.LINE_ITER_SIZE)
-                    lib.cudw_line_iter_init(t, it, 0)
+                        raise Error.of(_dll.cudw_last_error(f).contents, label)
+                    it = _ctypes.create_string_buffer(_lib.LINE_ITER_SIZE)
+                    _dll.cudw_line_iter_init(t, it, 0)
                     r = _lib.LineRow()
                     try:
                         while True:
-                            rc = lib.cudw_line_next(it, byref(r))
+                            rc = _dll.cudw_line_next(it, _byref(r))
                             if rc == 1:
                                 break
                             if rc:
-                                raise Error.of(lib.cudw_last_error(f).contents, label)
+                                raise Error.of(_dll.cudw_last_error(f).contents, label)
                             row = Row()
                             row.image, row.section = label, name
                             row.address, row.symbol = r.address, _s(r.symbol)
                             row.offset = r.address - r.symbol_value
-                            row.file = _s(lib.cudw_line_file_path(t, r.file))
+                            row.path = _s(_dll.cudw_line_file_path(t, r.file))
                             row.line, row.column = r.line, r.column
                             row.is_stmt, row.end_sequence = bool(r.is_stmt), bool(r.end_sequence)
                             row.context, row.function = r.context, _s(r.function)
                             yield row
                     finally:
-                        lib.cudw_line_iter_free(it)
+                        _dll.cudw_line_iter_free(it)
 
-    def dies(self, image: Union[int, str, None] = None, section: str = ".debug_info") -> Iterator["DIE"]:
+    def dies(self, image: Union[int, str, None] = None, section: str = ".debug_info") -> Iterator[DIE]:
         """Every DIE of .debug_info (or another info-like section), in
         order, each linked to its parent and its parent's children."""
         for unit in self._units(image, section):
             yield from unit
 
-    def units(self, image: Union[int, str, None] = None, section: str = ".debug_info") -> List["Unit"]:
+    def units(self, image: Union[int, str, None] = None, section: str = ".debug_info") -> List[Unit]:
         """The compilation units, each with its whole DIE tree (Unit)."""
         out = []
         for label, offset, dies in self._units_with_labels(image, section):
@@ -630,32 +699,32 @@ class File:
 
     def _units_with_labels(self, image, section):
         for label, f in self._each_elf(image):
-            s = lib.cudw_section_find(f, section.encode())
+            s = _dll.cudw_section_find(f, section.encode())
             if not s:
                 continue
-            cur = c_uint64(0)
-            unit = ctypes.create_string_buffer(_lib.UNIT_SIZE)
+            cur = _c_uint64(0)
+            unit = _ctypes.create_string_buffer(_lib.UNIT_SIZE)
             while True:
-                rc = lib.cudw_unit_next(f, s, byref(cur), unit)
+                rc = _dll.cudw_unit_next(f, s, _byref(cur), unit)
                 if rc == 1:
                     break
                 if rc:
-                    raise Error.of(lib.cudw_last_error(f).contents, label)
+                    raise Error.of(_dll.cudw_last_error(f).contents, label)
                 # cudw_unit: file, section (two pointers), then the header's offset
-                offset = c_uint64.from_buffer(unit, 2 * ctypes.sizeof(c_void_p)).value
+                offset = _c_uint64.from_buffer(unit, 2 * _ctypes.sizeof(_c_void_p)).value
                 yield label, offset, self._unit_dies(label, section, f, unit)
 
     def _unit_dies(self, label, section, f, unit):
-        it = ctypes.create_string_buffer(_lib.DIE_ITER_SIZE)
-        lib.cudw_die_iter_init(unit, it)
+        it = _ctypes.create_string_buffer(_lib.DIE_ITER_SIZE)
+        _dll.cudw_die_iter_init(unit, it)
         d = _lib.Die()
         stack = []  # the open ancestors: stack[k] is at depth k
         while True:
-            rc = lib.cudw_die_next(it, byref(d))
+            rc = _dll.cudw_die_next(it, _byref(d))
             if rc == 1:
                 break
             if rc:
-                raise Error.of(lib.cudw_last_error(f).contents, label)
+                raise Error.of(_dll.cudw_last_error(f).contents, label)
             x = self._die(label, section, f, d)
             del stack[x.depth:]
             x.parent = stack[-1] if stack else None
@@ -668,34 +737,34 @@ class File:
     def _die(label, section, f, d):
         x = DIE()
         x.image, x.section, x.offset, x.depth, x.tag = label, section, d.offset, d.depth, d.tag
-        x.tag_name = _s(lib.cudw_tag_name(d.tag))
+        x.tag_name = _s(_dll.cudw_tag_name(d.tag))
         x.tag = Tag(d.tag) if d.tag in Tag._value2member_map_ else d.tag
         x.children, x.forms = [], {}
-        name = c_char_p()
-        x.name = _s(name.value) if lib.cudw_die_name(byref(d), byref(name)) == 0 else None
+        name = _c_char_p()
+        x.name = _s(name.value) if _dll.cudw_die_name(_byref(d), _byref(name)) == 0 else None
         x.attrs = {}
-        ai = ctypes.create_string_buffer(_lib.ATTR_ITER_SIZE)
-        lib.cudw_attr_iter_init(byref(d), ai)
+        ai = _ctypes.create_string_buffer(_lib.ATTR_ITER_SIZE)
+        _dll.cudw_attr_iter_init(_byref(d), ai)
         a = _lib.Attr()
         while True:
-            rc = lib.cudw_attr_next(ai, byref(a))
+            rc = _dll.cudw_attr_next(ai, _byref(a))
             if rc == 1:
                 break
             if rc:
-                raise Error.of(lib.cudw_last_error(f).contents, label)
-            key = _s(lib.cudw_at_name(a.name)) or f"0x{a.name:x}"
+                raise Error.of(_dll.cudw_last_error(f).contents, label)
+            key = _s(_dll.cudw_at_name(a.name)) or f"0x{a.name:x}"
             x.forms[key] = Form(a.form) if a.form in Form._value2member_map_ else a.form
             if a.vclass == _lib.V_STRING:
                 x.attrs[key] = _s(a.str)
             elif a.vclass == _lib.V_BLOCK:
-                x.attrs[key] = ctypes.string_at(a.block, a.block_len)
+                x.attrs[key] = _ctypes.string_at(a.block, a.block_len)
             elif a.vclass == _lib.V_SIGNED:
                 x.attrs[key] = a.s
             else:
                 x.attrs[key] = a.u
         return x
 
-    def verify(self, image: Union[int, str, None] = None) -> List["Finding"]:
+    def verify(self, image: Union[int, str, None] = None) -> List[Finding]:
         """Every finding of cudw_verify over the ELF images."""
         found = []
         for label, f in self._each_elf(image):
@@ -706,39 +775,30 @@ class File:
                 x.section, x.offset = _s(w.section), w.offset
                 x.what, x.detail = _s(w.what), _s(w.detail)
                 found.append(x)
-            lib.cudw_verify(f, _lib.FINDING_FN(on), None)
+            _dll.cudw_verify(f, _lib.FINDING_FN(on), None)
         return found
 
 
 # ---- PTX and correlation ----
 
-class PtxError(Error, ValueError):
-    """A PTX file ptxas would reject: path, line, column, message."""
-
-    def __init__(self, path, line, column, text):  # pylint: disable=super-init-not-called
-        self.path, self.line, self.column, self.text = path, line, column, text
-        self.code, self.section, self.offset, self.what, self.detail = -8, "", 0, "PTX", text
-        self.message = f"{path}:{line}:{column}: {text}"
-        Exception.__init__(self, self.message)
-
-
 def _ptx_open(path):
-    h = c_void_p()
-    if lib.cudw_ptx_open(path.encode(), byref(h)):
-        d = lib.cudw_ptx_error(h).contents if h else None
-        lib.cudw_ptx_close(h)
-        if d is None:
+    h = _c_void_p()
+    if _dll.cudw_ptx_open(path.encode(), _byref(h)):
+        if not h:
             raise MemoryError(path)
-        raise PtxError(path, d.line, d.column, d.text.decode(errors="replace"))
+        d = _dll.cudw_ptx_error(h).contents
+        e = PtxError(path, d.line, d.column, d.text.decode(errors="replace"))  # before the close frees d
+        _dll.cudw_ptx_close(h)
+        raise e
     return h
 
 
 def _ptx_path(p, number):
-    f = lib.cudw_ptx_file_find(p, number)
+    f = _dll.cudw_ptx_file_find(p, number)
     return _s(f.contents.path) if f else None
 
 
-class _Record(Mapping):
+class _Record(_Mapping):
     """A record of the CLI's JSON as an object: attributes named as the
     JSON's keys.  Also a read-only mapping of those keys, for code written
     against the dicts the package gave before 0.2: rec["key"], "key" in rec,
@@ -751,7 +811,7 @@ class _Record(Mapping):
 
     def __iter__(self):
         absent = self._absent()
-        return (f.name for f in fields(self) if f.name not in absent)
+        return (f.name for f in _fields(self) if f.name not in absent)
 
     def __len__(self):
         return sum(1 for _ in self)
@@ -773,7 +833,7 @@ def _plain(v):
     return v
 
 
-@dataclass(eq=False)
+@_dataclass(eq=False)
 class PtxFrame(_Record):
     """A .loc of a PTX line's inline chain, innermost first."""
     function: Optional[str]
@@ -782,7 +842,7 @@ class PtxFrame(_Record):
     column: int
 
 
-@dataclass(eq=False)
+@_dataclass(eq=False)
 class PtxLine(_Record):
     """A PTX instruction line (ptx_lines()): its PTX function, the .loc in
     effect (file number, path, line, column: None, None, 0, 0 before any)
@@ -796,48 +856,48 @@ class PtxLine(_Record):
     frames: List[PtxFrame]
 
 
-def ptx_lines(path) -> List[PtxLine]:
+def ptx_lines(path: str) -> List[PtxLine]:
     """Every PTX instruction line with the .loc in effect and its inline
     chain: the records of `cudwarf ptx-lines --json`, as PtxLine objects."""
     p = _ptx_open(path)
     try:
         out, w, ins = [], _lib.PtxWalk(), _lib.PtxInsn()
-        while lib.cudw_ptx_insn_next(p, byref(w), byref(ins)) == 0:
-            fn = _s(lib.cudw_ptx_func_get(p, ins.function).contents.name)
+        while _dll.cudw_ptx_insn_next(p, _byref(w), _byref(ins)) == 0:
+            fn = _s(_dll.cudw_ptx_func_get(p, ins.function).contents.name)
             frames, k = [], ins.loc
             while k:
-                x = lib.cudw_ptx_loc_get(p, k).contents
+                x = _dll.cudw_ptx_loc_get(p, k).contents
                 frames.append(PtxFrame(_s(x.name or x.label) if x.inlined_at else fn, _ptx_path(p, x.file), x.line,
                                        x.column))
                 k = x.inlined_at
             if ins.loc:
-                L = lib.cudw_ptx_loc_get(p, ins.loc).contents
+                L = _dll.cudw_ptx_loc_get(p, ins.loc).contents
                 out.append(PtxLine(ins.line, fn, L.file, _ptx_path(p, L.file), L.line, L.column, frames))
             else:
                 out.append(PtxLine(ins.line, fn, None, None, 0, 0, frames))
         return out
     finally:
-        lib.cudw_ptx_close(p)
+        _dll.cudw_ptx_close(p)
 
 
-def ptx_predict(ptx, cubin, section=".debug_line"):
+def ptx_predict(ptx: str, cubin: str, section: str = ".debug_line") -> bytes:
     """The bytes of the line section (".debug_line" or
     ".nv.merc.debug_line") ptxas writes for cubin from ptx."""
     p = _ptx_open(ptx)
-    f = c_void_p()
+    f = _c_void_p()
     try:
-        if lib.cudw_open(byref(f), cubin.encode()):
-            raise Error(lib.cudw_last_error(f).contents, cubin) if f else MemoryError(cubin)
+        if _dll.cudw_open(_byref(f), cubin.encode()):
+            raise Error.of(_dll.cudw_last_error(f).contents, cubin) if f else MemoryError(cubin)
         pr = _lib.PtxPrediction()
-        if lib.cudw_ptx_predict(f, p, section.encode(), byref(pr)):
-            raise Error(lib.cudw_last_error(f).contents, cubin)
+        if _dll.cudw_ptx_predict(f, p, section.encode(), _byref(pr)):
+            raise Error.of(_dll.cudw_last_error(f).contents, cubin, ptx=ptx)
         try:
-            return ctypes.string_at(pr.unit.data, pr.unit.size)
+            return _ctypes.string_at(pr.unit.data, pr.unit.size)
         finally:
-            lib.cudw_ptx_prediction_free(byref(pr))
+            _dll.cudw_ptx_prediction_free(_byref(pr))
     finally:
-        lib.cudw_close(f)
-        lib.cudw_ptx_close(p)
+        _dll.cudw_close(f)
+        _dll.cudw_ptx_close(p)
 
 
 _PTX_FROM = {1: "file", 2: "fatbin", 3: "section"}
@@ -846,7 +906,7 @@ _PTX_FROM = {1: "file", 2: "fatbin", 3: "section"}
 # The records of `cudwarf correlate --json` (docs/json.md), one class per
 # kind of object there, the attributes in the JSON's order.
 
-@dataclass(eq=False)
+@_dataclass(eq=False)
 class PtxText(_Record):
     """Where the PTX text of a .nv_debug_ptx_txt section came from: source
     "file" (ptx=), "fatbin" (name: the PTX entry's label) or "section"."""
@@ -856,7 +916,7 @@ class PtxText(_Record):
     lines: int
 
 
-@dataclass(eq=False)
+@_dataclass(eq=False)
 class SourceFrame(_Record):
     """A frame as `addr2line -f -i --json` gives it: function (demangled
     with demangle=True, then linkage_name is the mangled one; else None and
@@ -873,7 +933,7 @@ class SourceFrame(_Record):
         return ("linkage_name",) if self.linkage_name is None else ()
 
 
-@dataclass(eq=False)
+@_dataclass(eq=False)
 class LocFrame(_Record):
     """A .loc of the chain the PTX says (Loc), innermost first, with its PTX line."""
     function: Optional[str]
@@ -883,7 +943,7 @@ class LocFrame(_Record):
     ptx_line: int
 
 
-@dataclass(eq=False)
+@_dataclass(eq=False)
 class Loc(_Record):
     """Where the PTX's .loc says other than the frames: its PTX line, why
     ptxas's table differs (reason), and its chain."""
@@ -892,7 +952,7 @@ class Loc(_Record):
     frames: List[LocFrame]
 
 
-@dataclass(eq=False)
+@_dataclass(eq=False)
 class Instruction(_Record):
     """A SASS instruction: section and pc; symbol and offset (None and left
     out of the dict with no symbol); function_symbol and function_offset
@@ -925,7 +985,7 @@ class Instruction(_Record):
         return out
 
 
-@dataclass(eq=False)
+@_dataclass(eq=False)
 class LineFunction(_Record):
     """A function with code on a source line: its exclusive bytes and instructions there."""
     function: Optional[str]
@@ -933,7 +993,7 @@ class LineFunction(_Record):
     sass_instructions: int
 
 
-@dataclass(eq=False)
+@_dataclass(eq=False)
 class LineCaller(_Record):
     """A call site a source line's code was inlined at (path, line, function: the caller)."""
     path: Optional[str]
@@ -943,7 +1003,7 @@ class LineCaller(_Record):
     sass_instructions: int
 
 
-@dataclass(eq=False)
+@_dataclass(eq=False)
 class SourceLine(_Record):
     """What a source line costs (path None: instructions no row covers):
     SASS bytes and instructions, exclusive and inclusive of inlined code,
@@ -959,7 +1019,7 @@ class SourceLine(_Record):
     callers: List[LineCaller]
 
 
-@dataclass(eq=False)
+@_dataclass(eq=False)
 class FunctionCost(_Record):
     """What a function costs (ptx_instructions None when only known per line)."""
     function: Optional[str]
@@ -970,7 +1030,7 @@ class FunctionCost(_Record):
     ptx_instructions: Optional[int]
 
 
-@dataclass(eq=False)
+@_dataclass(eq=False)
 class FileCost(_Record):
     """What a source file costs (ptx_instructions None when only known per line)."""
     path: Optional[str]
@@ -981,7 +1041,7 @@ class FileCost(_Record):
     ptx_instructions: Optional[int]
 
 
-@dataclass(eq=False)
+@_dataclass(eq=False)
 class Correlation(_Record):
     """One image's correlation (correlate()): the image's totals, where its
     PTX text came from, every instruction, and the costs per source line,
@@ -1012,33 +1072,33 @@ _COUNTERS = ("sass_bytes", "sass_bytes_inclusive", "sass_instructions", "sass_in
 
 
 def _source_line(c, i, k):
-    v = POINTER(_lib.CorrLineFn)()
-    n = lib.cudw_corr_line_functions(c, i, byref(v))
+    v = _POINTER(_lib.CorrLineFn)()
+    n = _dll.cudw_corr_line_functions(c, i, _byref(v))
     fns = [LineFunction(_s(v[j].function), v[j].sass_bytes, v[j].sass_instructions) for j in range(n)]
-    w = POINTER(_lib.CorrCaller)()
-    n = lib.cudw_corr_line_callers(c, i, byref(w))
+    w = _POINTER(_lib.CorrCaller)()
+    n = _dll.cudw_corr_line_callers(c, i, _byref(w))
     callers = [LineCaller(_s(w[j].file), w[j].line, _s(w[j].function), w[j].sass_bytes, w[j].sass_instructions)
                for j in range(n)]
     return SourceLine(_s(k.name), k.line, *(getattr(k, f) for f in _COUNTERS), k.ptx_instructions, fns, callers)
 
 
 def _loc(c, ins, dem):
-    p = lib.cudw_corr_ptx_get(c, ins.ptx).contents.ptx
+    p = _dll.cudw_corr_ptx_get(c, ins.ptx).contents.ptx
     frames, k = [], ins.loc
     while k:
-        x = lib.cudw_ptx_loc_get(p, k).contents
+        x = _dll.cudw_ptx_loc_get(p, k).contents
         name = _s(x.name)
         frames.append(LocFrame(demangle(name) if name and dem else name, _ptx_path(p, x.file), x.line, x.column,
                                x.ptx_line))
         k = x.inlined_at
-    return Loc(lib.cudw_ptx_loc_get(p, ins.loc).contents.ptx_line, _s(lib.cudw_corr_reason_name(ins.reason)), frames)
+    return Loc(_dll.cudw_ptx_loc_get(p, ins.loc).contents.ptx_line, _s(_dll.cudw_corr_reason_name(ins.reason)), frames)
 
 
 def _instruction(c, i, dem, n):
-    x = lib.cudw_corr_insn_get(c, i).contents
+    x = _dll.cudw_corr_insn_get(c, i).contents
     other = x.func and x.func != x.symbol
-    no_ptx = (1 << (8 * ctypes.sizeof(c_size_t))) - 1
-    fr = lib.cudw_corr_frames(c, i, byref(n))
+    no_ptx = (1 << (8 * _ctypes.sizeof(_c_size_t))) - 1
+    fr = _dll.cudw_corr_frames(c, i, _byref(n))
     return Instruction(_s(x.section_name), x.pc, _s(x.symbol), x.offset if x.symbol else None,
                        _s(x.func) if other else None, x.func_offset if other else None, x.size,
                        (x.ptx if x.ptx != no_ptx else None) if x.ptx_line else None, x.ptx_line or None,
@@ -1046,30 +1106,35 @@ def _instruction(c, i, dem, n):
 
 
 def _correlation(c, ptx, dem):
-    s = lib.cudw_corr_summary_get(c).contents
+    s = _dll.cudw_corr_summary_get(c).contents
     texts = []
-    for i in range(lib.cudw_corr_ptx_count(c)):
-        t = lib.cudw_corr_ptx_get(c, i).contents
+    for i in range(_dll.cudw_corr_ptx_count(c)):
+        t = _dll.cudw_corr_ptx_get(c, i).contents
         texts.append(PtxText(_PTX_FROM[t.from_], _s(t.name), _s(t.section.contents.name), t.lines))
-    n = c_size_t()
-    insns = [_instruction(c, i, dem, n) for i in range(lib.cudw_corr_insn_count(c))]
-    lines = [_source_line(c, i, lib.cudw_corr_line_get(c, i).contents) for i in range(lib.cudw_corr_line_count(c))]
+    n = _c_size_t()
+    insns = [_instruction(c, i, dem, n) for i in range(_dll.cudw_corr_insn_count(c))]
+    lines = [_source_line(c, i, _dll.cudw_corr_line_get(c, i).contents) for i in range(_dll.cudw_corr_line_count(c))]
     # a function's or file's PTX count is known only where it is counted by .loc
     known = (lambda k: k.ptx_instructions) if s.ptx_by_loc else (lambda k: None)
     funcs = [FunctionCost(_s(k.name), *(getattr(k, f) for f in _COUNTERS), known(k))
-             for k in (lib.cudw_corr_function_get(c, i).contents for i in range(lib.cudw_corr_function_count(c)))]
+             for k in (_dll.cudw_corr_function_get(c, i).contents for i in range(_dll.cudw_corr_function_count(c)))]
     files = [FileCost(_s(k.name), *(getattr(k, f) for f in _COUNTERS), known(k))
-             for k in (lib.cudw_corr_file_get(c, i).contents for i in range(lib.cudw_corr_file_count(c)))]
+             for k in (_dll.cudw_corr_file_get(c, i).contents for i in range(_dll.cudw_corr_file_count(c)))]
     return Correlation(_s(s.image), s.sm, s.code_bytes, s.sass_bytes, s.capsule_bytes, s.instructions, s.with_line,
                        s.with_ptx, s.disagree, "loc" if s.ptx_by_loc else "sass", texts, insns, lines, funcs, files)
 
 
-def correlate(path, ptx=None, sm=None, function=None, demangle=False) -> List[Correlation]:
+def correlate(path: str, ptx: Optional[str] = None, sm: Union[int, str, None] = None, function: Optional[str] = None,
+              demangle: bool = False) -> List[Correlation]:
     """File(path).correlate(...): the records of `cudwarf correlate --json`, as Correlation objects."""
     with File(path) as f:
         return f.correlate(ptx=ptx, sm=sm, function=function, demangle=demangle)
 
 
-def open(path: str, debug_file: Optional[str] = None) -> "File":  # noqa: A001 - the package's front door
+def open(path: str, debug_file: Optional[str] = None) -> File:  # noqa: A001 - the package's front door
     """Open a cubin, fatbin, host ELF or archive (a context manager)."""
     return File(path, debug_file)
+
+
+# typing's names were for the annotations above; they are not the package's
+del Dict, Iterable, Iterator, List, Optional, Union

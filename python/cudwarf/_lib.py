@@ -216,7 +216,7 @@ if _wrong:
 # the header; a change raises the ABI version).
 V_SIGNED, V_STRING, V_BLOCK = 3, 5, 6            # enum cudw_vclass
 SYM_DEMANGLE, SYM_PTX = 1, 2                     # CUDW_SYM_*
-E_NOT_FOUND = -16                                # CUDW_E_NOT_FOUND
+E_NOT_FOUND, E_ARG = -16, -17                    # CUDW_E_NOT_FOUND, CUDW_E_ARG
 SIZE_NCLASSES = 9                                # CUDW_SIZE_NCLASSES (enum cudw_size_class: cudwarf.SectionClass)
 
 # Opaque to Python: the library only writes them; their sizes are the library's.

@@ -32,7 +32,7 @@ def main():
     for (_, _, n), frames in zip(rows, stacks):
         if frames:
             inner = frames[0]
-            by_line[f"{inner.file}:{inner.line}"] += n
+            by_line[f"{inner.path}:{inner.line}"] += n
             by_func[inner.function_demangled or inner.function or "??"] += n
         else:
             by_line["??"] += n

@@ -50,7 +50,7 @@ def locations(path, limit=300):
     return locs[::step] + ["nosuch_symbol+0x10", locs[0].split("+")[0] + "+0xfffffff0" if locs else "x"]
 
 
-def test_struct_sizes_match_the_header():
+def test_struct_sizes_match_the_header(tmp_path):
     """Every structure Python lays out, and the library's own answer
     (cudw_struct_size), against what the C compiler makes of the header."""
     cc = shutil.which("cc")
@@ -59,15 +59,15 @@ def test_struct_sizes_match_the_header():
     layouts = dict(_lib._LAYOUTS)
     opaque = {"UNIT_SIZE": "cudw_unit", "LINE_ITER_SIZE": "cudw_line_iter", "DIE_ITER_SIZE": "cudw_die_iter",
               "ATTR_ITER_SIZE": "cudw_attr_iter"}
-    src = os.path.join(ROOT, "build", "sizes.c")
-    exe = os.path.join(ROOT, "build", "sizes")
+    src = str(tmp_path / "sizes.c")
+    exe = str(tmp_path / "sizes")
     with open(src, "w") as f:
         f.write("#include <cudwarf.h>\n#include <stdio.h>\nint main(void){\n")
         for c in list(layouts) + list(opaque.values()):
             f.write(f'printf("{c} %zu\\n", sizeof({c}));\n')
         f.write('printf("abi %d\\n", CUDW_ABI_VERSION);\n')
         for c in ("CUDW_V_SIGNED", "CUDW_V_STRING", "CUDW_V_BLOCK", "CUDW_SYM_DEMANGLE", "CUDW_SYM_PTX",
-                  "CUDW_E_NOT_FOUND") + SIZE_CLASSES + ("CUDW_SIZE_NCLASSES",):
+                  "CUDW_E_NOT_FOUND", "CUDW_E_ARG") + SIZE_CLASSES + ("CUDW_SIZE_NCLASSES",):
             f.write(f'printf("{c} %d\\n", (int)({c}));\n')
         f.write("return 0;}\n")
     # the package lays out the experimental structures too (resources, PTX, correlation)
@@ -80,7 +80,7 @@ def test_struct_sizes_match_the_header():
     for py, c in opaque.items():
         assert getattr(_lib, py) == int(got[c]) == _lib.struct_size(c), c
     assert _lib.struct_size("no_such_struct") == 0
-    for c in ("V_SIGNED", "V_STRING", "V_BLOCK", "SYM_DEMANGLE", "SYM_PTX", "E_NOT_FOUND"):
+    for c in ("V_SIGNED", "V_STRING", "V_BLOCK", "SYM_DEMANGLE", "SYM_PTX", "E_NOT_FOUND", "E_ARG"):
         assert getattr(_lib, c) == int(got["CUDW_" + c]), c
     # SectionClass: enum cudw_size_class member by member, nothing more or less
     assert [(c.name, int(c)) for c in cudwarf.SectionClass] == [(c[10:], int(got[c])) for c in SIZE_CLASSES]
@@ -267,7 +267,7 @@ def test_symbolize_answers_as_addr2line_json(path):
         if not w["found"]:
             assert g == [], loc
             continue
-        assert [(x.function_demangled, x.file, x.line, x.column, x.source) for x in g] == \
+        assert [(x.function_demangled, x.path, x.line, x.column, x.source) for x in g] == \
             [(x["function"], x["path"], x["line"], x["column"], x["source"]) for x in w["frames"]], loc
         assert all(x.image == w["image"] for x in g)
         assert [(x.function, x.line) for x in m] == [(x.function, x.line) for x in g]
@@ -313,7 +313,7 @@ def test_lines_equal_the_cli_rows():
     want = [(s["section"], r["address"], r["line"], r["path"], r["context"], r["function"])
             for s in doc["sections"] for t in s["tables"] for r in lines_json.rows(t)]
     with cudwarf.open(path) as f:
-        got = [(r.section, r.address, r.line, r.file, r.context, r.function) for r in f.lines()]
+        got = [(r.section, r.address, r.line, r.path, r.context, r.function) for r in f.lines()]
     assert got == want and len(got) > 100
 
 
@@ -338,11 +338,11 @@ def test_dies_equal_the_cli_dump():
     assert kern and kern[0].tag_name == "DW_TAG_subprogram" and kern[0].attrs["DW_AT_high_pc"] > 0
 
 
-def test_verify_and_errors():
+def test_verify_and_errors(tmp_path):
     with cudwarf.open(os.path.join(FIX, "tiny_sm90_G.cubin")) as f:
         assert [x for x in f.verify() if x.severity == "error"] == []
     data = open(os.path.join(FIX, "tiny_sm90_G.cubin"), "rb").read()
-    bad = os.path.join(ROOT, "build", "truncated_py.cubin")
+    bad = str(tmp_path / "truncated_py.cubin")
     open(bad, "wb").write(data[:len(data) // 2])
     with pytest.raises(cudwarf.Error) as e:
         cudwarf.open(bad)
@@ -432,3 +432,138 @@ def test_one_file_from_many_threads():
         with concurrent.futures.ThreadPoolExecutor(4) as ex:
             got = list(ex.map(lambda l: [(x.function, x.line) for x in f.symbolize(l)], locs * 4))
     assert got == want * 4
+
+
+def test_ptx_not_the_cubins_is_a_ptx_error(tmp_path):
+    """correlate(ptx=) with another program's PTX raises PtxError (a cudwarf.Error and a ValueError, not
+    the KeyError NotFoundError), saying what the CLI says; a PTX that cannot be read says so without a
+    line and column it does not have."""
+    cubin = os.path.join(FIX, "stage1", "heavy_sm90_lineinfo.O3.cubin")
+    other = os.path.join(FIX, "stage1", "heavy_sm100_lineinfo.rdc.ptx")
+    with pytest.raises(cudwarf.PtxError) as e:
+        cudwarf.correlate(cubin, ptx=other)
+    assert isinstance(e.value, ValueError) and not isinstance(e.value, KeyError)
+    assert e.value.path == other and e.value.line == 0 and e.value.what == "PTX text"
+    r = cli("correlate", "--ptx", other, cubin)
+    assert r.returncode == 1 and f"is not the PTX {cubin} was made from" in str(e.value)
+    assert str(e.value) in r.stderr
+    with cudwarf.open(os.path.join(FIX, "tiny_sm90_G.cubin")) as f:  # one of another program, File.correlate
+        with pytest.raises(cudwarf.PtxError, match="is not the PTX"):
+            f.correlate(ptx=os.path.join(FIX, "stage1", "heavy_sm90_lineinfo.ptx"))
+    missing = str(tmp_path / "nonexist.ptx")
+    with pytest.raises(cudwarf.PtxError) as e:
+        cudwarf.correlate(cubin, ptx=missing)
+    assert str(e.value) == f"{missing}: No such file or directory" and e.value.line == 0
+    with pytest.raises(cudwarf.PtxError, match=r"nonexist\.ptx: No such"):
+        cudwarf.ptx_lines(missing)
+
+
+def test_bad_arguments_are_cudwarf_errors():
+    """A malformed location or SM, an unknown image, a closed File: each a cudwarf.Error, and of the
+    built-in kind it was before (ArgumentError a ValueError, NotFoundError a KeyError)."""
+    f = cudwarf.open(os.path.join(FIX, "tiny_sm90_G.cubin"))
+    for call in (lambda: f.symbolize("saxpy+zz"), lambda: f.symbolize_many(["tiny_kernel+0x40", "junk+"]),
+                 lambda: f.symbolize("tiny_kernel+0x40", sm="zz")):
+        with pytest.raises(cudwarf.ArgumentError) as e:
+            call()
+        assert isinstance(e.value, ValueError) and e.value.code == _lib.E_ARG
+    with pytest.raises(cudwarf.ArgumentError, match="saxpy\\+zz"):
+        f.symbolize("saxpy+zz")
+    for call in (lambda: f.symbolize_address("no such image", 1, 0), lambda: list(f.lines(image="no such image"))):
+        with pytest.raises(cudwarf.NotFoundError) as e:
+            call()
+        assert isinstance(e.value, KeyError)
+    f.close()
+    with pytest.raises(cudwarf.ArgumentError, match="closed"):
+        f.images()
+
+
+def public_callables():
+    """(name, function) of every public function and method of the package (methods of the classes
+    in __all__ that the package defines, properties' getters, __init__)."""
+    import inspect
+    for name in cudwarf.__all__:
+        obj = getattr(cudwarf, name)
+        if inspect.isfunction(obj):
+            yield name, obj
+        if not inspect.isclass(obj):
+            continue
+        for cls in obj.__mro__:
+            if cls.__module__ != "cudwarf":
+                continue
+            for k, v in vars(cls).items():
+                if k.startswith("_") and k != "__init__":
+                    continue
+                v = v.fget if isinstance(v, property) else getattr(v, "__func__", v)
+                if inspect.isfunction(v):
+                    yield f"{name}.{k}", v
+
+
+def test_public_signatures_are_explicit():
+    """help() and IDEs see every public function's parameters: no (*a, **k) wrapper (File's lock)."""
+    import inspect
+    found = dict(public_callables())
+    assert {"File.symbolize", "File.correlate", "File.symbolize_many", "correlate", "open", "Frame.file"} <= set(found)
+    vague = [n for n, fn in found.items()
+             if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in inspect.signature(fn).parameters.values())]
+    assert vague == []
+    sig = inspect.signature(cudwarf.File.symbolize)
+    assert list(sig.parameters) == ["self", "location", "sm"] and sig.parameters["sm"].default is None
+    assert cudwarf.File.symbolize.__doc__.startswith("Frames for")
+    assert list(inspect.signature(cudwarf.File.correlate).parameters) == ["self", "ptx", "sm", "function", "demangle"]
+
+
+def test_frames_and_rows_have_the_jsons_keys():
+    """A Frame has every key of an `addr2line --json` frame as an attribute of the same value (function:
+    the linkage name, without -C), a Row the path of `lines --json`; file stays, an alias of path."""
+    path = os.path.join(FIX, "inline_sm90_lineinfo.rdc.cubin")
+    locs = [f"shade_kernel+0x{k:x}" for k in range(0x100, 0x600, 0x80)]
+    want = json.loads(cli("addr2line", "-i", "--json", "-e", path, input="\n".join(locs) + "\n").stdout)
+    with cudwarf.open(path) as f:
+        for loc, w in zip(locs, want):
+            got = f.symbolize(loc)
+            assert w["frames"] and len(got) == len(w["frames"]), loc
+            for fr, wf in zip(got, w["frames"]):
+                assert {k: getattr(fr, k) for k in wf} == wf, loc
+                assert fr.file == fr.path
+        rows = list(f.lines(section=".debug_line"))
+    doc, = json.loads(cli("lines", "--json", "--section", ".debug_line", path).stdout)
+    want = [r["path"] for s in doc["sections"] for t in s["tables"] for r in lines_json.rows(t)]
+    assert [r.path for r in rows] == want
+    assert all(r.file == r.path for r in rows)
+
+
+def test_version_is_the_librarys():
+    """cudwarf.__version__: the header's CUDW_VERSION_STRING, `cudwarf --version`, the Makefile's
+    VERSION and the version the build backend gives the wheel, all one."""
+    import re
+    header = open(os.path.join(ROOT, "include", "cudwarf.h")).read()
+    makefile = open(os.path.join(ROOT, "Makefile")).read()
+    sys.path.insert(0, os.path.join(ROOT, "python", "build_backend"))
+    try:
+        import cudwarf_build
+    finally:
+        sys.path.pop(0)
+    v = cudwarf.__version__
+    assert re.fullmatch(r"\d+\.\d+\.\d+", v)
+    assert re.search(r'#define CUDW_VERSION_STRING "([^"]*)"', header).group(1) == v
+    assert re.search(r"^VERSION = (\S+)$", makefile, re.M).group(1) == v
+    assert cli("--version").stdout == f"cudwarf {v}\n"
+    assert cudwarf_build._version() == v
+
+
+def test_all_is_the_public_api():
+    """__all__ names every public name of the package and nothing else: dir(cudwarf) shows the API
+    (the modules and helpers the package uses are private), and each name is there."""
+    import types
+    assert len(set(cudwarf.__all__)) == len(cudwarf.__all__)
+    assert all(hasattr(cudwarf, n) for n in cudwarf.__all__)
+    # (not identifiers: pytest's assertion rewriting, which pyproject.toml's python_files gives the package too)
+    public = {n for n in dir(cudwarf) if not n.startswith("_") and n.isidentifier()}
+    assert public == set(cudwarf.__all__), public ^ set(cudwarf.__all__)
+    assert not [n for n in public if isinstance(getattr(cudwarf, n), types.ModuleType)]
+    for n in ("InputError", "FormatError", "NotFoundError", "ArgumentError", "PtxError", "Tag", "At", "Form",
+              "Unit"):
+        assert n in cudwarf.__all__
+    for n in ("ctypes", "POINTER", "byref", "Dict", "threading", "MemoryError_", "lib"):
+        assert n not in dir(cudwarf)
