@@ -22,9 +22,10 @@ static const char help_tail[] =
     "Each table shows its file table (file N: path) once, each sequence its\n"
     "symbol once, then one row a line: address (relocated), file:line[:column],\n"
     "flags (S is_stmt, E end of sequence, M the Mercury 0x92 flag), and for an\n"
-    "inlined row the context (the 1-based row of the same sequence it was\n"
-    "inlined at) with the inlined function's name, which is left out while it\n"
-    "stays the same from row to row.\n";
+    "inlined row where it was inlined: the row of the same sequence (1-based;\n"
+    "ptxas's repeated entry row counts once) and that row's place, \"inlined at\n"
+    "row 13 (1:36)\", with the inlined function's name, which is left out\n"
+    "while it stays the same from row to row.\n";
 
 /* The first pass: every table's program decodes, and with --ptx, the PTX
  * sections they name can be indexed. */

@@ -59,6 +59,7 @@ typedef struct ltab {
     const char *ptx_only;         /* its one PTX text when it names no file (file 0) */
     tinfo fn;                     /* the inlined functions, numbered by first use */
     json_memo sym, path, func;    /* JSON strings escaped once, copied row after row */
+    const cudw_line_iter *it;     /* the text's: its rows kept, for the call sites (NULL: none) */
 } ltab;
 
 /* A row in the full form: --long's line, --json's object (ptx-lines

@@ -99,9 +99,27 @@ static void head_print(emit *e, ltab *x, int files)
     }
 }
 
+/* Where row r was inlined, beside its row number (which counts ptxas's
+ * repeated entry rows once, so is not for counting by eye): the short
+ * form's file:line[:column], the full form's path:line[:column] */
+static void site_print(emit *e, const ltab *x, const cudw_line_row *r)
+{
+    const cudw_line_row *s;
+    if (!x->it || cudw_line_callsite(x->it, r, &s) != CUDW_OK)
+        return;
+    if (x->o->long_form)
+        em_str_or(e, NULL, " (", row_path(x->f, x->t, x->sass, s->file), "<bad file>");
+    else
+        em_u64(e, NULL, " (", EM_DEC, s->file);
+    em_u64(e, NULL, ":", EM_DEC, s->line);
+    if (s->column)
+        em_u64(e, NULL, ":", EM_DEC, s->column);
+    em_text(e, ")");
+}
+
 /* The text's flags (S is_stmt, E end_sequence, M Mercury's 0x92) and the
  * row an inlined row was inlined at; JSON says them as fields. */
-static inline void flags_print(emit *e, const cudw_line_row *r)
+static inline void flags_print(emit *e, const ltab *x, const cudw_line_row *r)
 {
     if (e->j)
         return;
@@ -120,6 +138,8 @@ static inline void flags_print(emit *e, const cudw_line_row *r)
         d = put_dec(d + 17, r->context);
     }
     ob_commit(e->o, d);
+    if (r->context)
+        site_print(e, x, r);
 }
 
 /* --ptx: the PTX line a .nv_debug_line_sass row points at */
@@ -155,7 +175,7 @@ void row_full(emit *style, ltab *x, const cudw_line_row *r)
     em_bool(e, "is_stmt", r->is_stmt);
     em_bool(e, "end_sequence", r->end_sequence);
     em_u64(e, "context", NULL, 0, r->context);
-    flags_print(e, r);
+    flags_print(e, x, r);
     em_str_memo(e, "function", NULL, r->context ? r->function : NULL, NULL, &x->func);
     if (r->context)
         em_str_or(e, NULL, ": ", r->function, "<bad name offset>");
@@ -174,9 +194,11 @@ static int table_full(emit *e, ltab *x)
     int rc;
     head_print(e, x, 0);
     em_arr(e, "rows");
-    cudw_line_iter_init(x->t, &it, 0);
+    cudw_line_iter_init(x->t, &it, e->j ? 0 : CUDW_LINE_KEEP_SEQUENCE);
+    x->it = e->j ? NULL : &it;
     while ((rc = cudw_line_next(&it, &r)) == CUDW_OK)
         row_full(e, x, &r);
+    cudw_line_iter_free(&it);
     em_end_arr(e);
     em_end_obj(e);
     return rc < 0 ? -1 : 0;
@@ -238,7 +260,7 @@ static void row_short(emit *style, ltab *x, const cudw_line_row *r, size_t fn, i
         em_bool(e, "end_sequence", 1);
     if (r->context)
         em_u64(e, "context", NULL, 0, r->context);
-    flags_print(e, r);
+    flags_print(e, x, r);
     row_marks(e, r);
     if (r->context) {
         em_u64(e, NULL, ", function ", EM_DEC, fn);
@@ -274,12 +296,15 @@ static int table_short(emit *e, ltab *x)
     int rc, open = 0;
     head_print(e, x, 1);
     em_arr(e, "sequences");
-    cudw_line_iter_init(x->t, &it, 0);
+    cudw_line_iter_init(x->t, &it, e->j ? 0 : CUDW_LINE_KEEP_SEQUENCE);
+    x->it = e->j ? NULL : &it;
     while ((rc = cudw_line_next(&it, &r)) == CUDW_OK) {
         size_t fn;
         int first;
-        if (function_number(e, x, &r, &fn, &first))
+        if (function_number(e, x, &r, &fn, &first)) {
+            cudw_line_iter_free(&it);
             return -2;
+        }
         if (!open) /* the first row, or the one after an end of sequence */
             sequence_print(e, &r);
         open = !r.end_sequence;
@@ -289,6 +314,7 @@ static int table_short(emit *e, ltab *x)
             em_end_obj(e);
         }
     }
+    cudw_line_iter_free(&it);
     if (open) { /* a table that ends without an end_sequence */
         em_end_arr(e);
         em_end_obj(e);

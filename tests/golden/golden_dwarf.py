@@ -9,6 +9,19 @@ from golden_refs import (Unavailable, code_of, demangle, dw_names, elf_relocs, e
                          prepped, resolve_symbol, section_bytes, seq_symbols, sym_values, tool, uleb)
 
 
+def counted_rows(rows):
+    """A sequence's rows as ptxas numbers them: a row that repeats the one
+    before it (address, file, line, context) is not counted (lines.h has
+    the whole rule; the goldens' cubins need no more of it)."""
+    out, prev = [], None
+    for x in rows:
+        key = (x.addr, x.file, x.line, x.ctx)
+        if key != prev:
+            out.append(x)
+        prev = key
+    return out
+
+
 def check_lines(case, text, R):
     """lines [--long] [--ptx]: every row against libdw's, sequence symbols against readelf -r."""
     path = case.input
@@ -33,14 +46,15 @@ def check_lines(case, text, R):
             table["seqs"].append(seq)
             continue
         m = re.match(r"^  0x([0-9a-f]+)  (\S+)\+0x([0-9a-f]+)  ([^:]*):(\d+)(?::(\d+))? ([A-Z]*)"
-                     r"(?:  inlined at row (\d+): (\S+))?$", line)
+                     r"(?:  inlined at row (\d+)(?: \(([^:]*):(\d+)(?::(\d+))?\))?: (\S+))?$", line)
         if m and "--long" in case.args:  # one row a line, with its symbol
             if seq is None or seq["rows"] and seq["rows"][-1]["end"]:
                 seq = dict(index=len(table["seqs"]), symbol=m[2], rows=[])
                 table["seqs"].append(seq)
             seq["rows"].append(dict(addr=int(m[1], 16), symbol=m[2], off=int(m[3], 16), file=m[4], fileno=None,
                                     line=int(m[5]), col=int(m[6] or 0), flags=m[7], end="E" in m[7],
-                                    ctx=int(m[8] or 0), func=m[9], ptx=None))
+                                    ctx=int(m[8] or 0), func=m[12], ptx=None,
+                                    site=(m[9], int(m[10]), int(m[11] or 0)) if m[10] else None))
             continue
         m = re.match(r"^  0x([0-9a-f]+)  (?:(\d+):(\d+)(?::(\d+))?)?\s*([A-Z]*)(.*)$", line)
         if m and seq is not None:
@@ -48,16 +62,19 @@ def check_lines(case, text, R):
             if " | " in rest or rest.startswith("  |"):
                 rest, ptx = rest.split("|", 1)
                 ptx = ptx[1:] if ptx.startswith(" ") else ptx
-            im = re.search(r"inlined at row (\d+), function (\d+)(?:: (\S+))?", rest)
+            im = re.search(r"inlined at row (\d+)(?: \((\d+):(\d+)(?::(\d+))?\))?, function (\d+)(?:: (\S+))?", rest)
+            site = None
             if im:
                 ctx = int(im[1])
+                site = (files.get(int(im[2]), "?"), int(im[3]), int(im[4] or 0)) if im[2] else None
+                im = [None, im[1], im[5], im[6]]
                 if im[3]:
                     funcs[int(im[2])] = im[3]
                 func = funcs.get(int(im[2]), f"?function {im[2]}")
             seq["rows"].append(dict(addr=int(m[1], 16), file=files.get(int(m[2]), "?") if m[2] else None,
                                     fileno=int(m[2]) if m[2] else None, line=int(m[3]) if m[3] else None,
                                     col=int(m[4] or 0), flags=m[5], end="E" in m[5], ctx=ctx, func=func,
-                                    ptx=ptx))
+                                    ptx=ptx, site=site))
     if not views:
         R.fail("no line table in the golden")
     for view, tables in views:
@@ -102,6 +119,10 @@ def check_lines(case, text, R):
                     rctx = o["ctx"] if r.ctx == "?" and o["ctx"] else r.ctx
                     R.eq(f"{w} context", o["ctx"], rctx)
                     R.eq(f"{w} function", o["func"], r.func)
+                if o.get("site"):  # the call site shown beside the row number: that row of the reference's
+                    at = counted_rows([x for x in rt if x.seq == r.seq])
+                    want = at[o["ctx"] - 1] if 0 < o["ctx"] <= len(at) else None
+                    R.eq(f"{w} call site", o["site"], want and (want.file, want.line, want.col))
                 if o["ptx"] is not None:
                     if ptx_lines is None:
                         name = o["file"] or ".nv_debug_ptx_txt"
