@@ -27,6 +27,18 @@ static const char *demangled(const corr_opts *o, const char *name, char *buf, si
     return need && need < n ? buf : name;
 }
 
+/* A function's name under JSON's key: with -C the demangled name, and the
+ * linkage name beside it (addr2line --json's frames' rule).  The text
+ * shows the demangled name with its own label, later. */
+static void fn_json(emit *e, const corr_opts *o, const char *key, const char *name)
+{
+    char buf[4096];
+    const char *d = name ? demangled(o, name, buf, sizeof buf) : NULL;
+    em_str(e, key, NULL, 0, d);
+    if (d && d != name)
+        em_str(e, "linkage_name", NULL, 0, name);
+}
+
 /* ---- the summary ---- */
 
 /* Where a PTX text came from: JSON's word, or the text's */
@@ -121,11 +133,7 @@ static void loc_print(emit *e, const corr_opts *o, const cudw_correlation *c, co
         const cudw_ptx_loc *l = cudw_ptx_loc_get(p, k);
         const cudw_ptx_file *pf = cudw_ptx_file_find(p, l->file);
         em_obj(e, NULL);
-        char buf[4096];
-        const char *name = l->name;
-        if (name && o->demangle && cudw_demangle(name, buf, sizeof buf) && strlen(buf) < sizeof buf - 1)
-            name = buf;
-        em_str(e, "function", NULL, 0, name);
+        fn_json(e, o, "function", l->name);
         em_str(e, "path", NULL, 0, pf ? pf->path : NULL);
         em_u64(e, "line", NULL, 0, l->line);
         em_u64(e, "column", NULL, 0, l->column);
@@ -179,7 +187,7 @@ static void line_functions_print(emit *e, const corr_opts *o, const cudw_correla
     for (size_t k = 0; k < shown; k++) {
         char buf[4096];
         em_obj(e, NULL);
-        em_str(e, "function", NULL, 0, v[k].function);
+        fn_json(e, o, "function", v[k].function);
         em_str_or(e, NULL, k ? ", " : "  ", demangled(o, v[k].function, buf, sizeof buf), "");
         em_u64(e, "sass_bytes", n > 1 ? " " : NULL, EM_DEC, v[k].sass_bytes);
         em_text(e, n > 1 ? " B" : "");
@@ -200,7 +208,7 @@ static void caller_print(emit *e, const corr_opts *o, const cudw_corr_caller *w)
     em_obj(e, NULL);
     em_str(e, "path", NULL, 0, w->file);
     em_u64(e, "line", NULL, 0, w->line);
-    em_str(e, "function", NULL, 0, w->function);
+    fn_json(e, o, "function", w->function);
     em_commas(e, "sass_bytes", "            ", 9, w->sass_bytes);
     em_u64(e, "sass_instructions", NULL, 0, w->sass_instructions);
     em_str_or(e, NULL, " B inlined at ", base(w->file), "");
@@ -263,7 +271,10 @@ static void total_print(emit *e, const corr_opts *o, const cudw_corr_cost *k, co
     const char *name = !k->name ? "(no line)" : !strcmp(name_key, "function") ? demangled(o, k->name, buf, sizeof buf)
                                                                               : k->name;
     em_obj(e, NULL);
-    em_str(e, name_key, NULL, 0, k->name);
+    if (!strcmp(name_key, "function"))
+        fn_json(e, o, name_key, k->name);
+    else
+        em_str(e, name_key, NULL, 0, k->name);
     em_commas(e, NULL, "", 11, k->sass_bytes_inclusive);
     em_commas(e, "sass_bytes", "", 9, k->sass_bytes);
     em_u64(e, "sass_bytes_inclusive", NULL, 0, k->sass_bytes_inclusive);

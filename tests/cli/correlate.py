@@ -262,6 +262,32 @@ def test_html_of_several_images():
     assert r.returncode == 0, r.stderr
 
 
+def test_demangle_every_function_name():
+    """-C: every "function" of the JSON is demangled (c++filt's), with the
+    linkage name beside it; without -C the linkage names alone"""
+    cubin = os.path.join(FIX, "stage1", "templ_sm90_lineinfo.O2.cubin")
+    ptx = os.path.join(FIX, "stage1", "templ_sm90_lineinfo.ptx")
+    plain = json.loads(run("correlate", "--json", "--ptx", ptx, cubin).stdout)[0]
+    dem = json.loads(run("correlate", "--json", "-C", "--ptx", ptx, cubin).stdout)[0]
+
+    def names(img):
+        out = []
+        for ins in img["instructions"]:
+            out += ins["frames"] + (ins["loc"]["frames"] if "loc" in ins else [])
+        for line in img["source_lines"]:
+            out += line["functions"] + line["callers"]
+        return out + img["functions"]
+    pn, dn = names(plain), names(dem)
+    assert len(pn) == len(dn) > 10
+    mangled = sorted({x["function"] for x in pn if x["function"] and x["function"].startswith("_Z")})
+    assert mangled and not any("linkage_name" in x for x in pn)
+    filt = dict(zip(mangled, subprocess.run(["c++filt"], input="\n".join(mangled), capture_output=True,
+                                            text=True).stdout.splitlines()))
+    for p, d in zip(pn, dn):
+        if p["function"] in filt:
+            assert (d["function"], d["linkage_name"]) == (filt[p["function"]], p["function"]), d
+
+
 def test_text_top():
     r = run("correlate", "--top", "2", PAIRS[0][0])
     assert r.returncode == 0 and "top 2 source lines" in r.stdout, r.stdout[-300:]
