@@ -48,7 +48,7 @@ static const char *ptx_from(int from, int as_json)
         return as_json ? "file" : "the file given";
     if (from == CUDW_PTX_FROM_FATBIN)
         return as_json ? "fatbin" : "the fatbin's PTX entry";
-    return as_json ? "section" : "no .loc directives";
+    return as_json ? "section" : "the image's copy, without .loc directives";
 }
 
 /* The PTX texts the image was matched with */
@@ -107,6 +107,9 @@ void correlate_summary(emit *e, const cudw_correlation *c)
     }
     if (!e->j)
         ptx_print(e, c);
+    if (!s->ptx_by_loc && cudw_corr_ptx_count(c)) /* the ptx column means something else then: say what */
+        em_text(e, "  (so the ptx column counts the PTX lines of each line's SASS; with --ptx FILE.ptx,\n"
+                   "  the PTX instructions whose .loc names the line)\n");
     em_u64(e, "with_line", "  ", EM_DEC, s->with_line);
     em_u64(e, "with_ptx", " with a source line, ", EM_DEC, s->with_ptx);
     em_text(e, " with a PTX line");
@@ -234,7 +237,7 @@ static void callers_print(emit *e, const corr_opts *o, const cudw_correlation *c
     if (rest) {
         em_commas(e, NULL, "            ", 9, rest);
         em_u64(e, NULL, " B inlined at ", EM_DEC, n - shown);
-        em_text(e, " other call sites\n");
+        em_text(e, n - shown == 1 ? " other call site\n" : " other call sites\n");
     }
 }
 
