@@ -14,6 +14,7 @@
 static const char help_head[] =
     "usage: cudwarf addr2line -e FILE [-a] [-f] [-i] [-p] [-C] [--ptx] [--json]\n"
     "                         [--function NAME] [--sm=N] [LOCATION...]\n"
+    "\n"
     "FILE is a cubin, a fatbin, an executable/object/.so with embedded fatbins,\n"
     "or a static library.\n"
     "\n"
@@ -26,6 +27,9 @@ static const char help_head[] =
     "\n";
 static const char help_tail[] =
     "\n"
+    "GNU addr2line's long names work too: --exe, --addresses, --functions,\n"
+    "--inlines, --pretty-print, --demangle.\n"
+    "\n"
     "SYMBOL and NAME may be the mangled name, the demangled signature (with or\n"
     "without the return type), the name without parameters (scale<double>) or\n"
     "the short name (forces): a name of several functions is an error that\n"
@@ -35,9 +39,7 @@ static const char help_tail[] =
     "Exit status: 0 when every location was answered (a location no line row\n"
     "covers is answered ?\?:0), 1 when one could not be parsed, names no\n"
     "function or several, lies past its function's end, or the input is\n"
-    "unreadable or malformed, 2 usage.\n"
-    "GNU addr2line's long names work too: --exe, --addresses, --functions,\n"
-    "--inlines, --pretty-print, --demangle.\n";
+    "unreadable or malformed, 2 usage.\n";
 
 typedef struct aopts {
     int addr, func, inl, pretty, demangle, ptx, json;
@@ -235,10 +237,9 @@ static const cli_opt table[] = {
     {NULL, 'C', NULL, A_DEMANGLE, "demangle function names"},
     {"--ptx", 0, NULL, A_PTX, "also the PTX line (from .nv_debug_line_sass) and its text"},
     {"--function", 0, "NAME", A_FUNCTION, "the symbol for bare offsets"},
-    {"--sm", 0, "=N", OPT_GLOBAL, "only the sm_N images (90, 90a, sm_100f); an SM the input\n"
-                                  "does not hold is an error.  Without it the first image\n"
-                                  "with a row for the location answers, and a note says when\n"
-                                  "other images define the symbol too"},
+    {"--sm", 0, "=N", OPT_GLOBAL, "only the sm_N images; without it the first image with a\n"
+                                  "row for the location answers, and a note says when other\n"
+                                  "images define the symbol too"},
     {"--json", 0, NULL, A_JSON, "a JSON array, one object per location (docs/json.md)"},
     {"--exe", 0, "FILE", A_EXE, OPT_UNLISTED},
     {"--addresses", 0, NULL, A_ADDRESSES, OPT_UNLISTED},

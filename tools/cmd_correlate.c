@@ -10,8 +10,9 @@
 #include <string.h>
 
 static const char help_head[] =
-    "usage: cudwarf correlate [--ptx FILE.ptx] [--sm N] [--function NAME] [-C]\n"
-    "                         [--json | --html] [-o OUT] [--top N] [--prefix OLD=NEW]... FILE\n"
+    "usage: cudwarf correlate [--ptx FILE.ptx] [--function NAME] [-C]\n"
+    "                         [--json | --html] [-o OUT] [--top N]\n"
+    "                         [--prefix OLD=NEW]... FILE\n"
     "\n"
     "Source <-> PTX <-> SASS for every SASS instruction of each device image of\n"
     "FILE (a cubin, fatbin, host executable or library, archive): its PTX line\n"
@@ -34,10 +35,10 @@ static const char help_tail[] =
 enum { O_PTX = 1, O_FUNCTION, O_DEMANGLE, O_TOP, O_JSON, O_HTML, O_OUT, O_PREFIX };
 static const cli_opt table[] = {
     {"--ptx", 0, "FILE.ptx", O_PTX, "the PTX the image was compiled from (checked)"},
-    {"--sm", 0, "N", OPT_GLOBAL, "only the sm_N images"},
     {"--function", 0, "NAME", O_FUNCTION, "only this function symbol (mangled or demangled)"},
     {"--demangle", 'C', NULL, O_DEMANGLE, "demangled function names"},
-    {"--top", 0, "N", O_TOP, "text: the N source lines with the most SASS bytes (20; 0: all)"},
+    {"--top", 0, "N", O_TOP, "text: the N source lines with the most SASS bytes\n"
+                              "(default 20; 0: all)"},
     {"--json", 0, NULL, O_JSON, "one JSON object per image (docs/json.md)"},
     {"--html", 0, NULL, O_HTML, "one self-contained HTML page: source, PTX and SASS panes,\n"
                                 "linked (click or hover a line); one image (--sm, --function)"},

@@ -14,7 +14,9 @@
 #include <string.h>
 
 static const char help_head[] =
-    "usage: cudwarf dump [--abbrev] [--info] [--line] [--frames] [--loc] [--str] ... [--all] [--json]\n"
+    "usage: cudwarf dump [--abbrev] [--info] [--line] [--frames] [--loc] [--ranges]\n"
+    "                    [--aranges] [--pubnames] [--pubtypes] [--macinfo] [--str]\n"
+    "                    [--ptx-txt] [--reg-sass] [--reg-type] [--all] [--json]\n"
     "                    [--section NAME] FILE...\n"
     "\n"
     "Decode debug sections.  Without a section option, everything cudwarf decodes.\n"
@@ -35,8 +37,10 @@ static const struct { const char *opt; int kind; const char *help; } misc[] = {
     {"macinfo", CUDW_SEC_MACINFO, NULL},
     {"str", CUDW_SEC_STR, "the DWARF sections of those names (and Mercury twins)"},
     {"ptx-txt", CUDW_SEC_NV_PTX_TXT, ".nv_debug_ptx_txt: the PTX text with its line numbers"},
-    {"reg-sass", CUDW_SEC_NV_REG_SASS, ".nv_debug_info_reg_sass: PTX register -> SASS register, SASS range"},
-    {"reg-type", CUDW_SEC_NV_REG_TYPE, ".nv_debug_info_reg_type: the PTX type of each reg_sass entry"},
+    {"reg-sass", CUDW_SEC_NV_REG_SASS, ".nv_debug_info_reg_sass: PTX register -> SASS register,\n"
+                                       "SASS range"},
+    {"reg-type", CUDW_SEC_NV_REG_TYPE, ".nv_debug_info_reg_type: the PTX type of\n"
+                                       "each reg_sass entry"},
 };
 #define NMISC (sizeof misc / sizeof misc[0])
 
@@ -211,7 +215,8 @@ static const cli_opt *dump_table(void)
         {"--frames", 0, NULL, O_FRAMES, ".debug_frame: CIEs, FDEs, call-frame instructions"}};
     static const cli_opt after[] = {
         {"--all", 0, NULL, O_ALL, "every section cudwarf decodes"},
-        {"--debug-dump", 0, "=LIST", O_DEBUG_DUMP, "readelf's spelling: abbrev,info,line,frames (also -wa, -wi, -wl, -wf)"},
+        {"--debug-dump", 0, "=LIST", O_DEBUG_DUMP, "readelf's spelling: abbrev,info,line,frames\n"
+                                                   "(also -wa, -wi, -wl, -wf)"},
         {"--section", 0, "NAME", O_SECTION, "only the section called NAME"},
         {"--json", 0, NULL, O_JSON, "JSON (schema: docs/json.md)"},
         {NULL, 'w', "LETTER", O_W, OPT_UNLISTED}, /* readelf's -wa, -wi, -wl, -wf: --debug-dump's row names them */

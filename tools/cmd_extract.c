@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 static const char extract_help_head[] =
-    "usage: cudwarf extract [-o DIR] [--elf | --ptx] [--sm=N] [-j N] FILE...\n"
+    "usage: cudwarf extract [-o DIR] [--elf | --ptx] FILE...\n"
     "\n"
     "Write every image embedded in a fatbin, host ELF or archive out,\n"
     "decompressed, each file whole or not at all, and print its name.  Names\n"

@@ -10,8 +10,8 @@
 #include <string.h>
 
 static const char help_head[] =
-    "usage: cudwarf line-encode [-o OUT] [--json] [--image LABEL] [--section NAME] [--table N]\n"
-    "                           INPUT.json\n"
+    "usage: cudwarf line-encode [-o OUT] [--json] [--image LABEL] [--section NAME]\n"
+    "                           [--table N] INPUT.json\n"
     "\n"
     "Encode line-table rows into one DWARF line-number program unit (header and\n"
     "program) exactly as ptxas would, and list the relocation sites the unit\n"

@@ -11,7 +11,8 @@
 #include <string.h>
 
 static const char help_head[] =
-    "usage: cudwarf lines [--json [--compact]] [--long] [--section NAME] [--ptx] FILE...\n"
+    "usage: cudwarf lines [--json [--compact]] [--long] [--ptx] [--section NAME]\n"
+    "                     FILE...\n"
     "\n"
     "Print the rows of every line table: .debug_line (SASS address -> source\n"
     "line), .nv_debug_line_sass (SASS address -> PTX line) and their Mercury\n"

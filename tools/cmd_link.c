@@ -10,7 +10,8 @@
 #include <string.h>
 
 static const char help_head[] =
-    "usage: cudwarf link -o OUT [--arch sm_N] [--mercury] [--dedup-strings] [--symbols NVLINK_OUT] [--stats] IN...\n"
+    "usage: cudwarf link -o OUT [--arch sm_N] [--mercury] [--dedup-strings]\n"
+    "                    [--symbols NVLINK_OUT] [--stats] IN...\n"
     "\n"
     "Merge the debug information of relocatable device objects (nvcc -dc) the\n"
     "way nvlink -g does: every debug section concatenated in input order,\n"
@@ -83,10 +84,11 @@ static const cli_opt table[] = {
                              "hold device code for several SMs); also --sm=N"},
     {"--mercury", 0, NULL, 4, "emit every debug section under its .nv.merc. name"},
     {"--dedup-strings", 0, NULL, 5, "one copy of each .debug_str string, references rewritten"},
-    {"--symbols", 0, "NVLINK_OUT", 2, "nvlink's output for the same inputs (linked with -g): resolve\n"
-                                      "relocations against __shared__ variables from its symbol\n"
-                                      "values (nvlink lays out shared memory); without it they are\n"
-                                      "kept.  A cubin, or the host object nvcc -dlink wrote around it"},
+    {"--symbols", 0, "NVLINK_OUT", 2, "nvlink's output for the same inputs (linked with -g):\n"
+                                      "resolve relocations against __shared__ variables from its\n"
+                                      "symbol values (nvlink lays out shared memory); without it\n"
+                                      "they are kept.  A cubin, or the host object nvcc -dlink\n"
+                                      "wrote around it"},
     {"--stats", 0, NULL, 6, "print what was merged, resolved and kept (stderr)"},
     {"--output", 0, "OUT", 1, OPT_UNLISTED}, /* -o's long name, never listed */
     {0}};

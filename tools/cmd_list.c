@@ -9,7 +9,7 @@
 #include <string.h>
 
 static const char list_help_head[] =
-    "usage: cudwarf list [--json] [--headers | --decode] [-v] [--sm=N] [-j N] FILE...\n"
+    "usage: cudwarf list [--json] [--headers | --decode] [-v] FILE...\n"
     "\n"
     "List the fatbin containers of a fatbin file, a host ELF (object, executable,\n"
     "shared library) or an archive, and their entries: kind, SM, version, flags,\n"
@@ -455,11 +455,8 @@ static const cli_opt list_table[] = {
                              "on two cores)"},
     {"--headers", 0, NULL, 2, "what the container and entry headers say, decoding no image:\n"
                               "no image size check and no debug sections"},
-    {"--sm", 0, "=N", OPT_GLOBAL, "only the images for sm_N (90, 90a, sm_100f)"},
     {"--verbose", 'v', NULL, 4, "also flag bits, options and header fields whose meaning\n"
                                 "is not known (raw; --json always has them)"},
-    {NULL, 'j', "N", OPT_GLOBAL, "decode N images at once (default: every core); the output\n"
-                                 "is the same"},
     {0}};
 
 int cmd_list(int argc, char **argv)

@@ -12,8 +12,9 @@
 #include <string.h>
 
 static const char help_head[] =
-    "usage: cudwarf ptx-lines [--json] [--sm N] FILE.ptx|BINARY\n"
-    "       cudwarf ptx-lines --predict CUBIN [--section NAME] [-o OUT] [--json] FILE.ptx\n"
+    "usage: cudwarf ptx-lines [--json] [--sm=N] FILE.ptx|BINARY\n"
+    "       cudwarf ptx-lines --predict CUBIN [--section NAME] [-o OUT] [--json]\n"
+    "                         FILE.ptx|BINARY\n"
     "       cudwarf verify --ptx FILE.ptx CUBIN\n"
     "\n"
     "Read the .file and .loc directives of a PTX file as ptxas does (its stage\n"
@@ -23,7 +24,7 @@ static const char help_head[] =
     "matches, a malformed directive) are errors naming FILE.ptx:LINE:COLUMN;\n"
     "what it accepts but writes wrong (a file number no .file declares) is a\n"
     "warning on stderr.  Given a fatbin, host ELF or archive instead, it reads\n"
-    "the PTX entry nvcc embedded (--sm N chooses among several).\n"
+    "the PTX entry nvcc embedded.\n"
     "\n";
 static const char help_tail[] =
     "\n"
@@ -369,6 +370,8 @@ static const cli_opt table[] = {
     {"--section", 0, "NAME", 3, ".debug_line (default) or .nv.merc.debug_line"},
     {NULL, 'o', "OUT", 4, "write the predicted section's bytes (written whole or\n"
                           "not at all); relocation sites as line-encode gives them"},
+    {"--sm", 0, "=N", OPT_GLOBAL, "BINARY's compute_N PTX entry (default: the first, with a\n"
+                                  "note when it has several)"},
     {"--json", 0, NULL, 1, "ptx-lines: [{ptx_line, function, file, path, line,\n"
                            "column, frames: [{function, path, line, column}]}];\n"
                            "--predict: rows in the schema of `lines --json`"},

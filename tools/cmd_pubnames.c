@@ -10,7 +10,8 @@
 #include <string.h>
 
 static const char help_head[] =
-    "usage: cudwarf pubnames [--types] [--check] [--linkage-names] [--json] [-o OUT] FILE...\n"
+    "usage: cudwarf pubnames [--types] [--check] [--linkage-names] [--json] [-o OUT]\n"
+    "                        FILE...\n"
     "\n"
     "Build the .debug_pubnames index (with --types, .debug_pubtypes) of every\n"
     "unit of .debug_info and of its Mercury twin, as NVVM and ptxas write it\n"

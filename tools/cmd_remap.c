@@ -29,7 +29,8 @@ static const char help_head[] =
     "\n";
 static const char help_tail[] =
     "\n"
-    "Exit status: 0 success, 1 unreadable or malformed input (nothing written), 2 usage.\n";
+    "Exit status: 0 success, 1 unreadable or malformed input (nothing written),\n"
+    "2 usage.\n";
 
 typedef struct rctx {
     const char **from, **to;

@@ -11,7 +11,7 @@
 #include <string.h>
 
 static const char help_head[] =
-    "usage: cudwarf resources [--json] [-C] [--sm=N] [-j N] FILE...\n"
+    "usage: cudwarf resources [--json] [-C] FILE...\n"
     "\n"
     "Per image, each kernel and device function with the resources the cubin\n"
     "records (what ptxas -v prints when it builds it, and cuobjdump -res-usage):\n"

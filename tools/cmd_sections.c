@@ -159,7 +159,7 @@ static int one(cudw_file *f, const char *path, void *vctx, json *j)
 
 static const cli_opt table[] = {
     {"--debug", 0, NULL, 2, "only debug sections"},
-    {"--json", 0, NULL, 1, "one JSON document per file (an array for several files)"},
+    {"--json", 0, NULL, 1, "one JSON array, one object per image (docs/json.md)"},
     {0}};
 
 int cmd_sections(int argc, char **argv)

@@ -23,7 +23,7 @@
 
 static const char size_help_head[] =
     "usage: cudwarf size [--by=section|kernel|sm|container] [--sort=size|name] [-n N]\n"
-    "                    [--json] [--sm=N] [-j N] FILE...\n"
+    "                    [--json] [--sm=N] FILE...\n"
     "\n"
     "Where the device bytes of a cubin, fatbin, host ELF or archive go.  The\n"
     "unpacked images are broken down by class (code, constant data, DWARF and\n"
@@ -495,7 +495,6 @@ static const cli_opt table[] = {
     {"--json", 0, NULL, 1, "one JSON object per file, every row (docs/json.md)"},
     {"--sm", 0, "=N", OPT_GLOBAL, "only the images for sm_N (the containers' totals are then\n"
                                   "those images' entries)"},
-    {NULL, 'j', "N", OPT_GLOBAL, "load N images at once (default: every core)"},
     {0}};
 
 int cmd_size(int argc, char **argv)

@@ -18,7 +18,9 @@ static const char help_head[] =
 static const char help_tail[] =
     "\n"
     "Both files are written whole or not at all.\n"
-    "Exit status: 0 success, 1 unreadable or malformed input (nothing written), 2 usage.\n";
+    "\n"
+    "Exit status: 0 success, 1 unreadable or malformed input (nothing written),\n"
+    "2 usage.\n";
 
 static const cli_opt table[] = {
     {NULL, 'o', "OUT", 1, "the stripped cubin"},

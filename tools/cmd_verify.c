@@ -82,7 +82,7 @@ static int one(cudw_file *f, const char *label, void *p, json *j)
 static const cli_opt table[] = {
     {"--notes", 0, NULL, 2, "also print notes: oddities that are known and handled (such as\n"
                             "the CIE pointers of ptxas -dc objects); they do not fail"},
-    {"--json", 0, NULL, 1, "JSON: [{file, findings: [{severity, section, offset, what, detail}]}]"},
+    {"--json", 0, NULL, 1, "[{file, findings: [{severity, section, offset, what, detail}]}]"},
     {"--ptx", 0, "FILE.ptx", 3, "CUBIN's line tables against what ptxas writes from FILE.ptx (its\n"
                                 "stage 1): each identical, or the first opcode and row that differ"},
     {0}};

@@ -18,10 +18,10 @@ static const struct command {
 } commands[] = {
     {"sections", cmd_sections, "sections, their debug class, nvlink's action and Mercury twins"},
     {"dump", cmd_dump, "decode debug sections (readelf's --debug-dump=LIST and -w* too)"},
-    {"lines", cmd_lines, "rows of every line table (.debug_line, .nv_debug_line_sass, twins)"},
+    {"lines", cmd_lines, "rows of each line table (.debug_line, .nv_debug_line_sass, twins)"},
     {"addr2line", cmd_addr2line, "SASS locations -> file:line and inline stacks, like binutils'"},
-    {"line-encode", cmd_line_encode, "opcodes (dump --line --json) or rows (lines --json) -> a line program"},
-    {"correlate", cmd_correlate, "source <-> PTX <-> SASS per instruction; SASS bytes per source line"},
+    {"line-encode", cmd_line_encode, "rows (lines --json), opcodes (dump --line --json) -> line program"},
+    {"correlate", cmd_correlate, "source <-> PTX <-> SASS per instruction; bytes per source line"},
     {"ptx-lines", cmd_ptx_lines, "PTX .loc -> source per PTX line; the .debug_line ptxas writes"},
     {"verify", cmd_verify, "check every debug section; every finding with its place"},
     {"pubnames", cmd_pubnames, "build .debug_pubnames/.debug_pubtypes from .debug_info"},
@@ -36,8 +36,10 @@ static const struct command {
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
 /* The options of every command: main takes them out of argv before the
- * command parses the rest, and the main --help lists them.  A command's
- * --help may list one again in its own words (an OPT_GLOBAL row). */
+ * command parses the rest, the main --help lists them, and every command's
+ * --help names them on its last line (opt_help).  A command lists one
+ * again (an OPT_GLOBAL row) only where it means something of its own
+ * there (docs/cli.md). */
 enum { G_SM = 1, G_JOBS, G_DEBUG_FILE };
 static const cli_opt global_opts[] = {
     {"--sm", 0, "=N", G_SM, "only the sm_N images (90, sm_90, 90a, 100f); an SM the\n"
@@ -155,6 +157,7 @@ int main(int argc, char **argv)
         printf("cudwarf %s\n", CUDW_VERSION_STRING);
         return EXIT_OK;
     }
+    opt_every_command = global_opts;
     jobs_n = jobs_default();
     if ((argc = take_global_options(argc, argv, cmd)) < 0)
         return EXIT_USAGE;

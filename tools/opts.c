@@ -258,10 +258,32 @@ void opt_list(obuf *o, const cli_opt *table, int column)
     }
 }
 
+const cli_opt *opt_every_command;
+
+/* "Options of every command: --sm=N, -j N, --debug-file DBG (cudwarf
+ * --help)": each listed row by its short name when it has one */
+static void every_command_line(obuf *o)
+{
+    const char *sep = "\nOptions of every command: ";
+    for (const cli_opt *r = opt_every_command; r->id; r++) {
+        if (r->id < 0 || r->help == OPT_UNLISTED)
+            continue; /* -h, --help: this very text */
+        const char *v = r->value;
+        if (r->short_name)
+            ob_printf(o, "%s-%c%s%s", sep, r->short_name, v ? " " : "", v ? v + (*v == '=') : "");
+        else
+            ob_printf(o, "%s%s%s%s", sep, r->name, v && *v != '=' ? " " : "", v ? v : "");
+        sep = ", ";
+    }
+    ob_printf(o, " (%s --help)\n", progname);
+}
+
 void opt_help(obuf *o, const char *head, const cli_opt *table, int column, const char *tail)
 {
     ob_puts(o, head);
     opt_list(o, table, column);
     if (tail)
         ob_puts(o, tail);
+    if (opt_every_command)
+        every_command_line(o);
 }

@@ -57,7 +57,8 @@ typedef struct cli_args {
 /* What opt_next returns besides a row's id.  As a row's id, OPT_HELP shows
  * -h/--help (which opt_next takes before any table) and OPT_GLOBAL an
  * option of every command (main takes those out of argv: cudwarf.c's
- * table) in this command's words; opt_next never matches such a row. */
+ * table) where this command gives it a meaning of its own, said in the
+ * row (docs/cli.md); opt_next never matches such a row. */
 enum { OPT_END = 0, OPT_POS = -1, OPT_ERR = -2, OPT_HELP = -3, OPT_GLOBAL = -4 };
 
 int opt_next(cli_args *a, const char *cmd, const cli_opt *table);
@@ -77,8 +78,14 @@ int opt_number(const char *s, int hex, uint64_t max, uint64_t *out);
  * the help from column on (on the next line when the names reach it). */
 void opt_list(obuf *o, const cli_opt *table, int column);
 
+/* The options of every command (main's table), which every command's
+ * --help names on its last line; NULL: no such line. */
+extern const cli_opt *opt_every_command;
+
 /* A command's --help: head (usage and prose, up to the list), the list,
- * tail (the prose after it; NULL: none). */
+ * tail (the prose after it; NULL: none), then a blank line and "Options of
+ * every command: --sm=N, -j N, ... (cudwarf --help)" from
+ * opt_every_command. */
 void opt_help(obuf *o, const char *head, const cli_opt *table, int column, const char *tail);
 
 #endif

@@ -9,7 +9,9 @@ message and "Try ..."), nothing on stdout when it fails, and no output file
 left behind.  Then: --json is one array for every command that has it;
 --name=value is --name value; `cudwarf help CMD` is `CMD --help`; the man
 page names every option each command's --help names; --sm with an SM the
-input lacks is one error; a write failure says why.  The option list of
+input lacks is one error; a write failure says why.  Every --help is at
+most 80 columns wide and ends naming the options of every command; the
+README's and the man page's synopses are the --help usage lines.  The option list of
 each --help (printed from the parser's table, tools/opts.h) against the
 parser: every option it lists is parsed, with a value exactly when it
 shows one; `cudwarf help --help` is `cudwarf --help`.
@@ -170,6 +172,62 @@ def test_help_of_help(how):
     """every way of asking for the main help gives it"""
     main, r = cw("--help"), cw(*how)
     assert r.returncode == 0 and r.stdout == main.stdout and not r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("cmd", ALL_COMMANDS + [None], ids=ALL_COMMANDS + ["main"])
+def test_help_fits_80_columns(cmd):
+    """every line of every --help, and of `cudwarf --help`, is at most 80
+    columns wide (no tabs): a long usage line wraps, GNU-style"""
+    r = cw(cmd, "--help") if cmd else cw("--help")
+    wide = [f"{len(line)}: {line}" for line in r.stdout.splitlines() if len(line) > 80 or "\t" in line]
+    assert r.returncode == 0 and r.stdout and wide == []
+
+
+@pytest.mark.parametrize("cmd", ALL_COMMANDS)
+def test_help_names_the_options_of_every_command(cmd):
+    """every --help ends with one line naming the options of every command
+    (those `cudwarf --help` lists), each spelled as there: --sm=N, never
+    --sm N"""
+    text = cw(cmd, "--help").stdout
+    last = text.splitlines()[-1]
+    main = cw("--help").stdout.split("options of every command:", 1)[1]
+    names = {o for o, _ in listed_options(main) if o != "--jobs"}  # -j N, --jobs=N: one option
+    assert last.startswith("Options of every command: ") and last.endswith(" (cudwarf --help)"), last
+    assert {o for o in names if not re.search(re.escape(o) + r"\b", last)} == set(), last
+    assert not re.search(r"--sm [N0-9]", text), "spelled --sm=N everywhere"
+
+
+def synopses(lines):
+    """each "cudwarf ..." synopsis among lines, its continuation lines (those
+    starting with a blank) joined, blanks collapsed; a note beside one or
+    under one ("(...)") left out, and the lines about every command"""
+    out = []
+    for line in lines:
+        line = re.sub(r"\s{2,}\(.*\)$", "", line)
+        if line.startswith("cudwarf "):
+            out.append(line)
+        elif out and line[:1].isspace() and not line.strip().startswith("("):
+            out[-1] += " " + line
+    return {" ".join(s.split()) for s in out if not re.match(r"cudwarf (COMMAND|--version)", s)}
+
+
+def test_synopses_agree():
+    """the README's synopses and the man page's are the usage lines of the
+    commands' --help, each of them"""
+    usage = set()
+    for cmd in ALL_COMMANDS:
+        head = cw(cmd, "--help").stdout.split("\n\n")[0].replace("usage: ", "", 1)
+        usage |= synopses([line.strip() if line.strip().startswith("cudwarf ") else line
+                           for line in head.splitlines()])
+    readme = open(os.path.join(ROOT, "README.md")).read()
+    block = readme.split("## Commands", 1)[1].split("```\n", 2)[1]
+    man = open(os.path.join(ROOT, "man", "cudwarf.1")).read()
+    man = man.split(".SH SYNOPSIS\n", 1)[1].split(".SH ", 1)[0]
+    for roff in ("\\-", "-"), ("\\fB", ""), ("\\fR", ""), ("\\fI", ""), (".B ", ""):
+        man = man.replace(*roff)
+    man = [" ".join(entry.split()) for entry in man.split(".br\n")]
+    assert sorted(synopses(block.splitlines()) ^ usage) == [], "README vs --help"
+    assert sorted(synopses(man) ^ usage) == [], "man page vs --help"
 
 
 def listed_options(help_text):
