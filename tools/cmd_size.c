@@ -23,7 +23,7 @@
 
 static const char size_help_head[] =
     "usage: cudwarf size [--by=section|kernel|sm|container] [--sort=size|name] [-n N]\n"
-    "                    [--json] [--sm=N] FILE...\n"
+    "                    [-C] [--json] [--sm=N] FILE...\n"
     "\n"
     "Where the device bytes of a cubin, fatbin, host ELF or archive go.  The\n"
     "unpacked images are broken down by class (code, constant data, DWARF and\n"
@@ -123,7 +123,7 @@ static int size_job(void *p, size_t k)
 
 typedef struct sopts {
     const char *by;
-    int n, json;
+    int n, json, demangle;
 } sopts;
 
 typedef struct totals {
@@ -148,22 +148,29 @@ typedef struct sfile {
     size_t *kimage, *kindex;  /* kernel item -> image, kernel in its record */
     dupsets dup_images, dup_kernels;
     int unread;               /* size_job's status: an image could not be read (said) */
+    int demangle;             /* -C: the text's kernel names demangled */
     int oom;
 } sfile;
 
-static const char *image_name(void *p, size_t item)
+/* An image's label; the text's without the file's path the header names
+ * ("[.nv_fatbin#424.3: ELF sm_90a]") */
+static const char *image_name(void *p, size_t item, int text)
 {
     sfile *f = p;
-    return cudw_input_peek(f->in, item)->label;
+    const char *label = cudw_input_peek(f->in, item)->label;
+    size_t n = strlen(f->path);
+    return text && !strncmp(label, f->path, n) && label[n] == '[' ? label + n : label;
 }
 
 /* "NAME in IMAGE" (the buffer is reused: print it before the next call) */
-static const char *kernel_name(void *p, size_t item)
+static const char *kernel_name(void *p, size_t item, int text)
 {
     sfile *f = p;
     static char buf[1024];
-    snprintf(buf, sizeof buf, "%s in %s", f->rec[f->kimage[item]].k[f->kindex[item]].name,
-             cudw_input_peek(f->in, f->kimage[item])->label);
+    const char *name = f->rec[f->kimage[item]].k[f->kindex[item]].name;
+    char dem[768];
+    size_t need = text && f->demangle ? cudw_demangle(name, dem, sizeof dem) : 0;
+    snprintf(buf, sizeof buf, "%s in %s", need && need < sizeof dem ? dem : name, image_name(p, f->kimage[item], text));
     return buf;
 }
 
@@ -452,12 +459,16 @@ static void file_print(emit *m, const sfile *f, const sopts *s)
     em_str(m, "by", NULL, 0, s->by);
     if (m->j || (any && !section))
         size_table_print(m, f->rs.v, f->rs.n, s->by, s->n,
-                         !strcmp(s->by, "kernel") ? f->t.rows[CUDW_SIZE_CODE] : f->t.unpacked);
-    if (m->j || any) {
+                         !strcmp(s->by, "kernel") ? f->t.rows[CUDW_SIZE_CODE] : f->t.unpacked, s->demangle);
+    /* the duplicates of what the view counts: images and kernels by
+     * section, kernels by kernel (JSON: both, always) */
+    int kernel = !strcmp(s->by, "kernel");
+    if (m->j || (any && (section || kernel)))
         em_text(m, "\n");
+    if (m->j || (any && section))
         dups_print(m, "images", "duplicate_images", "duplicate_image_bytes", &f->dup_images);
+    if (m->j || (any && (section || kernel)))
         dups_print(m, "kernels", "duplicate_kernels", "duplicate_kernel_bytes", &f->dup_kernels);
-    }
     em_end_obj(m);
 }
 
@@ -465,7 +476,7 @@ static int printed; /* JSON objects written */
 
 static int size_one(const char *path, const sopts *s, json *j)
 {
-    sfile f = {.path = path};
+    sfile f = {.path = path, .demangle = s->demangle};
     int rc = size_load(&f);
     if (rc == EXIT_OK) {
         totals_sum(&f);
@@ -492,6 +503,7 @@ static const cli_opt table[] = {
     {"--sort", 0, "=KEY", 3, "size (largest first; default) or name"},
     {NULL, 'n', "N", 4, "rows of the table before the rest is summed (default 20;\n"
                         "0: all)"},
+    {NULL, 'C', NULL, 5, "demangle kernel names (JSON: \"demangled\" beside \"name\")"},
     {"--json", 0, NULL, 1, "one JSON object per file, every row (docs/json.md)"},
     {"--sm", 0, "=N", OPT_GLOBAL, "only the images for sm_N (the containers' totals are then\n"
                                   "those images' entries)"},
@@ -531,6 +543,7 @@ int cmd_size(int argc, char **argv)
             }
             s.n = (int)nv;
             break;
+        case 5: s.demangle = 1; break;
         }
     }
     if (!nfiles) {

@@ -130,8 +130,11 @@ void ob_commas(obuf *o, uint64_t v, int width)
         t[n++] = (char)('0' + v % 10);
         v /= 10;
     } while (v);
+    int len = n;
     for (int i = n; i < width; i++)
         ob_putc(o, ' ');
     while (n)
         ob_putc(o, t[--n]);
+    for (int i = len; i < -width; i++) /* a negative width: left-aligned */
+        ob_putc(o, ' ');
 }

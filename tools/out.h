@@ -35,7 +35,8 @@ void ob_flush(obuf *o);
 void ob_write_slow(obuf *o, const void *p, size_t n);
 void ob_hex_pad(obuf *o, uint64_t v, int width); /* at least width digits, zero-padded */
 void ob_sdec(obuf *o, int64_t v);
-/* Decimal with thousands separators ("1,234,567"), right-aligned to width. */
+/* Decimal with thousands separators ("1,234,567"), right-aligned to width
+ * (a negative width: left-aligned). */
 void ob_commas(obuf *o, uint64_t v, int width);
 void ob_printf(obuf *o, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -80,8 +80,11 @@ void size_field(emit *m, const char *key, uint64_t v, uint64_t whole, const char
 
 /* A row: JSON its name, bytes, count (images; a kernel's copies) and, by
  * SM or container, the bytes stored; the text the numbers first */
-static void row_print(emit *m, const row *r, const char *by, uint64_t whole)
+static void row_print(emit *m, const row *r, const char *by, uint64_t whole, int demangle)
 {
+    char buf[2048];
+    size_t need = demangle && !strcmp(by, "kernel") ? cudw_demangle(r->name, buf, sizeof buf) : 0;
+    const char *shown = need && need < sizeof buf ? buf : r->name; /* -C: the text's kernel names */
     int kernel = !strcmp(by, "kernel"), stored = !strcmp(by, "sm") || !strcmp(by, "container");
     em_obj(m, NULL);
     em_str(m, "name", NULL, 0, r->name);
@@ -90,13 +93,15 @@ static void row_print(emit *m, const row *r, const char *by, uint64_t whole)
     if (strcmp(by, "section"))
         em_u64(m, kernel ? "copies" : "images", NULL, 0, r->count);
     em_commas(m, stored ? "stored" : NULL, kernel ? NULL : " ", 16, r->stored);
-    em_str(m, NULL, "  ", 0, r->name);
+    if (shown != r->name)
+        em_str(m, "demangled", NULL, 0, shown);
+    em_str_or(m, NULL, "  ", shown, "");
     em_u64(m, NULL, " (", EM_DEC, r->count);
     em_text(m, ")\n");
     em_end_obj(m);
 }
 
-void size_table_print(emit *m, const row *v, size_t n, const char *by, int nshow, uint64_t whole)
+void size_table_print(emit *m, const row *v, size_t n, const char *by, int nshow, uint64_t whole, int demangle)
 {
     int kernel = !strcmp(by, "kernel");
     size_t shown = nshow > 0 && (size_t)nshow < n ? (size_t)nshow : n;
@@ -108,7 +113,7 @@ void size_table_print(emit *m, const row *v, size_t n, const char *by, int nshow
     }
     em_arr(m, "rows");
     for (size_t i = 0; i < (m->j ? n : shown); i++)
-        row_print(m, &v[i], by, whole);
+        row_print(m, &v[i], by, whole, demangle);
     em_end_arr(m);
     if (shown == n)
         return;

@@ -45,18 +45,19 @@ void rowset_free(rowset *rs)
 /* ---- duplicate sets, printed ---- */
 
 /* A set: JSON its size, copies, bytes wasted and every copy; the text a
- * line with the first two copies named */
+ * line of the bytes wasted, copies x size and the first two copies */
 static void dup_set_print(emit *m, const dupsets *s, const cudw_dup_set *g)
 {
     const cudw_dup *x = &s->d[g->start];
     em_obj(m, NULL);
-    em_u64(m, NULL, "  ", EM_DEC, g->count);
-    em_commas(m, "bytes", " x ", 0, x[0].size);
+    em_commas(m, NULL, "", 13, g->wasted);
+    em_num(m, NULL, "  ", 6, (int64_t)g->count);
+    em_commas(m, "bytes", " x ", -10, x[0].size);
     em_u64(m, "copies", NULL, 0, g->count);
     em_u64(m, "wasted", NULL, 0, g->wasted);
     em_arr(m, "where");
     for (size_t k = 0; k < g->count; k++)
-        em_item(m, k == 0 ? " bytes: " : k == 1 ? ", " : NULL, s->name(s->ctx, x[k].item));
+        em_item(m, k == 0 ? "  " : k == 1 ? ", " : NULL, s->name(s->ctx, x[k].item, !m->j));
     em_end_arr(m);
     if (g->count > 2) {
         em_u64(m, NULL, ", and ", EM_DEC, g->count - 2);
@@ -76,6 +77,7 @@ void dups_print(emit *m, const char *what, const char *key, const char *total_ke
         em_text(m, s->ng == 1 ? " set of identical bytes, " : " sets of identical bytes, ");
         em_commas(m, NULL, "", 0, s->wasted);
         em_text(m, " bytes in the extra copies\n");
+        em_text(m, "        extra  copies x bytes      the first two\n");
     }
     em_arr(m, key);
     for (size_t i = 0; i < s->ng && (m->j || i < 10); i++) /* the text: the ten that waste most */

@@ -36,7 +36,7 @@ typedef struct dupsets {
     const cudw_dup_set *g;    /* the sets, each a run of d */
     size_t ng;
     uint64_t wasted;          /* bytes in the extra copies */
-    const char *(*name)(void *ctx, size_t item);
+    const char *(*name)(void *ctx, size_t item, int text); /* text: as short as the file's header allows */
     void *ctx;
 } dupsets;
 
@@ -58,6 +58,6 @@ extern const char *const size_row_keys[SIZE_NROWS];
 void size_field(emit *m, const char *key, uint64_t v, uint64_t whole, const char *what, int minus);
 /* The rows (--by): JSON every row; the text the first nshow (all when 0),
  * then the rest summed. */
-void size_table_print(emit *m, const row *v, size_t n, const char *by, int nshow, uint64_t whole);
+void size_table_print(emit *m, const row *v, size_t n, const char *by, int nshow, uint64_t whole, int demangle);
 
 #endif

@@ -162,6 +162,20 @@ def test_by_kernel():
     assert doc and doc["rows"] == [{"name": "_Z11tiny_kernelPii", "bytes": 1024, "copies": 1}], r.stdout[:300]
 
 
+def test_by_kernel_demangled():
+    """-C: the text's kernel names as c++filt demangles them; JSON keeps "name"
+    and adds "demangled"; by kernel the duplicates are the kernels' only"""
+    fat = os.path.join(FIX, "inline_G_speed.fatbin")
+    doc, r = size_json("--by=kernel", "-C", fat)
+    names = [row["name"] for row in doc["rows"]]
+    filt = subprocess.run(["c++filt"], input="\n".join(names), capture_output=True, text=True).stdout.splitlines()
+    assert [row.get("demangled", row["name"]) for row in doc["rows"]] == filt
+    text = run("size", "--by=kernel", "-C", "-n", "0", fat).stdout
+    for name, shown in zip(names, filt):
+        assert re.search(r"%\s+" + re.escape(shown) + r" \(\d+\)$", text, re.M), shown
+    assert "duplicate kernels:" in text and "duplicate images:" not in text
+
+
 def containers_case(path, check, tmp):
     """stored total = the containers' bytes; unpacked = what extract writes; the size --json document"""
     doc, r = size_json(path)

@@ -168,9 +168,17 @@ def check_size(case, text, R):
                   text, re.M)
     R.eq("duplicate kernel sets", int(m[1] or 0), len(sets))
     R.eq("duplicate kernel bytes", int((m[2] or "0").replace(",", "")), sum(n * (len(w) - 1) for n, w in sets))
-    ours_sets = [(int(n), sorted((x.split(" in ", 1)[0], label_key(x.split(" in ", 1)[1])) for x in w.split(", ")))
-                 for c, n, w in re.findall(r"^  (\d+) x ([\d,]+) bytes: (.*)$", text, re.M)]
+    rows = re.findall(r"^ +([\d,]+) +(\d+) x ([\d,]+) +(.*)$", text.split("duplicate kernels:", 1)[1], re.M)
+    ours_sets = [(num(n), sorted((x.split(" in ", 1)[0], label_key(x.split(" in ", 1)[1])) for x in w.split(", ")))
+                 for extra, c, n, w in rows]
     R.eq("duplicate kernels", sorted(ours_sets, key=lambda x: (-x[0], x[1])), sets)
+    R.eq("duplicate kernels' extra bytes", [num(extra) for extra, c, n, w in rows],
+         [num(n) * (int(c) - 1) for extra, c, n, w in rows])
+
+
+def num(s):
+    """ "1,234" as 1234 """
+    return int(s.replace(",", ""))
 
 
 def parse_resources(text):
