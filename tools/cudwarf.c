@@ -9,29 +9,38 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The options of every command (global_opts below), as bits: the ones a
+ * command honours.  A command that rewrites or makes one whole file
+ * (line-encode, strip, remap) has none: it refuses them rather than
+ * ignore them; link takes --sm=N for its --arch. */
+enum { G_SM = 1, G_JOBS, G_DEBUG_FILE };
+#define G_ALL ((1u << G_SM) | (1u << G_JOBS) | (1u << G_DEBUG_FILE))
+
 /* The commands: name, entry, what it does (the usage text is made from
- * this table, and each command's --help says the rest). */
+ * this table, and each command's --help says the rest), the options of
+ * every command it honours. */
 static const struct command {
     const char *name;
     int (*run)(int argc, char **argv);
     const char *what;
+    unsigned globals;
 } commands[] = {
-    {"sections", cmd_sections, "sections, their debug class, nvlink's action and Mercury twins"},
-    {"dump", cmd_dump, "decode debug sections (readelf's --debug-dump=LIST and -w* too)"},
-    {"lines", cmd_lines, "rows of each line table (.debug_line, .nv_debug_line_sass, twins)"},
-    {"addr2line", cmd_addr2line, "SASS locations -> file:line and inline stacks, like binutils'"},
-    {"line-encode", cmd_line_encode, "rows (lines --json), opcodes (dump --line --json) -> line program"},
-    {"correlate", cmd_correlate, "source <-> PTX <-> SASS per instruction; bytes per source line"},
-    {"ptx-lines", cmd_ptx_lines, "PTX .loc -> source per PTX line; the .debug_line ptxas writes"},
-    {"verify", cmd_verify, "check every debug section; every finding with its place"},
-    {"pubnames", cmd_pubnames, "build .debug_pubnames/.debug_pubtypes from .debug_info"},
-    {"link", cmd_link, "merge the debug sections of -dc objects as nvlink -g does"},
-    {"strip", cmd_strip, "remove a cubin's debug sections (--keep-debug: into a companion)"},
-    {"remap", cmd_remap, "rewrite source path prefixes (-fdebug-prefix-map for cubins)"},
-    {"list", cmd_list, "fatbin containers and entries of fatbins, executables, .so, .a"},
-    {"extract", cmd_extract, "write the embedded cubins, PTX and LTO IR out, decompressed"},
-    {"resources", cmd_resources, "registers, barriers, shared memory, stack per kernel (ptxas -v's)"},
-    {"size", cmd_size, "where the device bytes go: code, data, debug, headers; duplicates"},
+    {"sections", cmd_sections, "sections, their debug class, nvlink's action and Mercury twins", G_ALL},
+    {"dump", cmd_dump, "decode debug sections (readelf's --debug-dump=LIST and -w* too)", G_ALL},
+    {"lines", cmd_lines, "rows of each line table (.debug_line, .nv_debug_line_sass, twins)", G_ALL},
+    {"addr2line", cmd_addr2line, "SASS locations -> file:line and inline stacks, like binutils'", G_ALL},
+    {"line-encode", cmd_line_encode, "rows (lines --json), opcodes (dump --line --json) -> line program", 0},
+    {"correlate", cmd_correlate, "source <-> PTX <-> SASS per instruction; bytes per source line", G_ALL},
+    {"ptx-lines", cmd_ptx_lines, "PTX .loc -> source per PTX line; the .debug_line ptxas writes", G_ALL},
+    {"verify", cmd_verify, "check every debug section; every finding with its place", G_ALL},
+    {"pubnames", cmd_pubnames, "build .debug_pubnames/.debug_pubtypes from .debug_info", G_ALL},
+    {"link", cmd_link, "merge the debug sections of -dc objects as nvlink -g does", 1u << G_SM},
+    {"strip", cmd_strip, "remove a cubin's debug sections (--keep-debug: into a companion)", 0},
+    {"remap", cmd_remap, "rewrite source path prefixes (-fdebug-prefix-map for cubins)", 0},
+    {"list", cmd_list, "fatbin containers and entries of fatbins, executables, .so, .a", G_ALL},
+    {"extract", cmd_extract, "write the embedded cubins, PTX and LTO IR out, decompressed", G_ALL},
+    {"resources", cmd_resources, "registers, barriers, shared memory, stack per kernel (ptxas -v's)", G_ALL},
+    {"size", cmd_size, "where the device bytes go: code, data, debug, headers; duplicates", G_ALL},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -40,7 +49,6 @@ static const struct command {
  * --help names them on its last line (opt_help).  A command lists one
  * again (an OPT_GLOBAL row) only where it means something of its own
  * there (docs/cli.md). */
-enum { G_SM = 1, G_JOBS, G_DEBUG_FILE };
 static const cli_opt global_opts[] = {
     {"--sm", 0, "=N", G_SM, "only the sm_N images (90, sm_90, 90a, 100f); an SM the\n"
                             "input does not hold is an error"},
@@ -102,7 +110,7 @@ static int set_global(int id, const char *typed, const char *v, const char *cmd)
 
 /* The options of every command taken out of argv[2...] (the rest keep
  * their order); returns the new argc, or -1 after a usage message */
-static int take_global_options(int argc, char **argv, const char *cmd)
+static int take_global_options(int argc, char **argv, const char *cmd, unsigned honoured)
 {
     int k = 2;
     for (int i = 2; i < argc; i++) {
@@ -119,6 +127,10 @@ static int take_global_options(int argc, char **argv, const char *cmd)
         }
         char typed[3] = {'-', o->short_name, 0}; /* the name said in a message */
         const char *name = argv[i][1] == '-' ? o->name : typed;
+        if (!(honoured & (1u << o->id))) {
+            usage_error(cmd, "%s does not apply to %s", name, cmd);
+            return -1;
+        }
         if (!v && i + 1 == argc) {
             usage_error(cmd, "%s needs an argument", name);
             return -1;
@@ -157,14 +169,21 @@ int main(int argc, char **argv)
         printf("cudwarf %s\n", CUDW_VERSION_STRING);
         return EXIT_OK;
     }
-    opt_every_command = global_opts;
-    jobs_n = jobs_default();
-    if ((argc = take_global_options(argc, argv, cmd)) < 0)
-        return EXIT_USAGE;
-    int rc = -1;
-    for (size_t i = 0; i < NCOMMANDS; i++)
+    const struct command *c = NULL;
+    for (size_t i = 0; i < NCOMMANDS && !c; i++)
         if (!strcmp(cmd, commands[i].name))
-            rc = commands[i].run(argc - 1, argv + 1);
+            c = &commands[i];
+    unsigned honoured = c ? c->globals : G_ALL;
+    static cli_opt listed[sizeof global_opts / sizeof global_opts[0]]; /* what its --help names */
+    size_t n = 0;
+    for (const cli_opt *r = global_opts; r->id; r++)
+        if (r->id > 0 && honoured & (1u << r->id))
+            listed[n++] = *r;
+    opt_every_command = n ? listed : NULL;
+    jobs_n = jobs_default();
+    if ((argc = take_global_options(argc, argv, cmd, honoured)) < 0)
+        return EXIT_USAGE;
+    int rc = c ? c->run(argc - 1, argv + 1) : -1;
     debug_companion_close();
     if (rc >= 0) {
         ob_flush(&out_stdout);
