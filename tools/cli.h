@@ -20,6 +20,9 @@ extern const char *progname;
 
 /* "cudwarf: FILE: SECTION+0xOFF: WHAT: DETAIL" on stderr (report.c). */
 void report(const cudw_file *f, const char *path);
+/* A PTX text's error or warning (kind: "" or "warning: "): "NAME:LINE:COL:
+ * TEXT", the place only as far as it is known; d NULL: out of memory */
+void ptx_diag_report(const char *name, const cudw_ptx_diag *d, const char *kind);
 /* "cudwarf CMD: MESSAGE" and "Try 'cudwarf CMD --help'." on stderr. */
 void usage_error(const char *cmd, const char *fmt, ...)
 #if defined(__GNUC__)

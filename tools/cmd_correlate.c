@@ -204,9 +204,7 @@ int cmd_correlate(int argc, char **argv)
         return rc < 0 ? EXIT_OK : rc;
     cudw_ptx *ptx = NULL;
     if (o.ptx_path && cudw_ptx_open(o.ptx_path, &ptx)) {
-        const cudw_ptx_diag *d = ptx ? cudw_ptx_error(ptx) : NULL;
-        eprintf("%s: %s:%llu:%llu: %s\n", progname, o.ptx_path, d ? (unsigned long long)d->line : 0ull,
-                d ? (unsigned long long)d->column : 0ull, d ? d->text : "out of memory");
+        ptx_diag_report(o.ptx_path, ptx ? cudw_ptx_error(ptx) : NULL, "");
         cudw_ptx_close(ptx);
         return EXIT_BAD_INPUT;
     }

@@ -34,10 +34,22 @@ static const char help_tail[] =
     "Exit status: 0 success (--predict, verify --ptx: the sections are\n"
     "identical), 1 bad input or a difference, 2 usage.\n";
 
+void ptx_diag_report(const char *name, const cudw_ptx_diag *d, const char *kind)
+{
+    if (!d)
+        eprintf("%s: %s: out of memory\n", progname, name);
+    else if (d->line && d->column)
+        eprintf("%s: %s:%llu:%llu: %s%s\n", progname, name, (unsigned long long)d->line,
+                (unsigned long long)d->column, kind, d->text);
+    else if (d->line)
+        eprintf("%s: %s:%llu: %s%s\n", progname, name, (unsigned long long)d->line, kind, d->text);
+    else /* no place in the text: the file's own trouble */
+        eprintf("%s: %s: %s%s\n", progname, name, kind, d->text);
+}
+
 static void diag_print(const cudw_ptx *p, const cudw_ptx_diag *d, const char *kind)
 {
-    eprintf("%s: %s:%llu:%llu: %s%s\n", progname, cudw_ptx_name(p), (unsigned long long)d->line,
-            (unsigned long long)d->column, kind, d->text);
+    ptx_diag_report(cudw_ptx_name(p), d, kind);
 }
 
 /* A PTX entry of a fatbin, host ELF or archive, read in place: its
