@@ -935,12 +935,17 @@ class SourceFrame(_Record):
 
 @_dataclass(eq=False)
 class LocFrame(_Record):
-    """A .loc of the chain the PTX says (Loc), innermost first, with its PTX line."""
+    """A .loc of the chain the PTX says (Loc), innermost first, with its PTX
+    line (function demangled with demangle=True, linkage_name as SourceFrame's)."""
     function: Optional[str]
+    linkage_name: Optional[str]
     path: Optional[str]
     line: int
     column: int
     ptx_line: int
+
+    def _absent(self):
+        return ("linkage_name",) if self.linkage_name is None else ()
 
 
 @_dataclass(eq=False)
@@ -987,20 +992,31 @@ class Instruction(_Record):
 
 @_dataclass(eq=False)
 class LineFunction(_Record):
-    """A function with code on a source line: its exclusive bytes and instructions there."""
+    """A function with code on a source line: its exclusive bytes and
+    instructions there (function demangled with demangle=True, linkage_name
+    as SourceFrame's)."""
     function: Optional[str]
+    linkage_name: Optional[str]
     sass_bytes: int
     sass_instructions: int
+
+    def _absent(self):
+        return ("linkage_name",) if self.linkage_name is None else ()
 
 
 @_dataclass(eq=False)
 class LineCaller(_Record):
-    """A call site a source line's code was inlined at (path, line, function: the caller)."""
+    """A call site a source line's code was inlined at (path, line, function:
+    the caller, demangled with demangle=True, linkage_name as SourceFrame's)."""
     path: Optional[str]
     line: int
     function: Optional[str]
+    linkage_name: Optional[str]
     sass_bytes: int
     sass_instructions: int
+
+    def _absent(self):
+        return ("linkage_name",) if self.linkage_name is None else ()
 
 
 @_dataclass(eq=False)
@@ -1021,13 +1037,19 @@ class SourceLine(_Record):
 
 @_dataclass(eq=False)
 class FunctionCost(_Record):
-    """What a function costs (ptx_instructions None when only known per line)."""
+    """What a function costs (ptx_instructions None when only known per
+    line; function demangled with demangle=True, linkage_name as
+    SourceFrame's)."""
     function: Optional[str]
+    linkage_name: Optional[str]
     sass_bytes: int
     sass_bytes_inclusive: int
     sass_instructions: int
     sass_instructions_inclusive: int
     ptx_instructions: Optional[int]
+
+    def _absent(self):
+        return ("linkage_name",) if self.linkage_name is None else ()
 
 
 @_dataclass(eq=False)
@@ -1071,14 +1093,21 @@ def _source_frame(fr, dem):
 _COUNTERS = ("sass_bytes", "sass_bytes_inclusive", "sass_instructions", "sass_instructions_inclusive")
 
 
-def _source_line(c, i, k):
+def _named(name, dem):
+    """(the name shown, its linkage name): with dem a mangled name demangled
+    and the linkage name beside it, as the CLI's -C"""
+    shown = demangle(name) if name and dem else name
+    return shown, (name if shown != name else None)
+
+
+def _source_line(c, i, k, dem):
     v = _POINTER(_lib.CorrLineFn)()
     n = _dll.cudw_corr_line_functions(c, i, _byref(v))
-    fns = [LineFunction(_s(v[j].function), v[j].sass_bytes, v[j].sass_instructions) for j in range(n)]
+    fns = [LineFunction(*_named(_s(v[j].function), dem), v[j].sass_bytes, v[j].sass_instructions) for j in range(n)]
     w = _POINTER(_lib.CorrCaller)()
     n = _dll.cudw_corr_line_callers(c, i, _byref(w))
-    callers = [LineCaller(_s(w[j].file), w[j].line, _s(w[j].function), w[j].sass_bytes, w[j].sass_instructions)
-               for j in range(n)]
+    callers = [LineCaller(_s(w[j].file), w[j].line, *_named(_s(w[j].function), dem), w[j].sass_bytes,
+                          w[j].sass_instructions) for j in range(n)]
     return SourceLine(_s(k.name), k.line, *(getattr(k, f) for f in _COUNTERS), k.ptx_instructions, fns, callers)
 
 
@@ -1087,9 +1116,7 @@ def _loc(c, ins, dem):
     frames, k = [], ins.loc
     while k:
         x = _dll.cudw_ptx_loc_get(p, k).contents
-        name = _s(x.name)
-        frames.append(LocFrame(demangle(name) if name and dem else name, _ptx_path(p, x.file), x.line, x.column,
-                               x.ptx_line))
+        frames.append(LocFrame(*_named(_s(x.name), dem), _ptx_path(p, x.file), x.line, x.column, x.ptx_line))
         k = x.inlined_at
     return Loc(_dll.cudw_ptx_loc_get(p, ins.loc).contents.ptx_line, _s(_dll.cudw_corr_reason_name(ins.reason)), frames)
 
@@ -1113,10 +1140,11 @@ def _correlation(c, ptx, dem):
         texts.append(PtxText(_PTX_FROM[t.from_], _s(t.name), _s(t.section.contents.name), t.lines))
     n = _c_size_t()
     insns = [_instruction(c, i, dem, n) for i in range(_dll.cudw_corr_insn_count(c))]
-    lines = [_source_line(c, i, _dll.cudw_corr_line_get(c, i).contents) for i in range(_dll.cudw_corr_line_count(c))]
+    lines = [_source_line(c, i, _dll.cudw_corr_line_get(c, i).contents, dem)
+             for i in range(_dll.cudw_corr_line_count(c))]
     # a function's or file's PTX count is known only where it is counted by .loc
     known = (lambda k: k.ptx_instructions) if s.ptx_by_loc else (lambda k: None)
-    funcs = [FunctionCost(_s(k.name), *(getattr(k, f) for f in _COUNTERS), known(k))
+    funcs = [FunctionCost(*_named(_s(k.name), dem), *(getattr(k, f) for f in _COUNTERS), known(k))
              for k in (_dll.cudw_corr_function_get(c, i).contents for i in range(_dll.cudw_corr_function_count(c)))]
     files = [FileCost(_s(k.name), *(getattr(k, f) for f in _COUNTERS), known(k))
              for k in (_dll.cudw_corr_file_get(c, i).contents for i in range(_dll.cudw_corr_file_count(c)))]
