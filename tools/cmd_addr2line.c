@@ -274,20 +274,6 @@ int cmd_addr2line(int argc, char **argv)
         usage_error("addr2line", "no input file (-e FILE)");
         return EXIT_USAGE;
     }
-    /* locations on the command line are checked before the input is opened */
-    int bad = 0;
-    for (int i = 0; i < nlocs; i++) {
-        const char *loc = argv[i], *sym;
-        size_t len;
-        uint64_t off;
-        if (parse_loc(&o, loc, &sym, &len, &off) != 0) {
-            eprintf("%s: %s: cannot parse location '%s' (want SYMBOL+0xOFFSET, or 0xOFFSET with --function)\n",
-                    progname, o.exe, loc);
-            bad = 1;
-        }
-    }
-    if (bad)
-        return EXIT_BAD_INPUT;
     actx *c = calloc(1, sizeof *c);
     if (!c) {
         eprintf("%s: out of memory\n", progname);

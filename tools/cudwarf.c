@@ -12,9 +12,12 @@
 /* The options of every command (global_opts below), as bits: the ones a
  * command honours.  A command that rewrites or makes one whole file
  * (line-encode, strip, remap) has none: it refuses them rather than
- * ignore them; link takes --sm=N for its --arch. */
+ * ignore them; link takes --sm=N for its --arch; a command that reads no
+ * debug section refuses --debug-file (resources read the companion's
+ * .nv.info as the image's, and showed nothing as zeros). */
 enum { G_SM = 1, G_JOBS, G_DEBUG_FILE };
 #define G_ALL ((1u << G_SM) | (1u << G_JOBS) | (1u << G_DEBUG_FILE))
+#define G_NO_DEBUG ((1u << G_SM) | (1u << G_JOBS)) /* reads no debug section: a companion means nothing */
 
 /* The commands: name, entry, what it does (the usage text is made from
  * this table, and each command's --help says the rest), the options of
@@ -25,22 +28,22 @@ static const struct command {
     const char *what;
     unsigned globals;
 } commands[] = {
-    {"sections", cmd_sections, "sections, their debug class, nvlink's action and Mercury twins", G_ALL},
+    {"sections", cmd_sections, "sections, their debug class, nvlink's action and Mercury twins", G_NO_DEBUG},
     {"dump", cmd_dump, "decode debug sections (readelf's --debug-dump=LIST and -w* too)", G_ALL},
     {"lines", cmd_lines, "rows of each line table (.debug_line, .nv_debug_line_sass, twins)", G_ALL},
     {"addr2line", cmd_addr2line, "SASS locations -> file:line and inline stacks, like binutils'", G_ALL},
     {"line-encode", cmd_line_encode, "rows (lines --json), opcodes (dump --line --json) -> line program", 0},
     {"correlate", cmd_correlate, "source <-> PTX <-> SASS per instruction; bytes per source line", G_ALL},
-    {"ptx-lines", cmd_ptx_lines, "PTX .loc -> source per PTX line; the .debug_line ptxas writes", G_ALL},
+    {"ptx-lines", cmd_ptx_lines, "PTX .loc -> source per PTX line; the .debug_line ptxas writes", G_NO_DEBUG},
     {"verify", cmd_verify, "check every debug section; every finding with its place", G_ALL},
     {"pubnames", cmd_pubnames, "build .debug_pubnames/.debug_pubtypes from .debug_info", G_ALL},
     {"link", cmd_link, "merge the debug sections of -dc objects as nvlink -g does", 1u << G_SM},
     {"strip", cmd_strip, "remove a cubin's debug sections (--keep-debug: into a companion)", 0},
     {"remap", cmd_remap, "rewrite source path prefixes (-fdebug-prefix-map for cubins)", 0},
-    {"list", cmd_list, "fatbin containers and entries of fatbins, executables, .so, .a", G_ALL},
-    {"extract", cmd_extract, "write the embedded cubins, PTX and LTO IR out, decompressed", G_ALL},
-    {"resources", cmd_resources, "registers, barriers, shared memory, stack per kernel (ptxas -v's)", G_ALL},
-    {"size", cmd_size, "where the device bytes go: code, data, debug, headers; duplicates", G_ALL},
+    {"list", cmd_list, "fatbin containers and entries of fatbins, executables, .so, .a", G_NO_DEBUG},
+    {"extract", cmd_extract, "write the embedded cubins, PTX and LTO IR out, decompressed", G_NO_DEBUG},
+    {"resources", cmd_resources, "registers, barriers, shared memory, stack per kernel (ptxas -v's)", G_NO_DEBUG},
+    {"size", cmd_size, "where the device bytes go: code, data, debug, headers; duplicates", G_NO_DEBUG},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -48,8 +48,11 @@ int cudw_symbolizer_open(cudw_symbolizer **out, const char *path, const cudw_sym
     }
     if (opts->debug_file) {
         if ((rc = cudw_open(&s->companion, opts->debug_file))) {
-            if (s->companion)
+            if (s->companion) /* said of the debug file, not of the input the caller will name */
                 s->err = *cudw_last_error(s->companion);
+            char why[sizeof s->err.detail];
+            snprintf(why, sizeof why, "%s", s->err.detail);
+            snprintf(s->err.detail, sizeof s->err.detail, "debug file %.100s: %.110s", opts->debug_file, why);
             return rc;
         }
     }

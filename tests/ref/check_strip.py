@@ -141,6 +141,14 @@ def test_strip(path, tmp_path, check):
         a2a = run("addr2line", "-e", path, "-fip", *locs).stdout
         a2b = run("addr2line", "--debug-file", dbg, "-e", out, "-fip", *locs).stdout
         check(f"addr2line the same with --debug-file ({len(locs)} answers)", a2a == a2b)
+    ca, cb = run("correlate", "--json", path), run("correlate", "--json", "--debug-file", dbg, out)
+    if ca.returncode == 0:  # the same correlation but the image's name (it found no rows before)
+        strip_name = lambda doc: [{k: v for k, v in img.items() if k != "image"} for img in doc]
+        check("correlate the same with --debug-file", cb.returncode == 0 and
+              strip_name(json.loads(ca.stdout)) == strip_name(json.loads(cb.stdout)), cb.stderr[:200])
+    for cmd in (["resources"], ["sections"], ["list"], ["size"], ["extract", "-o", str(tmp_path / "x")]):
+        r = run(*cmd, "--debug-file", dbg, out)  # they read no debug section: refused, not misread
+        check(f"{cmd[0]} refuses --debug-file", r.returncode == 2 and "does not apply" in r.stderr, r.stderr)
 
 
 @pytest.fixture
