@@ -117,82 +117,163 @@ static int parse(int argc, char **argv, corr_opts *o, const char **path)
     return 0;
 }
 
-/* The correlations to print: one per image (those --function names). */
-static int correlate_all(const corr_opts *o, const char *path, cudw_symbolizer *s, const cudw_ptx *ptx,
-                         cudw_correlation ***out, size_t *n)
+/* What the walk over the images left out, for the words at its end */
+typedef struct walk_end {
+    size_t shown, no_code, bare, failed;
+    size_t page;                /* --html: the image kept for the page, or SIZE_MAX */
+    cudw_correlation *kept;
+    unsigned sms[16];           /* --html: the SMs of the images it could show */
+    size_t nsms;
+} walk_end;
+
+/* Image i's correlation, or NULL: another image defines --function, the
+ * image has no code, or (the text) no line rows -- counted in w -- or it
+ * failed (said; *rc set). */
+static cudw_correlation *one_image(const corr_opts *o, const char *path, cudw_symbolizer *s, size_t i,
+                                   const cudw_correlate_opts *co, walk_end *w, int *rc)
 {
-    size_t ni = cudw_symbolizer_image_count(s);
-    cudw_correlation **v = calloc(ni ? ni : 1, sizeof *v);
-    if (!v) {
-        eprintf("%s: out of memory\n", progname);
-        return EXIT_BAD_INPUT;
-    }
-    *out = v;
-    *n = 0;
-    cudw_correlate_opts co = {ptx, o->function, 0};
-    size_t skipped = 0;
-    for (size_t i = 0; i < ni; i++) {
-        int rc = cudw_correlate(s, i, &co, &v[*n]);
-        const cudw_error *e = cudw_symbolizer_error(s);
-        if (rc == CUDW_E_NOT_FOUND && o->function && e->what && !strcmp(e->what, "function"))
-            continue; /* another image defines it */
-        if (rc) {
-            char msg[600];
-            cudw_error_format(e, msg, sizeof msg);
-            eprintf("%s: %s: %s\n", progname, path, msg);
-            return EXIT_BAD_INPUT;
-        }
-        if (!cudw_corr_summary_get(v[*n])->code_bytes) { /* no code: notes and call graphs only */
-            cudw_correlation_close(v[*n]);
-            v[*n] = NULL;
-            skipped++;
-            continue;
-        }
-        (*n)++;
-    }
-    if (!*n && skipped) {
-        eprintf("%s: %s: no code in its %zu image%s\n", progname, path, skipped, skipped == 1 ? "" : "s");
-        return EXIT_BAD_INPUT;
-    }
-    if (!*n) { /* why, in the resolver's words: the nearest names */
-        const char *m;
+    cudw_correlation *c;
+    int r = cudw_correlate(s, i, co, &c);
+    const cudw_error *e = cudw_symbolizer_error(s);
+    if (r == CUDW_E_NOT_FOUND && o->function && e->what && !strcmp(e->what, "function"))
+        return NULL;
+    if (r) {
         char msg[600];
-        if (cudw_symbolizer_resolve(s, o->function, strlen(o->function), &m) == CUDW_OK)
-            snprintf(msg, sizeof msg, "no image defines function %s", o->function);
-        else
-            snprintf(msg, sizeof msg, "%s", cudw_symbolizer_error(s)->detail);
+        cudw_error_format(e, msg, sizeof msg);
         eprintf("%s: %s: %s\n", progname, path, msg);
-        return EXIT_BAD_INPUT;
+        *rc = EXIT_BAD_INPUT;
+        w->failed++;
+        return NULL;
     }
-    if (o->html && *n > 1) { /* the SMs to choose from; --function chooses only when it was not given */
-        char sms[256];
-        size_t k = 0;
-        for (size_t i = 0; i < *n && k + 16 < sizeof sms; i++)
-            k += (size_t)snprintf(sms + k, sizeof sms - k, "%ssm_%u", i ? ", " : "", cudw_corr_summary_get(v[i])->sm);
-        eprintf("%s: %s: %zu images (%s)%s%s; --html shows one: choose it with --sm N%s\n", progname, path, *n, sms,
-                o->function ? " define " : "", o->function ? o->function : "", o->function ? "" : " or --function NAME");
-        return EXIT_USAGE;
+    const cudw_corr_summary *sum = cudw_corr_summary_get(c);
+    int skip = !sum->code_bytes ? (w->no_code++, 1) /* notes and call graphs only */
+             : !o->json && !o->html && !sum->with_line ? (w->bare++, 1) /* built without -lineinfo or -G */
+                                                     : 0;
+    if (skip) {
+        cudw_correlation_close(c);
+        return NULL;
     }
-    return EXIT_OK;
+    return c;
 }
 
-static int write_reports(const corr_opts *o, cudw_correlation **v, size_t n, obuf *out)
+/* The text's or JSON's report of c, after the ones before it */
+static int print_one(const corr_opts *o, cudw_correlation *c, emit *e, walk_end *w)
 {
-    int rc = EXIT_OK;
-    if (o->html)
-        return correlate_html(o, v[0], out);
+    if (!w->shown++)
+        em_arr(e, NULL); /* JSON: one object per image; the text a blank line between */
+    else
+        em_text(e, "\n");
+    return correlate_print(o, c, e);
+}
+
+/* --html: c is the page's when it is the first; every one's SM is kept
+ * for the message when there are several */
+static int keep_for_page(cudw_correlation *c, size_t i, walk_end *w)
+{
+    if (w->nsms < sizeof w->sms / sizeof *w->sms)
+        w->sms[w->nsms] = cudw_corr_summary_get(c)->sm;
+    w->nsms++;
+    if (w->kept) {
+        cudw_correlation_close(c);
+        return 0;
+    }
+    w->kept = c;
+    w->page = i;
+    return 1;
+}
+
+/* Why nothing was shown, or what was left out: EXIT_OK, or the status */
+static int walk_words(const corr_opts *o, const char *path, cudw_symbolizer *s, const walk_end *w, obuf *out)
+{
+    size_t n = w->no_code + w->bare;
+    if (o->html && w->nsms > 1) { /* --function chooses only when it was not given */
+        char sms[256];
+        size_t k = 0;
+        for (size_t i = 0; i < w->nsms && i < sizeof w->sms / sizeof *w->sms && k + 16 < sizeof sms; i++)
+            k += (size_t)snprintf(sms + k, sizeof sms - k, "%ssm_%u", i ? ", " : "", w->sms[i]);
+        eprintf("%s: %s: %zu images (%s)%s%s; --html shows one: choose it with --sm N%s\n", progname, path, w->nsms,
+                sms, o->function ? " define " : "", o->function ? o->function : "", o->function ? "" : " or --function NAME");
+        return EXIT_USAGE;
+    }
+    if (w->shown || w->kept) {
+        if (w->bare) /* the text's: said once, not a report per image */
+            eprintf("%s: %s: note: %zu image%s without line tables (not shown)\n", progname, path, w->bare,
+                    w->bare == 1 ? "" : "s");
+        return EXIT_OK;
+    }
+    if (w->bare) { /* the whole answer */
+        ob_printf(out, "%s: no line tables in %s%zu image%s with code (built without -lineinfo or -G)\n", path,
+                  w->bare > 1 ? "its " : "", w->bare, w->bare == 1 ? "" : "s");
+        return EXIT_OK;
+    }
+    if (w->no_code && !w->failed) {
+        eprintf("%s: %s: no code in its %zu image%s\n", progname, path, n, n == 1 ? "" : "s");
+        return EXIT_BAD_INPUT;
+    }
+    if (w->failed || !o->function) /* said already */
+        return EXIT_BAD_INPUT;
+    const char *m; /* --function named none: why, in the resolver's words (the nearest names) */
+    char msg[600];
+    if (cudw_symbolizer_resolve(s, o->function, strlen(o->function), &m) == CUDW_OK)
+        snprintf(msg, sizeof msg, "no image defines function %s", o->function);
+    else
+        snprintf(msg, sizeof msg, "%s", cudw_symbolizer_error(s)->detail);
+    eprintf("%s: %s: %s\n", progname, path, msg);
+    return EXIT_BAD_INPUT;
+}
+
+/* Every image in turn: correlated, printed, let go (memory stays one
+ * image, however many the library has); --html keeps the one it shows. */
+static int correlate_stream(const corr_opts *o, const char *path, cudw_symbolizer *s, const cudw_ptx *ptx, obuf *out)
+{
     json j;
     json_init(&j, out);
     emit e = {o->json ? &j : NULL, out};
-    em_arr(&e, NULL); /* JSON: one object per image; the text a blank line between */
-    for (size_t i = 0; i < n && !rc; i++) {
-        em_text(&e, i ? "\n" : "");
-        rc = correlate_print(o, v[i], &e);
+    cudw_correlate_opts co = {ptx, o->function, 0};
+    walk_end w = {.page = SIZE_MAX};
+    int rc = EXIT_OK;
+    for (size_t i = 0, n = cudw_symbolizer_image_count(s); i < n; i++) {
+        cudw_correlation *c = one_image(o, path, s, i, &co, &w, &rc);
+        if (c && o->html && keep_for_page(c, i, &w))
+            continue;
+        if (c && !o->html) {
+            if (print_one(o, c, &e, &w))
+                rc = EXIT_BAD_INPUT;
+            cudw_correlation_close(c);
+        }
+        cudw_symbolizer_release(s, i);
     }
-    em_end_arr(&e);
-    if (o->json)
-        ob_putc(out, '\n');
-    return rc;
+    if (w.shown) {
+        em_end_arr(&e);
+        if (o->json)
+            ob_putc(out, '\n');
+    }
+    int words = walk_words(o, path, s, &w, out);
+    if (words == EXIT_OK && w.kept)
+        words = correlate_html(o, w.kept, out);
+    cudw_correlation_close(w.kept);
+    return rc ? rc : words;
+}
+
+/* -o OUT: written whole or not at all */
+static int to_output(const corr_opts *o, const char *path, cudw_symbolizer *s, const cudw_ptx *ptx)
+{
+    static file_out fo; /* 64 KiB of buffer: not on the stack */
+    char err[600];
+    if (atomic_open(&fo.af, o->out, err, sizeof err)) {
+        eprintf("%s: %s\n", progname, err);
+        return EXIT_BAD_INPUT;
+    }
+    fo.ob.sink = to_file;
+    int rc = correlate_stream(o, path, s, ptx, &fo.ob);
+    ob_flush(&fo.ob);
+    if (rc || fo.failed || atomic_commit(&fo.af, err, sizeof err)) {
+        if (!rc)
+            eprintf("%s: %s\n", progname, fo.failed ? "cannot write the output" : err);
+        atomic_abort(&fo.af);
+        return rc ? rc : EXIT_BAD_INPUT;
+    }
+    return EXIT_OK;
 }
 
 int cmd_correlate(int argc, char **argv)
@@ -210,42 +291,17 @@ int cmd_correlate(int argc, char **argv)
     }
     cudw_symbolizer_opts so = {CUDW_SYM_PTX | CUDW_SYM_DEMANGLE, sel_sm, sel_variant, debug_file};
     cudw_symbolizer *s = NULL;
-    cudw_correlation **v = NULL;
-    size_t n = 0;
     if (cudw_symbolizer_open(&s, path, &so)) {
         char msg[600];
         if (s)
             cudw_error_format(cudw_symbolizer_error(s), msg, sizeof msg);
         eprintf("%s: %s: %s\n", progname, path, s ? msg : "out of memory");
         rc = EXIT_BAD_INPUT;
+    } else if (!o.out || !strcmp(o.out, "-")) {
+        rc = correlate_stream(&o, path, s, ptx, &out_stdout);
     } else {
-        rc = correlate_all(&o, path, s, ptx, &v, &n);
+        rc = to_output(&o, path, s, ptx);
     }
-    if (!rc) {
-        if (!o.out || !strcmp(o.out, "-")) {
-            rc = write_reports(&o, v, n, &out_stdout);
-        } else {
-            static file_out fo; /* 64 KiB of buffer: not on the stack */
-            char err[600];
-            if (atomic_open(&fo.af, o.out, err, sizeof err)) {
-                eprintf("%s: %s\n", progname, err);
-                rc = EXIT_BAD_INPUT;
-            } else {
-                fo.ob.sink = to_file;
-                rc = write_reports(&o, v, n, &fo.ob);
-                ob_flush(&fo.ob);
-                if (rc || fo.failed || atomic_commit(&fo.af, err, sizeof err)) {
-                    if (!rc)
-                        eprintf("%s: %s\n", progname, fo.failed ? "cannot write the output" : err);
-                    atomic_abort(&fo.af);
-                    rc = rc ? rc : EXIT_BAD_INPUT;
-                }
-            }
-        }
-    }
-    for (size_t i = 0; i < n; i++)
-        cudw_correlation_close(v[i]);
-    free(v);
     cudw_symbolizer_close(s);
     cudw_ptx_close(ptx);
     return rc;

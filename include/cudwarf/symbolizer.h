@@ -73,6 +73,12 @@ size_t cudw_symbolizer_image_count(const cudw_symbolizer *s);
 const cudw_input_image *cudw_symbolizer_image(const cudw_symbolizer *s, size_t i);
 /* Build every image's index now (the lookups then never wait). */
 int cudw_symbolizer_prepare(cudw_symbolizer *s);
+/* Let image i go: its decoded bytes and index are freed, and the next
+ * lookup in it builds them again.  For a walk over every image of a big
+ * library (memory then stays one image); nothing from image i (frames'
+ * strings, a correlation of it) may be in use, and no other thread may be
+ * looking up in it.  A symbolizer of one image keeps it. */
+void cudw_symbolizer_release(cudw_symbolizer *s, size_t i);
 void cudw_symbolizer_close(cudw_symbolizer *s);
 
 /* Where a frame's function name came from. */

@@ -106,6 +106,21 @@ int cudw_symbolizer_open_file(cudw_symbolizer **out, cudw_file *f, unsigned flag
     return CUDW_OK;
 }
 
+void cudw_symbolizer_release(cudw_symbolizer *s, size_t i)
+{
+    if (!s || i >= s->nimages || s->nimages == 1 || s->given)
+        return; /* one image: the names index may point into it */
+    sym_image *x = &s->images[i];
+    sym_index_free(x);
+    cudw_image_close(x->img);
+    size_t input = x->input;
+    const cudw_input_image *info = x->info;
+    memset(x, 0, sizeof *x);
+    x->input = input;
+    x->info = info;
+    atomic_init(&x->state, 0);
+}
+
 void cudw_symbolizer_close(cudw_symbolizer *s)
 {
     if (!s)
