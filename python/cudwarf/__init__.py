@@ -9,6 +9,7 @@ A thin ctypes layer over libcudwarf (no other dependency):
             print(im.sizes[cudwarf.SectionClass.DEBUG])   # bytes by class, as `cudwarf size`
         for fr in f.symbolize("kernel+0x80"):         # innermost frame first; any name form
             print(fr.function, fr.path, fr.line, fr.image)  # keys of addr2line --json's frames
+        f.symbolize("kernel+0x80", demangle=True)     # function demangled, linkage_name beside it (-C)
         stacks = f.symbolize_many(["_Z6kernelPi+0x80", "_Z6kernelPi+0x90"])
         report = f.correlate(ptx="k.ptx")            # source <-> PTX <-> SASS: Correlation objects
         for line in report[0].source_lines:           # attributes named as correlate --json's keys
@@ -40,11 +41,15 @@ threads: its lookups take its lock.  The library is found through CUDWARF_LIB,
 beside this package, in a source tree's build/, or where the system's
 loader finds libcudwarf.so.1.  A location that cannot be symbolized raises
 NotFoundError (no such function, past its end) or ArgumentError (a name
-that fits several functions), each saying why as addr2line does.
+that fits several functions), each saying why as addr2line does; an unknown
+function names the nearest.  Paths may be str or os.PathLike
+(pathlib.Path); an argument of the wrong type (symbolize(123)) raises
+TypeError.
 """
 import ctypes as _ctypes
 import enum as _enum
 import functools as _functools
+import os as _os
 import threading as _threading
 from collections.abc import Mapping as _Mapping
 from ctypes import (POINTER as _POINTER, byref as _byref, c_char_p as _c_char_p, c_size_t as _c_size_t,
@@ -248,19 +253,21 @@ class ImageInfo:
 
 class Frame:
     """One frame of an answer, innermost first, named as the frames of
-    `addr2line --json` (docs/json.md): function (the linkage name; the
-    JSON's function without -C), function_demangled (the JSON's function
-    with -C), path (None where no line row names one), line, column,
-    source ("symbol", "line-table", "die": what named the function); and
-    image (its label), and for the innermost, ptx_line and ptx_text when
-    .nv_debug_line_sass covers it.  file: path's earlier name, kept as an
-    alias."""
+    `addr2line --json` (docs/json.md): function (the linkage name, as
+    without -C; asked with demangle=True, the demangled name and
+    linkage_name the linkage name beside it, as with -C; else linkage_name
+    is None), function_demangled (the demangled name either way), path
+    (None where no line row names one), line, column, source ("symbol",
+    "line-table", "die": what named the function); and image (its label),
+    and for the innermost, ptx_line and ptx_text when .nv_debug_line_sass
+    covers it.  file: path's earlier name, kept as an alias."""
 
-    __slots__ = ("function", "function_demangled", "path", "line", "column", "source", "image", "ptx_line",
-                 "ptx_text")
+    __slots__ = ("function", "linkage_name", "function_demangled", "path", "line", "column", "source", "image",
+                 "ptx_line", "ptx_text")
 
-    def __init__(self, fr, image, ptx_line=None, ptx_text=None):
-        self.function = _s(fr.function)
+    def __init__(self, fr, image, ptx_line=None, ptx_text=None, demangle=False):
+        self.function = _s(fr.function_demangled if demangle else fr.function)
+        self.linkage_name = _s(fr.function) if demangle else None
         self.function_demangled = _s(fr.function_demangled)
         self.path = _s(fr.file)
         self.line = fr.line
@@ -356,8 +363,26 @@ def _locked(method):
     return run
 
 
+def _str(v, what):
+    """v, which must be a str: a TypeError that says so otherwise (not the
+    AttributeError of v.encode())."""
+    if not isinstance(v, str):
+        raise TypeError(f"{what} must be a str, not {type(v).__name__}")
+    return v
+
+
+def _path(p, what):
+    """p, a path (str, bytes or os.PathLike, as open() takes), as a str;
+    a TypeError that says so otherwise.  os.fsencode gives the library its
+    bytes."""
+    if not isinstance(p, (str, bytes, _os.PathLike)):
+        raise TypeError(f"{what} must be a path (str, bytes or os.PathLike), not {type(p).__name__}")
+    return _os.fsdecode(p)
+
+
 def demangle(name: str) -> str:
     """The C++ name demangled, or the name itself."""
+    _str(name, "name")
     buf = _ctypes.create_string_buffer(4096)
     n = _dll.cudw_demangle(name.encode(), buf, len(buf))
     if n >= len(buf):
@@ -378,8 +403,9 @@ def _parse_sm(sm):
 
 def _parse_location(location, context):
     """"SYMBOL+0xOFFSET" -> (the location's bytes, the length of its
-    SYMBOL, OFFSET): the library's own parser."""
-    b = location.encode()
+    SYMBOL, OFFSET): the library's own parser, given the location without
+    the spaces, tabs, CRs and LFs around it (as addr2line reads stdin)."""
+    b = _str(location, "location").strip(" \t\r\n").encode()
     sym, n, off = _c_char_p(), _c_size_t(), _c_uint64()
     if _dll.cudw_location_parse(b, _byref(sym), _byref(n), _byref(off)):
         raise _error(ArgumentError, "location", f"cannot parse {location!r} (want SYMBOL+0xOFFSET)", context)
@@ -395,15 +421,15 @@ class File:
     lookups in parallel, open a File per thread (the library's handles are
     independent)."""
 
-    def __init__(self, path: str, debug_file: Optional[str] = None):
-        self.path = path
-        self.debug_file = debug_file
+    def __init__(self, path: Union[str, _os.PathLike], debug_file: Union[str, _os.PathLike, None] = None):
         self._in = _c_void_p()
         self._syms = {}
-        rc = _dll.cudw_input_open(_byref(self._in), path.encode())
+        self.path = _path(path, "path")
+        self.debug_file = _path(debug_file, "debug_file") if debug_file is not None else None
+        rc = _dll.cudw_input_open(_byref(self._in), _os.fsencode(self.path))
         if rc:
             err = _dll.cudw_input_error(self._in).contents if self._in else None
-            e = Error.of(err, path) if err else MemoryError(path)
+            e = Error.of(err, self.path) if err else MemoryError(self.path)
             self.close()
             raise e
         self._frames = (_lib.SymFrame * _MAX_FRAMES)()
@@ -497,9 +523,10 @@ class File:
         key = str(sm) if sm is not None else None
         if key not in self._syms:
             n, v = _parse_sm(sm)
-            opts = _lib.SymOpts(_SYM_DEMANGLE | _SYM_PTX, n, v, self.debug_file.encode() if self.debug_file else None)
+            debug = _os.fsencode(self.debug_file) if self.debug_file else None
+            opts = _lib.SymOpts(_SYM_DEMANGLE | _SYM_PTX, n, v, debug)
             h = _c_void_p()
-            rc = _dll.cudw_symbolizer_open(_byref(h), self.path.encode(), _byref(opts))
+            rc = _dll.cudw_symbolizer_open(_byref(h), _os.fsencode(self.path), _byref(opts))
             if rc:
                 e = Error.of(_dll.cudw_symbolizer_error(h).contents, self.path) if h else MemoryError()
                 _dll.cudw_symbolizer_close(h)
@@ -508,25 +535,28 @@ class File:
         return self._syms[key]
 
     @staticmethod
-    def _frames_of(res, frames):
+    def _frames_of(res, frames, dem):
         if not res.found:
             return []
         image = _s(res.image_label)
         n = min(res.nframes, _MAX_FRAMES)
-        out = [Frame(frames[k], image) for k in range(n)]
+        out = [Frame(frames[k], image, demangle=dem) for k in range(n)]
         if out and res.has_ptx:
             out[0].ptx_line = res.ptx_line
             out[0].ptx_text = _s(res.ptx_text)
         return out
 
     @_locked
-    def symbolize(self, location: str, sm: Union[int, str, None] = None) -> List[Frame]:
+    def symbolize(self, location: str, sm: Union[int, str, None] = None, demangle: bool = False) -> List[Frame]:
         """Frames for "SYMBOL+0xOFFSET" (innermost first; SYMBOL as people
-        type it: mangled, demangled or short); [] when no line row covers
-        it.  A name of no function or past its end raises NotFoundError, a
-        name of several ArgumentError, each saying why as addr2line does; a
-        location that is not SYMBOL+OFFSET raises ArgumentError.
-        sm: "90", "sm_90a", 100 ... to pick the images."""
+        type it: mangled, demangled or short; blanks around it ignored); []
+        when no line row covers it.  A name of no function or past its end
+        raises NotFoundError, a name of several ArgumentError, each saying
+        why as addr2line does; a location that is not SYMBOL+OFFSET raises
+        ArgumentError, one that is not a str TypeError.
+        sm: "90", "sm_90a", 100 ... to pick the images.  demangle: each
+        frame's function demangled and linkage_name beside it, as
+        `addr2line -C --json`."""
         loc, n, off = _parse_location(location, self.path)
         h = self._symbolizer(sm)
         res = _lib.SymResult()
@@ -538,14 +568,18 @@ class File:
             miss = _dll.cudw_symbolize_why(h, loc, n, _byref(res), why, len(why))
             if miss in (_MISS_NO_FUNCTION, _MISS_AMBIGUOUS, _MISS_PAST_END):
                 cls = ArgumentError if miss == _MISS_AMBIGUOUS else NotFoundError
-                raise _error(cls, "symbolize", _s(why.value), f"{self.path}: {location}")
-        return self._frames_of(res, self._frames)
+                raise _error(cls, "symbolize", _s(why.value), f"{self.path}: {_s(loc)}")
+        return self._frames_of(res, self._frames, demangle)
 
     @_locked
     def symbolize_address(self, image: Union[int, str], section: int, address: int,
-                          sm: Union[int, str, None] = None) -> List[Frame]:
+                          sm: Union[int, str, None] = None, demangle: bool = False) -> List[Frame]:
         """Frames for an address of code section `section` (its index) of
-        an ELF image (its label, as images() gives it)."""
+        an ELF image (its label, as images() gives it); demangle as
+        symbolize()'s."""
+        for v, what in ((section, "section"), (address, "address")):
+            if not isinstance(v, int):
+                raise TypeError(f"{what} must be an int, not {type(v).__name__}")
         h = self._symbolizer(sm)
         n = _dll.cudw_symbolizer_image_count(h)
         which = [i for i in range(n) if _s(_dll.cudw_symbolizer_image(h, i).contents.label) == image]
@@ -555,22 +589,25 @@ class File:
         res = _lib.SymResult()
         if _dll.cudw_symbolize_address(h, which[0], section, address, _byref(res), self._frames, _MAX_FRAMES):
             raise Error.of(_dll.cudw_symbolizer_error(h).contents, self.path)
-        return self._frames_of(res, self._frames)
+        return self._frames_of(res, self._frames, demangle)
 
     @_locked
-    def correlate(self, ptx: Optional[str] = None, sm: Union[int, str, None] = None, function: Optional[str] = None,
-                  demangle: bool = False) -> List["Correlation"]:
+    def correlate(self, ptx: Union[str, _os.PathLike, None] = None, sm: Union[int, str, None] = None,
+                  function: Optional[str] = None, demangle: bool = False) -> List["Correlation"]:
         """Source <-> PTX <-> SASS of every image (or those sm selects, or
         that define function): one Correlation per image, the record of
         `cudwarf correlate --json` as an object (instructions, source_lines,
         functions, files; rec.to_dict() is the JSON's dict).  ptx: the PTX
         file the image was compiled from (checked: PtxError when it is not,
-        or cannot be read).  An unknown function raises NotFoundError."""
+        or cannot be read).  An unknown function raises NotFoundError
+        naming the nearest (as the CLI and symbolize() do)."""
+        fn = _str(function, "function").encode() if function is not None else None
+        ptx = _path(ptx, "ptx") if ptx is not None else None
         h = self._symbolizer(sm)
         p = _ptx_open(ptx) if ptx else None
         try:
             out = []
-            opts = _lib.CorrOpts(p, function.encode() if function else None, 0)
+            opts = _lib.CorrOpts(p, fn or None, 0)  # "": every function, as None
             for i in range(_dll.cudw_symbolizer_image_count(h)):
                 c = _c_void_p()
                 if _dll.cudw_correlate(h, i, _byref(opts), _byref(c)):
@@ -582,19 +619,24 @@ class File:
                     out.append(_correlation(c, p, demangle))
                 finally:
                     _dll.cudw_correlation_close(c)
-            if function and not out:
+            if function and not out:  # why, in the resolver's words: the nearest names (as the CLI)
+                if _dll.cudw_symbolizer_resolve(h, fn, len(fn), _byref(_c_char_p())):
+                    raise Error.of(_dll.cudw_symbolizer_error(h).contents, self.path)
                 raise _error(NotFoundError, "function", f"no image defines function {function}", self.path)
             return out
         finally:
             _dll.cudw_ptx_close(p)
 
     @_locked
-    def symbolize_many(self, locations: Iterable[str], sm: Union[int, str, None] = None,
-                       frames: int = 16) -> List[List[Frame]]:
+    def symbolize_many(self, locations: Iterable[str], sm: Union[int, str, None] = None, frames: int = 16,
+                       demangle: bool = False) -> List[List[Frame]]:
         """symbolize() for every location, in one library call per 4096.  A
         location that cannot be symbolized (no such function, ambiguous, past
         its end, no line row) gives [] in its place -- a profiler's batch
-        goes on; symbolize() on that one location says why."""
+        goes on; symbolize() on that one location says why.  locations: an
+        iterable of str (one str is a TypeError, not its characters)."""
+        if isinstance(locations, (str, bytes)):
+            raise TypeError("locations must be an iterable of str locations, not one " + type(locations).__name__)
         h = self._symbolizer(sm)
         out, batch = [], []
 
@@ -612,11 +654,11 @@ class File:
                 raise Error.of(_dll.cudw_symbolizer_error(h).contents, self.path)
             for k in range(len(batch)):
                 if res[k].nframes > frames:  # deeper than the room given: ask again
-                    out.append(self.symbolize(batch[k], sm))
+                    out.append(self.symbolize(batch[k], sm, demangle))
                 else:
                     base = _ctypes.cast(_ctypes.byref(fr, k * frames * _ctypes.sizeof(_lib.SymFrame)),
                                        _ctypes.POINTER(_lib.SymFrame))
-                    out.append(self._frames_of(res[k], base))
+                    out.append(self._frames_of(res[k], base, demangle))
             batch.clear()
 
         for loc in locations:
@@ -640,6 +682,8 @@ class File:
     def lines(self, image: Union[int, str, None] = None, section: Optional[str] = None) -> Iterator[Row]:
         """Rows of every line table (.debug_line, .nv_debug_line_sass and
         the Mercury twins), or of one section, in emission order."""
+        if section is not None:
+            _str(section, "section")
         for label, f in self._each_elf(image):
             for k in range(1, _dll.cudw_section_count(f)):
                 s = _dll.cudw_section_get(f, k)
@@ -698,6 +742,7 @@ class File:
             yield dies
 
     def _units_with_labels(self, image, section):
+        _str(section, "section")
         for label, f in self._each_elf(image):
             s = _dll.cudw_section_find(f, section.encode())
             if not s:
@@ -782,8 +827,9 @@ class File:
 # ---- PTX and correlation ----
 
 def _ptx_open(path):
+    """The PTX file path (a str) parsed; PtxError where it cannot be."""
     h = _c_void_p()
-    if _dll.cudw_ptx_open(path.encode(), _byref(h)):
+    if _dll.cudw_ptx_open(_os.fsencode(path), _byref(h)):
         if not h:
             raise MemoryError(path)
         d = _dll.cudw_ptx_error(h).contents
@@ -856,10 +902,10 @@ class PtxLine(_Record):
     frames: List[PtxFrame]
 
 
-def ptx_lines(path: str) -> List[PtxLine]:
+def ptx_lines(path: Union[str, _os.PathLike]) -> List[PtxLine]:
     """Every PTX instruction line with the .loc in effect and its inline
     chain: the records of `cudwarf ptx-lines --json`, as PtxLine objects."""
-    p = _ptx_open(path)
+    p = _ptx_open(_path(path, "path"))
     try:
         out, w, ins = [], _lib.PtxWalk(), _lib.PtxInsn()
         while _dll.cudw_ptx_insn_next(p, _byref(w), _byref(ins)) == 0:
@@ -880,13 +926,15 @@ def ptx_lines(path: str) -> List[PtxLine]:
         _dll.cudw_ptx_close(p)
 
 
-def ptx_predict(ptx: str, cubin: str, section: str = ".debug_line") -> bytes:
+def ptx_predict(ptx: Union[str, _os.PathLike], cubin: Union[str, _os.PathLike],
+                section: str = ".debug_line") -> bytes:
     """The bytes of the line section (".debug_line" or
     ".nv.merc.debug_line") ptxas writes for cubin from ptx."""
+    ptx, cubin, section = _path(ptx, "ptx"), _path(cubin, "cubin"), _str(section, "section")
     p = _ptx_open(ptx)
     f = _c_void_p()
     try:
-        if _dll.cudw_open(_byref(f), cubin.encode()):
+        if _dll.cudw_open(_byref(f), _os.fsencode(cubin)):
             raise Error.of(_dll.cudw_last_error(f).contents, cubin) if f else MemoryError(cubin)
         pr = _lib.PtxPrediction()
         if _dll.cudw_ptx_predict(f, p, section.encode(), _byref(pr)):
@@ -1152,15 +1200,18 @@ def _correlation(c, ptx, dem):
                        s.with_ptx, s.disagree, "loc" if s.ptx_by_loc else "sass", texts, insns, lines, funcs, files)
 
 
-def correlate(path: str, ptx: Optional[str] = None, sm: Union[int, str, None] = None, function: Optional[str] = None,
+def correlate(path: Union[str, _os.PathLike], ptx: Union[str, _os.PathLike, None] = None,
+              sm: Union[int, str, None] = None, function: Optional[str] = None,
               demangle: bool = False) -> List[Correlation]:
     """File(path).correlate(...): the records of `cudwarf correlate --json`, as Correlation objects."""
     with File(path) as f:
         return f.correlate(ptx=ptx, sm=sm, function=function, demangle=demangle)
 
 
-def open(path: str, debug_file: Optional[str] = None) -> File:  # noqa: A001 - the package's front door
-    """Open a cubin, fatbin, host ELF or archive (a context manager)."""
+def open(path: Union[str, _os.PathLike],  # noqa: A001 - the package's front door
+         debug_file: Union[str, _os.PathLike, None] = None) -> File:
+    """Open a cubin, fatbin, host ELF or archive (a context manager); path
+    and debug_file: a str or os.PathLike (pathlib.Path)."""
     return File(path, debug_file)
 
 

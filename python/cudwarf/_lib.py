@@ -256,6 +256,7 @@ _decl("cudw_symbolizer_close", None, c_void_p)
 _decl("cudw_symbolize", c_int, c_void_p, c_char_p, c_size_t, c_uint64, POINTER(SymResult), POINTER(SymFrame),
       c_size_t)
 _decl("cudw_symbolize_why", c_int, c_void_p, c_char_p, c_size_t, c_void_p, c_char_p, c_size_t)
+_decl("cudw_symbolizer_resolve", c_int, c_void_p, c_char_p, c_size_t, POINTER(c_char_p))
 _decl("cudw_symbolizer_image_count", c_size_t, c_void_p)
 _decl("cudw_symbolizer_image", POINTER(InputImage), c_void_p, c_size_t)
 _decl("cudw_symbolize_address", c_int, c_void_p, c_size_t, c_uint, c_uint64, POINTER(SymResult),

@@ -305,6 +305,10 @@ def test_symbolize_address_equals_symbolize():
             a = f.symbolize_address(label, shndx, value + r.offset)
             b = f.symbolize(f"{r.symbol}+0x{r.offset:x}")
             assert [(x.function, x.file, x.line) for x in a] == [(x.function, x.file, x.line) for x in b] and a
+            a = f.symbolize_address(label, shndx, value + r.offset, demangle=True)
+            b = f.symbolize(f"{r.symbol}+0x{r.offset:x}", demangle=True)
+            assert [(x.function, x.linkage_name) for x in a] == [(x.function, x.linkage_name) for x in b]
+            assert a[-1].function == cudwarf.demangle(r.symbol) and a[-1].linkage_name == r.symbol
 
 
 def test_lines_equal_the_cli_rows():
@@ -397,6 +401,83 @@ def test_names_as_people_type_them():
         with pytest.raises(cudwarf.NotFoundError, match="past the end"):
             f.symbolize("kern+0x9000")
 
+
+def test_demangle_gives_the_frames_of_addr2line_C():
+    """symbolize(demangle=True) and symbolize_many(demangle=True): every frame the frame of
+    `addr2line -i -C --json` (function demangled, linkage_name beside it); without it function is the
+    linkage name and linkage_name None, as without -C."""
+    path = os.path.join(FIX, "inline_sm90_lineinfo.rdc.cubin")
+    locs = [f"shade_kernel+0x{k:x}" for k in range(0x100, 0x600, 0x80)]
+    want = json.loads(cli("addr2line", "-i", "-C", "--json", "-e", path, input="\n".join(locs) + "\n").stdout)
+    with cudwarf.open(path) as f:
+        many = f.symbolize_many(locs, demangle=True)
+        deep = f.symbolize_many(locs, demangle=True, frames=1)  # deeper than the room: asked again, one by one
+        for loc, w, m, d in zip(locs, want, many, deep):
+            got = f.symbolize(loc, demangle=True)
+            for frames in (got, m, d):
+                assert w["frames"] and [{k: getattr(fr, k) for k in wf} for fr, wf in zip(frames, w["frames"])] == \
+                    w["frames"] and len(frames) == len(w["frames"]), loc
+            plain = f.symbolize(loc)
+            assert [fr.function for fr in plain] == [fr.linkage_name for fr in got]
+            assert all(fr.linkage_name is None for fr in plain)
+    assert any(fr["function"] != fr["linkage_name"] for w in want for fr in w["frames"])  # names to demangle
+
+
+def test_correlate_unknown_function_names_the_nearest():
+    """correlate(function=) of no function says what the CLI says: the nearest names (as symbolize does)."""
+    cubin = os.path.join(FIX, "stage1", "heavy_sm90_lineinfo.O3.cubin")
+    r = cli("correlate", "--function", "kernn", cubin)
+    assert r.returncode == 1 and "nearest: kern" in r.stderr
+    with pytest.raises(cudwarf.NotFoundError, match="no function named kernn; nearest: kern") as e:
+        cudwarf.correlate(cubin, function="kernn")
+    assert e.value.detail in r.stderr and e.value.code == _lib.E_NOT_FOUND
+    with cudwarf.open(cubin) as f, pytest.raises(cudwarf.NotFoundError, match="nearest: kern"):
+        f.correlate(function="kernn", sm=90)
+
+
+def test_arguments_of_the_wrong_type_are_type_errors(tmp_path):
+    """A location, name or section that is not a str raises TypeError saying so (not the AttributeError of
+    .encode()); paths may be os.PathLike (pathlib.Path) as well as str."""
+    import pathlib
+    cubin = pathlib.Path(FIX) / "stage1" / "heavy_sm90_lineinfo.O3.cubin"
+    ptx = pathlib.Path(FIX) / "stage1" / "heavy_sm90_lineinfo.ptx"
+    with cudwarf.open(cubin) as f:
+        assert f.path == str(cubin) and f.symbolize("kern+0x40")
+        for call in (lambda: f.symbolize(123), lambda: f.symbolize(b"kern+0x40"),
+                     lambda: f.symbolize_many(["kern+0x40", 0x40]), lambda: f.symbolize_many("kern+0x40"),
+                     lambda: f.correlate(function=1), lambda: f.correlate(ptx=1), lambda: list(f.dies(section=1)),
+                     lambda: f.units(section=1), lambda: list(f.lines(section=1)),
+                     lambda: f.symbolize_address(f.images()[0].label, "1", 0)):
+            with pytest.raises(TypeError, match="must be"):
+                call()
+        assert [c.to_dict() for c in f.correlate(ptx=ptx)] == [c.to_dict() for c in f.correlate(ptx=str(ptx))]
+    with pytest.raises(TypeError, match="location must be a str, not int"):
+        cudwarf.open(cubin).symbolize(123)
+    for call in (lambda: cudwarf.open(123), lambda: cudwarf.open(cubin, debug_file=1), lambda: cudwarf.demangle(1),
+                 lambda: cudwarf.correlate(None), lambda: cudwarf.ptx_lines(1), lambda: cudwarf.ptx_predict(ptx, 1),
+                 lambda: cudwarf.ptx_predict(ptx, cubin, section=1)):
+        with pytest.raises(TypeError, match="must be"):
+            call()
+    assert cudwarf.correlate(cubin, ptx=ptx) == cudwarf.correlate(str(cubin), ptx=str(ptx))
+    assert cudwarf.ptx_lines(ptx) == cudwarf.ptx_lines(str(ptx))
+    assert cudwarf.ptx_predict(ptx, cubin) == cudwarf.ptx_predict(str(ptx), str(cubin))
+    with pytest.raises(cudwarf.PtxError) as e:
+        cudwarf.ptx_lines(tmp_path / "nonexist.ptx")
+    assert e.value.path == str(tmp_path / "nonexist.ptx")
+
+
+def test_blanks_around_a_location_are_ignored():
+    """symbolize and symbolize_many trim the spaces, tabs, CR and LF around a location, as addr2line's
+    stdin mode does."""
+    path = os.path.join(FIX, "inline_sm90_lineinfo.rdc.cubin")
+    with cudwarf.open(path) as f:
+        want = [(x.function, x.path, x.line) for x in f.symbolize("shade_kernel+0x100")]
+        assert want
+        for loc in ("  shade_kernel+0x100  ", "\tshade_kernel+0x100\r\n", "shade_kernel+0x100\n"):
+            assert [(x.function, x.path, x.line) for x in f.symbolize(loc)] == want, repr(loc)
+            assert [[(x.function, x.path, x.line) for x in s] for s in f.symbolize_many([loc])] == [want], repr(loc)
+        with pytest.raises(cudwarf.NotFoundError, match=r"shade_kernell\+0x100: .*nearest: shade_kernel"):
+            f.symbolize(" shade_kernell+0x100 ")  # the location said without its blanks
 
 def test_dies_form_a_tree_and_errors_are_typed():
     """units(): every DIE reachable from the roots through children, parent None at the roots only;
@@ -508,7 +589,8 @@ def test_public_signatures_are_explicit():
              if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in inspect.signature(fn).parameters.values())]
     assert vague == []
     sig = inspect.signature(cudwarf.File.symbolize)
-    assert list(sig.parameters) == ["self", "location", "sm"] and sig.parameters["sm"].default is None
+    assert list(sig.parameters) == ["self", "location", "sm", "demangle"] and sig.parameters["sm"].default is None
+    assert sig.parameters["demangle"].default is False
     assert cudwarf.File.symbolize.__doc__.startswith("Frames for")
     assert list(inspect.signature(cudwarf.File.correlate).parameters) == ["self", "ptx", "sm", "function", "demangle"]
 
