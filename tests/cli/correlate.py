@@ -288,6 +288,19 @@ def test_demangle_every_function_name():
             assert (d["function"], d["linkage_name"]) == (filt[p["function"]], p["function"]), d
 
 
+def test_no_line_tables_said_once(tmp_path):
+    """an image without line rows gets no report of its own in the text,
+    one line says so (a library of thousands gave thousands of reports);
+    JSON keeps the image"""
+    out = str(tmp_path / "s.cubin")
+    assert run("strip", "-o", out, os.path.join(FIX, "tiny_sm90_G.cubin")).returncode == 0
+    r = run("correlate", out)
+    assert r.returncode == 0 and r.stdout == out + ": no line tables in 1 image with code (built without " \
+        "-lineinfo or -G)\n", r.stdout
+    doc = json.loads(run("correlate", "--json", out).stdout)
+    assert len(doc) == 1 and doc[0]["with_line"] == 0 and doc[0]["instruction_count"] == 64
+
+
 def test_text_top():
     r = run("correlate", "--top", "2", PAIRS[0][0])
     assert r.returncode == 0 and "top 2 source lines" in r.stdout, r.stdout[-300:]
