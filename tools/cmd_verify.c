@@ -3,6 +3,7 @@
 #include "opts.h"
 #include "jobs.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 static const char help_head[] =
@@ -57,6 +58,11 @@ typedef struct vopts {
     json *j;
 } vopts;
 
+/* The text's images without an error finding: not a line each (a library
+ * has thousands), one at the end */
+static atomic_size_t clean, clean_notes, images;
+static char first_clean[1024]; /* the label of the first (written once: by the image counted first) */
+
 static int one(cudw_file *f, const char *label, void *p, json *j)
 {
     const vopts *o = p;
@@ -72,11 +78,30 @@ static int one(cudw_file *f, const char *label, void *p, json *j)
         json_u64(j, "errors", v.errors);
         json_u64(j, "notes", v.notes_seen);
         json_end_obj(j);
-    } else {
+    } else if (v.errors || (o->notes && v.notes_seen)) { /* what was printed above, summed */
         ob_printf(&out_stdout, "%s: %zu error%s, %zu note%s\n", label, v.errors, v.errors == 1 ? "" : "s",
                   v.notes_seen, v.notes_seen == 1 ? "" : "s");
+    } else {
+        if (atomic_fetch_add(&clean, 1) == 0)
+            snprintf(first_clean, sizeof first_clean, "%s", label);
+        atomic_fetch_add(&clean_notes, v.notes_seen);
     }
+    atomic_fetch_add(&images, 1);
     return v.errors ? EXIT_BAD_INPUT : EXIT_OK;
+}
+
+/* The clean images, said once: an input of one image as each image with
+ * findings is ("k.cubin: 0 errors, 0 notes"), else how many of how many */
+static void say_clean(const char *what)
+{
+    size_t n = atomic_load(&clean), notes = atomic_load(&clean_notes), all = atomic_load(&images);
+    if (!n)
+        return;
+    if (all == 1)
+        ob_printf(&out_stdout, "%s: 0 errors, %zu note%s\n", first_clean, notes, notes == 1 ? "" : "s");
+    else
+        ob_printf(&out_stdout, "%s: %zu of %zu images without errors (%zu note%s%s)\n", what, n, all, notes,
+                  notes == 1 ? "" : "s", notes ? ": --notes shows them" : "");
 }
 
 static const cli_opt table[] = {
@@ -130,5 +155,8 @@ int cmd_verify(int argc, char **argv)
     json j;
     json_init(&j, &out_stdout);
     o.j = &j;
-    return run_images(argv, nfiles, &(image_run){one, &o, &j, o.json, NULL, NULL, NULL});
+    int rc = run_images(argv, nfiles, &(image_run){one, &o, &j, o.json, NULL, NULL, NULL});
+    if (!o.json)
+        say_clean(nfiles == 1 ? argv[0] : "the inputs");
+    return rc;
 }
