@@ -174,6 +174,13 @@ static void say_bare(const opts *o, const char *what, int explicit)
                 nb == 1 ? "has" : "have", none, asked);
 }
 
+/* readelf's -w letters that name a section dump decodes, with its
+ * --debug-dump name: -wr is .debug_aranges and -wR .debug_ranges there */
+static const struct { char letter; const char *name; } w_letters[] = {
+    {'a', "abbrev"}, {'i', "info"},   {'l', "line"},     {'f', "frames"},   {'o', "loc"}, {'R', "Ranges"},
+    {'r', "aranges"}, {'p', "pubnames"}, {'t', "pubtypes"}, {'m', "macro"}, {'s', "str"}};
+#define W_LETTERS "a, i, l, f, o, R, r, p, t, m, s"
+
 static int debug_dump_list(opts *o, const char *list)
 {
     char buf[256];
@@ -187,16 +194,34 @@ static int debug_dump_list(opts *o, const char *list)
             o->line = 1;
         else if (!strcmp(t, "frames") || !strcmp(t, "frame"))
             o->frames = 1;
-        else if (!strcmp(t, "loc") || !strcmp(t, "ranges") || !strcmp(t, "aranges") || !strcmp(t, "pubnames") ||
-                 !strcmp(t, "pubtypes") || !strcmp(t, "str")) {
+        else if (!strcmp(t, "loc") || !strcmp(t, "ranges") || !strcmp(t, "Ranges") || !strcmp(t, "aranges") ||
+                 !strcmp(t, "pubnames") || !strcmp(t, "pubtypes") || !strcmp(t, "macro") || !strcmp(t, "str")) {
+            const char *name = !strcmp(t, "Ranges") ? "ranges" : !strcmp(t, "macro") ? "macinfo" : t;
             for (size_t k = 0; k < NMISC; k++)
-                if (!strcmp(t, misc[k].opt))
+                if (!strcmp(name, misc[k].opt))
                     o->misc[k] = 1;
         } else {
             usage_error("dump", "unsupported --debug-dump section '%s' (supported: abbrev, info, line, frames, loc, ranges, "
-                        "aranges, pubnames, pubtypes, str)", t);
+                        "aranges, pubnames, pubtypes, macro, str)", t);
             return -1;
         }
+    }
+    return 0;
+}
+
+/* -wLETTERS, as readelf: each letter a section (w_letters) */
+static int w_option(opts *o, const char *letters)
+{
+    for (const char *c = letters; *c; c++) {
+        size_t k = 0;
+        while (k < sizeof w_letters / sizeof w_letters[0] && w_letters[k].letter != *c)
+            k++;
+        if (k == sizeof w_letters / sizeof w_letters[0]) {
+            usage_error("dump", "unknown option '-w%s': -w takes readelf's letters " W_LETTERS, letters);
+            return -1;
+        }
+        if (debug_dump_list(o, w_letters[k].name))
+            return -1;
     }
     return 0;
 }
@@ -215,11 +240,13 @@ static const cli_opt *dump_table(void)
         {"--frames", 0, NULL, O_FRAMES, ".debug_frame: CIEs, FDEs, call-frame instructions"}};
     static const cli_opt after[] = {
         {"--all", 0, NULL, O_ALL, "every section cudwarf decodes"},
-        {"--debug-dump", 0, "=LIST", O_DEBUG_DUMP, "readelf's spelling: abbrev,info,line,frames\n"
-                                                   "(also -wa, -wi, -wl, -wf)"},
+        {"--debug-dump", 0, "=LIST", O_DEBUG_DUMP, "readelf's spelling: abbrev,info,line,frames,loc,\n"
+                                                   "ranges,aranges,pubnames,pubtypes,macro,str; and\n"
+                                                   "its -w letters: -wa -wi -wl -wf -wo -wR (ranges)\n"
+                                                   "-wr (aranges) -wp -wt -wm -ws, several in one (-wil)"},
         {"--section", 0, "NAME", O_SECTION, "only the section called NAME"},
         {"--json", 0, NULL, O_JSON, "JSON (schema: docs/json.md)"},
-        {NULL, 'w', "LETTER", O_W, OPT_UNLISTED}, /* readelf's -wa, -wi, -wl, -wf: --debug-dump's row names them */
+        {NULL, 'w', "LETTERS", O_W, OPT_UNLISTED}, /* readelf's -w letters (w_letters): --debug-dump's row names them */
         {0}};
     enum { NBEFORE = sizeof before / sizeof before[0], NAFTER = sizeof after / sizeof after[0] };
     static char names[NMISC][24];
@@ -262,18 +289,8 @@ int cmd_dump(int argc, char **argv)
             break;
         case O_SECTION: o.section = a.value; break;
         case O_W:
-            if (!strcmp(a.value, "a"))
-                o.abbrev = 1;
-            else if (!strcmp(a.value, "i"))
-                o.info = 1;
-            else if (!strcmp(a.value, "l"))
-                o.line = 1;
-            else if (!strcmp(a.value, "f"))
-                o.frames = 1;
-            else {
-                usage_error("dump", "unknown option '-w%s' (-wa, -wi, -wl, -wf)", a.value);
+            if (w_option(&o, a.value))
                 return EXIT_USAGE;
-            }
             break;
         default: o.misc[id - O_MISC] = 1; break;
         }

@@ -22,10 +22,14 @@ static const char list_help_head[] =
     "an executable's first container has one per SM) says \"no code\".  A host\n"
     "ELF without device code is listed with a note (exit 0).\n"
     "\n"
-    "Compressed images are decoded while they unpack to at most 256 MiB in all;\n"
-    "past that (NVIDIA's libraries: 0.4 to 2.2 GB of zstd) they are listed as\n"
-    "their headers say, marked \"not decoded\", and a note on stderr says how\n"
-    "many: the listing then takes about the time reading the file does.\n"
+    "Before decoding, list adds up the unpacked sizes the entry headers give for\n"
+    "a FILE's compressed images (those --sm selects; not the encoded LTO IR of\n"
+    "flag 0x10000, never decoded).  At most 256 MiB: every image is decoded.\n"
+    "Over that (NVIDIA's libraries: 0.4 to 2.2 GB of zstd): no compressed image\n"
+    "is, however small; each is listed as its header says, marked\n"
+    "\"not decoded\", a note on stderr says how many, and the listing takes\n"
+    "about the time reading the file does.  Uncompressed images are decoded\n"
+    "either way.\n"
     "\n";
 
 static const char *compression(const cudw_fatbin_entry *e)
@@ -41,9 +45,11 @@ static int printable(const uint8_t *p, uint32_t n)
     return 1;
 }
 
-/* What list decodes: the default decodes compressed images while they unpack
- * to at most LIST_BUDGET bytes in all, so a small program is listed whole
- * and a library of thousands of images at file-read speed. */
+/* What list decodes: by default, all or none of a file's compressed images
+ * (those --sm selects), decided up front from the unpacked sizes their entry
+ * headers give: all when those add up to at most LIST_BUDGET bytes, none
+ * when more (list_one), so a small program is listed whole and a library of
+ * thousands of images at file-read speed. */
 enum { DECODE_BUDGET, DECODE_ALL, DECODE_NONE };
 #define LIST_BUDGET (256ull << 20)
 

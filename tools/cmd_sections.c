@@ -38,6 +38,19 @@ static const char *family_name(int fam)
     return fam == CUDW_FAMILY_DWARF ? "dwarf" : fam == CUDW_FAMILY_NV ? "nvidia" : "-";
 }
 
+/* The width of the text's Family column for an image: "nvidia*" (an NVIDIA
+ * section's Mercury twin, sm_100+) takes 7, every other family fits in 6 */
+static int family_width(cudw_file *f, unsigned n)
+{
+    for (unsigned i = 1; i < n; i++) {
+        cudw_secclass c;
+        int twin, aliased;
+        if (cudw_section_class(f, i, &c, &twin, &aliased) == CUDW_OK && c.family == CUDW_FAMILY_NV && c.mercury)
+            return 7;
+    }
+    return 6;
+}
+
 typedef struct sctx {
     int as_json, only_debug;
 } sctx;
@@ -48,6 +61,7 @@ static int one(cudw_file *f, const char *path, void *vctx, json *j)
     int as_json = c_->as_json, only_debug = c_->only_debug;
     const cudw_elf_header *h = cudw_header(f);
     unsigned n = cudw_section_count(f);
+    int famw = as_json ? 0 : family_width(f, n);
     if (as_json) {
         json_obj(j, NULL);
         json_str(j, "file", path);
@@ -73,8 +87,8 @@ static int one(cudw_file *f, const char *path, void *vctx, json *j)
             ob_printf(&out_stdout, "%s, e_flags: %s\n", h->elf_class == 1 ? "ELF32" : "ELF64", d);
         }
         ob_printf(&out_stdout, "\n");
-        ob_printf(&out_stdout, "  [Nr] %-36s %-12s %-8s %-8s %-10s %-6s %-3s %-16s %-5s %s\n", "Name", "Type", "Offset",
-               "Size", "Flags", "Family", "Id", "nvlink", "Rels", "Twin");
+        ob_printf(&out_stdout, "  [Nr] %-36s %-12s %-8s %-8s %-10s %-*s %-3s %-16s %-5s %s\n", "Name", "Type", "Offset",
+               "Size", "Flags", famw, "Family", "Id", "nvlink", "Rels", "Twin");
     }
     int rc = EXIT_OK;
     for (unsigned i = 1; i < n; i++) {
@@ -133,9 +147,9 @@ static int one(cudw_file *f, const char *path, void *vctx, json *j)
                 snprintf(rel, sizeof rel, "%zu", nrel);
             }
             char line[512];
-            int len = snprintf(line, sizeof line, "  [%2u] %-36s %-12s %08llx %08llx %-10llx %-6s %-3s %-16s %-5s %s%s", i,
+            int len = snprintf(line, sizeof line, "  [%2u] %-36s %-12s %08llx %08llx %-10llx %-*s %-3s %-16s %-5s %s%s", i,
                              s->name, type_name(s->type, tb, sizeof tb), (unsigned long long)s->offset,
-                             (unsigned long long)s->size, (unsigned long long)s->flags, fam, id,
+                             (unsigned long long)s->size, (unsigned long long)s->flags, famw, fam, id,
                              is_debug ? cudw_link_action_name(c.link_action) : "-", rel, twinbuf,
                              s->data || !s->size ? "" : "  (no file data)");
             if (len > (int)sizeof line - 1)

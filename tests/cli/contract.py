@@ -9,8 +9,9 @@ message and "Try ..."), nothing on stdout when it fails, and no output file
 left behind.  Then: --json is one array for every command that has it;
 --name=value is --name value; `cudwarf help CMD` is `CMD --help`; the man
 page names every option each command's --help names; --sm with an SM the
-input lacks is one error; a write failure says why.  Every --help is at
-most 80 columns wide and ends naming the options of every command; the
+input lacks is one error; a write failure says why.  Every --help, and the
+man page as man renders it at MANWIDTH=80, is at most 80 columns wide;
+every --help ends naming the options of every command; the
 README's and the man page's synopses are the --help usage lines.  The option list of
 each --help (printed from the parser's table, tools/opts.h) against the
 parser: every option it lists is parsed, with a value exactly when it
@@ -181,6 +182,22 @@ def test_help_fits_80_columns(cmd):
     r = cw(cmd, "--help") if cmd else cw("--help")
     wide = [f"{len(line)}: {line}" for line in r.stdout.splitlines() if len(line) > 80 or "\t" in line]
     assert r.returncode == 0 and r.stdout and wide == []
+
+
+def test_man_page_fits_80_columns():
+    """man/cudwarf.1 rendered by man at MANWIDTH=80 (as a reader's terminal
+    shows it) has no line over 80 columns: its examples and no-fill blocks
+    too, which groff does not wrap"""
+    if not shutil.which("man") or not (shutil.which("groff") or shutil.which("nroff") or shutil.which("mandoc")):
+        pytest.skip("man or groff/nroff is not installed here")
+    env = dict(os.environ, MANWIDTH="80", MANPAGER="cat", PAGER="cat", LC_ALL="C.UTF-8")
+    env.pop("MAN_KEEP_FORMATTING", None)
+    r = subprocess.run(["man", "-l", os.path.join(ROOT, "man", "cudwarf.1")], env=env, capture_output=True)
+    text = r.stdout.decode("utf-8", "replace")
+    text = re.sub(r".\x08", "", re.sub(r"\x1b\[[0-9;]*m", "", text))  # bold/underline, if any
+    assert r.returncode == 0 and text.count("\n") > 100, r.stderr.decode(errors="replace")[:300]
+    wide = [f"{len(line)}: {line}" for line in text.splitlines() if len(line) > 80]  # columns: characters
+    assert wide == []
 
 
 @pytest.mark.parametrize("cmd", ALL_COMMANDS)

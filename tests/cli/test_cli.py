@@ -70,7 +70,8 @@ USAGE = [
     ("dump-help", ["dump", "--help"], lambda r: r.returncode == 0 and "--debug-dump" in r.stdout),
     ("unknown-command", ["frobnicate"], lambda r: r.returncode == 2),
     ("unknown-option", ["dump", "--bogus", BASE], lambda r: r.returncode == 2 and "--bogus" in r.stderr),
-    ("unsupported-debug-dump-list", ["dump", "--debug-dump=macro", BASE], lambda r: r.returncode == 2),
+    ("unsupported-debug-dump-list", ["dump", "--debug-dump=gdb_index", BASE], lambda r: r.returncode == 2),
+    ("unknown-w-letter", ["dump", "-wL", BASE], lambda r: r.returncode == 2 and "-wL" in r.stderr),
     ("dump-without-file", ["dump"], lambda r: r.returncode == 2),
     ("version", ["--version"], lambda r: r.returncode == 0 and r.stdout.startswith("cudwarf ")),
 ]
@@ -232,6 +233,24 @@ def test_dump_info(check):
     check("ASCII-packed PTX register named", "DW_OP_regx: %r6" in r.stdout)
     check("address class shown as PTX state space", "0x7 (param)" in r.stdout)
     check("--debug-dump=info equals --info", cw("dump", "--debug-dump=info", BASE).stdout == r.stdout)
+
+
+# readelf's -w letters (readelf --help): each the section of that --NAME
+W_LETTERS = {"a": "abbrev", "i": "info", "l": "line", "f": "frames", "o": "loc", "R": "ranges", "r": "aranges",
+             "p": "pubnames", "t": "pubtypes", "m": "macinfo", "s": "str"}
+
+
+@pytest.mark.parametrize("letter", W_LETTERS)
+def test_dump_w_letters(letter):
+    """-wX is --NAME, as readelf's -wX; -wil both; --debug-dump=Ranges and
+    =macro (readelf's names for -wR and -wm) are --ranges and --macinfo"""
+    r = cw("dump", "-w" + letter, MERC)
+    assert r.returncode == 0 and r.stdout and r.stdout == cw("dump", "--" + W_LETTERS[letter], MERC).stdout
+    if letter in "Rm":
+        name = {"R": "Ranges", "m": "macro"}[letter]
+        assert cw("dump", "--debug-dump=" + name, MERC).stdout == r.stdout
+    if letter == "i":
+        assert cw("dump", "-wil", MERC).stdout == cw("dump", "--info", "--line", MERC).stdout
 
 
 def test_dump_abbrev():
