@@ -351,6 +351,21 @@ def test_addr2line_stdin_json_ptx():
         doc[0]["ptx"]["text"].startswith("ld.global"), r.stdout
 
 
+def test_verify_counts_clean_images():
+    """verify's text: an image with findings gets its lines, the clean ones
+    one line for all (the JSON's counts); one cubin keeps its own line"""
+    fixtures = sorted(os.path.join(FIX, f) for f in os.listdir(FIX) if f.endswith(".cubin"))
+    doc = json.loads(cw("verify", "--json", *fixtures).stdout)
+    clean = [d for d in doc if not d["errors"]]
+    r = cw("verify", *fixtures)
+    notes = sum(d["notes"] for d in clean)
+    assert f"the inputs: {len(clean)} of {len(doc)} images without errors ({notes} note" in r.stdout, r.stdout
+    for d in doc:
+        shown = f"{d['file']}: {d['errors']} error" in r.stdout
+        assert shown == bool(d["errors"]), d["file"]
+    assert cw("verify", BASE).stdout == BASE + ": 0 errors, 0 notes\n"
+
+
 def test_dump_what_no_image_has():
     """dump of sections no image has: one line saying so, not a heading per
     image over nothing; exit 0, as readelf (which prints nothing for it)"""
