@@ -308,18 +308,21 @@ static int by_bytes(const void *a, const void *b)
     uint64_t by = rank_incl ? y->sass_bytes_inclusive : y->sass_bytes;
     if (bx != by)
         return bx > by ? -1 : 1;
+    if (x->sass_bytes_inclusive != y->sass_bytes_inclusive) /* a call site's line: by what it inlines */
+        return x->sass_bytes_inclusive > y->sass_bytes_inclusive ? -1 : 1;
     return i < k ? -1 : 1;
 }
 
 /* The records of get to print, into order: their count.  The text's
- * lines are those with code, by their own bytes; its functions and files
+ * lines are those with code (their own, or inlined at them), by their own
+ * bytes, then their inclusive ones; its functions and files
  * by the bytes with inlined callees; at most --top of them. */
 static size_t rank(emit *e, const corr_opts *o, const cudw_correlation *c, cost_get get, size_t n, size_t *order)
 {
     int lines = get == cudw_corr_line_get;
     size_t m = 0;
-    for (size_t i = 0; i < n; i++)
-        if (e->j || !lines || get(c, i)->sass_bytes)
+    for (size_t i = 0; i < n; i++) /* the text's lines: those with code, their own or inlined at them */
+        if (e->j || !lines || get(c, i)->sass_bytes || get(c, i)->sass_bytes_inclusive)
             order[m++] = i;
     if (e->j)
         return m;

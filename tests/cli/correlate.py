@@ -301,6 +301,16 @@ def test_no_line_tables_said_once(tmp_path):
     assert len(doc) == 1 and doc[0]["with_line"] == 0 and doc[0]["instruction_count"] == 64
 
 
+def test_text_top_0_is_every_line_with_code():
+    """--top 0 lists every line with code, its own or inlined at it (a call
+    site with no code of its own was missing): the JSON's lines with bytes"""
+    f = os.path.join(FIX, "inline_sm90_lineinfo.rdc.cubin")
+    doc = json.loads(run("correlate", "--json", f).stdout)[0]
+    want = sum(1 for l in doc["source_lines"] if l["sass_bytes"] or l["sass_bytes_inclusive"])
+    assert want > sum(1 for l in doc["source_lines"] if l["sass_bytes"])  # the fixture has such call sites
+    assert f"top {want} source lines" in run("correlate", "--top", "0", f).stdout
+
+
 def test_text_top():
     r = run("correlate", "--top", "2", PAIRS[0][0])
     assert r.returncode == 0 and "top 2 source lines" in r.stdout, r.stdout[-300:]
