@@ -11,8 +11,8 @@
 #include <string.h>
 
 static const char help_head[] =
-    "usage: cudwarf lines [--json [--compact]] [--long] [--ptx] [--section NAME]\n"
-    "                     FILE...\n"
+    "usage: cudwarf lines [--json [--compact]] [--long] [--ptx] [-C]\n"
+    "                     [--section NAME] FILE...\n"
     "\n"
     "Print the rows of every line table: .debug_line (SASS address -> source\n"
     "line), .nv_debug_line_sass (SASS address -> PTX line) and their Mercury\n"
@@ -129,7 +129,7 @@ static int one(cudw_file *f, const char *path, void *vctx, json *j)
     return EXIT_OK;
 }
 
-enum { L_JSON = 1, L_PTX, L_HIDDEN, L_LONG, L_COMPACT, L_SECTION };
+enum { L_JSON = 1, L_PTX, L_HIDDEN, L_LONG, L_COMPACT, L_SECTION, L_DEMANGLE };
 static const cli_opt table[] = {
     {"--section", 0, "NAME", L_SECTION, "only that section"},
     {"--long", 0, NULL, L_LONG, "every row on one line with all it means: address,\n"
@@ -138,6 +138,8 @@ static const cli_opt table[] = {
     {"--json", 0, NULL, L_JSON, "JSON, every row with all it means (schema: docs/json.md)"},
     {"--compact", 0, NULL, L_COMPACT, "with --json, each sequence's symbol and each inlined\n"
                                       "function's name once, rows without their default values"},
+    {"--demangle", 'C', NULL, L_DEMANGLE, "demangle the inlined functions' names (JSON: the\n"
+                                          "linkage name beside, as addr2line --json -C)"},
     {"--hidden", 0, NULL, L_HIDDEN, OPT_UNLISTED}, /* gone: parsed only to say what replaced it */
     {0}};
 
@@ -159,6 +161,7 @@ int cmd_lines(int argc, char **argv)
             return EXIT_USAGE;
         case L_LONG: o.long_form = 1; break;
         case L_COMPACT: o.compact = 1; break;
+        case L_DEMANGLE: o.demangle = 1; break;
         case L_SECTION: o.section = a.value; break;
         }
     }

@@ -8,7 +8,7 @@
 #include "keyidx.h"
 
 typedef struct lopts {
-    int json, compact, ptx, long_form;
+    int json, compact, ptx, long_form, demangle;
     const char *section;
 } lopts;
 
@@ -17,6 +17,7 @@ typedef struct lopts {
 typedef struct tfunc {
     uint64_t off;
     const char *name;
+    char *shown;              /* -C: the name demangled (malloc'd; "" when it is not mangled) */
 } tfunc;
 
 typedef struct tinfo {

@@ -18,6 +18,9 @@
 
 void tinfo_free(tinfo *ti)
 {
+    for (size_t i = 0; i < ti->n; i++)
+        if (ti->v[i].shown && *ti->v[i].shown)
+            free(ti->v[i].shown);
     free(ti->v);
     keyidx_free(&ti->idx);
     memset(ti, 0, sizeof *ti);
@@ -40,7 +43,7 @@ int fn_add(tinfo *ti, uint64_t off, const char *name)
     ti->v = v;
     if (keyidx_add(&ti->idx, off, (uint32_t)ti->n))
         return -1;
-    ti->v[ti->n++] = (tfunc){off, name};
+    ti->v[ti->n++] = (tfunc){off, name, NULL};
     return 0;
 }
 
@@ -149,6 +152,38 @@ static inline void ptx_print(emit *e, const ltab *x, const cudw_line_row *r)
         em_str_or(e, "ptx", "  | ", ptx_text(x->f, x->t, r), "<no such PTX line>");
 }
 
+/* The name an inlined function is shown by: -C demangled, once per
+ * function (kept beside its number in x->fn) */
+static const char *fn_shown(ltab *x, uint64_t off, const char *name)
+{
+    if (!x->o->demangle || !name)
+        return name;
+    size_t k = fn_number(&x->fn, off);
+    if (!k && fn_add(&x->fn, off, name))
+        return name;
+    tfunc *t = &x->fn.v[(k ? k : x->fn.n) - 1];
+    if (!t->shown) {
+        char buf[4096];
+        size_t need = cudw_demangle(name, buf, sizeof buf);
+        t->shown = need && need < sizeof buf ? strdup(buf) : "";
+        if (!t->shown)
+            t->shown = "";
+    }
+    return *t->shown ? t->shown : name;
+}
+
+/* JSON: the function's name (with -C demangled, the linkage name beside
+ * it, as addr2line --json -C); text: label, then the name or missing */
+static void fn_print(emit *e, ltab *x, const char *label, uint64_t off, const char *name, const char *missing)
+{
+    const char *shown = fn_shown(x, off, name);
+    em_str_memo(e, "function", NULL, shown, NULL, &x->func);
+    if (shown != name)
+        em_str(e, "linkage_name", NULL, 0, name);
+    if (label)
+        em_str_or(e, NULL, label, shown, missing);
+}
+
 /* ---- the full form: --long, --json ---- */
 
 void row_full(emit *style, ltab *x, const cudw_line_row *r)
@@ -176,9 +211,7 @@ void row_full(emit *style, ltab *x, const cudw_line_row *r)
     em_bool(e, "end_sequence", r->end_sequence);
     em_u64(e, "context", NULL, 0, r->context);
     flags_print(e, x, r);
-    em_str_memo(e, "function", NULL, r->context ? r->function : NULL, NULL, &x->func);
-    if (r->context)
-        em_str_or(e, NULL, ": ", r->function, "<bad name offset>");
+    fn_print(e, x, r->context ? ": " : NULL, r->function_offset, r->context ? r->function : NULL, "<bad name offset>");
     row_marks(e, r);
     em_u64(e, "sequence", NULL, 0, r->sequence);
     em_u64(e, "row", NULL, 0, r->index);
@@ -265,7 +298,7 @@ static void row_short(emit *style, ltab *x, const cudw_line_row *r, size_t fn, i
     if (r->context) {
         em_u64(e, NULL, ", function ", EM_DEC, fn);
         if (first && r->function)
-            em_str_or(e, NULL, ": ", r->function, "");
+            em_str_or(e, NULL, ": ", fn_shown(x, r->function_offset, r->function), "");
         else if (first)
             em_u64(e, NULL, ": <bad name offset 0x", EM_HEX, r->function_offset);
         if (first && !r->function)
@@ -277,13 +310,17 @@ static void row_short(emit *style, ltab *x, const cudw_line_row *r, size_t fn, i
 }
 
 /* JSON's list of the inlined functions the rows name, in first use */
-static void functions_print(emit *e, const tinfo *ti)
+static void functions_print(emit *e, ltab *x)
 {
     em_arr(e, "functions");
-    for (size_t i = 0; i < ti->n; i++) {
+    for (size_t i = 0; i < x->fn.n; i++) {
+        const tfunc *t = &x->fn.v[i];
+        const char *shown = fn_shown(x, t->off, t->name);
         em_obj(e, NULL);
-        em_u64(e, "offset", NULL, 0, ti->v[i].off);
-        em_str(e, "name", NULL, 0, ti->v[i].name);
+        em_u64(e, "offset", NULL, 0, t->off);
+        em_str(e, "name", NULL, 0, shown);
+        if (shown != t->name)
+            em_str(e, "linkage_name", NULL, 0, t->name);
         em_end_obj(e);
     }
     em_end_arr(e);
@@ -320,7 +357,7 @@ static int table_short(emit *e, ltab *x)
         em_end_obj(e);
     }
     em_end_arr(e);
-    functions_print(e, &x->fn);
+    functions_print(e, x);
     em_end_obj(e);
     return rc < 0 ? -1 : 0;
 }

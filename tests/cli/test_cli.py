@@ -366,6 +366,30 @@ def test_verify_counts_clean_images():
     assert cw("verify", BASE).stdout == BASE + ": 0 errors, 0 notes\n"
 
 
+def test_lines_demangled():
+    """lines -C: the inlined functions' names as c++filt demangles them, in
+    the text and (with linkage_name beside) in both JSON forms; the rows
+    otherwise as without -C"""
+    plain = json.loads(cw("lines", "--json", INL).stdout)
+    dem = json.loads(cw("lines", "--json", "-C", INL).stdout)
+    rows = [r for s in plain[0]["sections"] for t in s["tables"] for r in t["rows"]]
+    drows = [r for s in dem[0]["sections"] for t in s["tables"] for r in t["rows"]]
+    names = sorted({r["function"] for r in rows if r["function"]})
+    assert names and len(rows) == len(drows)
+    filt = dict(zip(names, subprocess.run(["c++filt"], input="\n".join(names), capture_output=True,
+                                          text=True).stdout.splitlines()))
+    for r, d in zip(rows, drows):
+        if r["function"]:
+            assert (d["function"], d["linkage_name"]) == (filt[r["function"]], r["function"])
+        assert {k: v for k, v in d.items() if k not in ("function", "linkage_name")} == \
+            {k: v for k, v in r.items() if k != "function"}
+    text = cw("lines", "-C", INL).stdout
+    assert all(("function " in text and ": " + filt[n]) in text for n in names if filt[n] != n)
+    compact = json.loads(cw("lines", "--json", "--compact", "-C", INL).stdout)
+    fns = [f for s in compact[0]["sections"] for t in s["tables"] for f in t["functions"]]
+    assert fns and all(f["name"] == filt.get(f["linkage_name"], f["linkage_name"]) for f in fns if "linkage_name" in f)
+
+
 def test_dump_what_no_image_has():
     """dump of sections no image has: one line saying so, not a heading per
     image over nothing; exit 0, as readelf (which prints nothing for it)"""
