@@ -12,6 +12,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 int atomic_open(atomic_file *a, const char *path, char *err, size_t errlen)
 {
     memset(a, 0, offsetof(atomic_file, buf));

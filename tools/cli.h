@@ -160,6 +160,8 @@ typedef struct atomic_file {
     char buf[1 << 16];
 } atomic_file;
 int atomic_open(atomic_file *a, const char *path, char *err, size_t errlen);
+/* Whether a and b name one existing file (a link, another spelling) */
+int same_file(const char *a, const char *b);
 int atomic_write(void *ctx, const void *data, size_t size);
 /* Copy n bytes at off of in_fd to the output in the kernel (copy_file_range);
  * 1 when that is not possible here (standard output): write them instead. */

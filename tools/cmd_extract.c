@@ -111,7 +111,7 @@ static int extract_job(void *p, size_t k)
 }
 
 /* The same file as path (an input must never be written over). */
-static int same_file(const char *a, const struct stat *sb)
+static int same_as(const char *a, const struct stat *sb)
 {
     struct stat sa;
     return stat(a, &sa) == 0 && sa.st_dev == sb->st_dev && sa.st_ino == sb->st_ino;
@@ -169,7 +169,7 @@ static int extract_one(const char *path, const char *dir, int only, char ***all,
     struct stat sb;
     if (stat(path, &sb) == 0)
         for (size_t a = 0; a < k; a++)
-            if (same_file(names[a], &sb)) {
+            if (same_as(names[a], &sb)) {
                 eprintf("%s: %s: would be overwritten by its own image: nothing extracted\n", progname, path);
                 rc = EXIT_BAD_INPUT;
                 goto out;

@@ -23,9 +23,11 @@ static const char help_tail[] =
     "2 usage.\n";
 
 static const cli_opt table[] = {
-    {NULL, 'o', "OUT", 1, "the stripped cubin"},
+    {NULL, 'o', "OUT", 1, "the stripped cubin (IN itself: stripped in place, as\n"
+                          "binutils' strip does)"},
     {"--keep-debug", 0, "=DBG", 2, "also write the removed information to DBG, a companion\n"
-                                   "that lines, addr2line, dump and verify read beside OUT:\n"
+                                   "that lines, addr2line, dump, verify, correlate and\n"
+                                   "pubnames read beside OUT (--debug-file DBG):\n"
                                    "  cudwarf lines --debug-file DBG OUT\n"
                                    "  cudwarf addr2line --debug-file DBG -e OUT SYM+0xOFF"},
     {"--stats", 0, NULL, 3, "sections and bytes removed (stderr)"},
@@ -53,9 +55,11 @@ int cmd_strip(int argc, char **argv)
             break;
         }
     }
-    if (!out || !in_path || (dbg && (!*dbg || !strcmp(dbg, out)))) {
+    /* -o may name the input (stripped in place, as binutils' strip does);
+     * the companion may not: it would replace the code or the input */
+    if (!out || !in_path || (dbg && (!*dbg || !strcmp(dbg, out) || same_file(dbg, out) || same_file(dbg, in_path)))) {
         usage_error("strip", !in_path ? "no input file" : !out ? "no output file (-o OUT)"
-                                                               : "--keep-debug needs its own file");
+                                                               : "--keep-debug needs a file of its own (not the input or OUT)");
         return EXIT_USAGE;
     }
     cudw_file *f;

@@ -173,3 +173,20 @@ def test_truncated_writes_nothing(two, tmp_path):
     p = run("strip", "-o", tmp_path / "o2.cubin", "--keep-debug=" + str(tmp_path / "d2.dbg"), bad)
     left = [x.name for x in tmp_path.iterdir() if x.name.startswith(("o2", "d2"))]
     assert p.returncode == 1 and not left, f"exit {p.returncode}, left {left}"
+
+
+def test_companion_never_replaces_code(tmp_path):
+    """--keep-debug naming the input or OUT (another spelling of it too) is
+    refused before anything is written: it would replace the code; -o IN
+    strips in place, as binutils' strip does"""
+    src = str(tmp_path / "k.cubin")
+    shutil.copy(FILES[0], src)
+    before = open(src, "rb").read()
+    for dbg in (src, str(tmp_path / "." / "k.cubin")):
+        p = run("strip", "-o", str(tmp_path / "s.cubin"), "--keep-debug=" + dbg, src)
+        assert p.returncode == 2 and "file of its own" in p.stderr, p.stderr
+        assert open(src, "rb").read() == before
+    p = run("strip", "-o", src, src)
+    assert p.returncode == 0 and len(open(src, "rb").read()) < len(before)
+    assert run("lines", src).stdout.endswith("(built without -lineinfo or -G)\n")
+
