@@ -259,7 +259,13 @@ int cmd_addr2line(int argc, char **argv)
         case OPT_HELP: opt_help(&out_stdout, help_head, table, 19, help_tail); return EXIT_OK;
         case OPT_ERR: return EXIT_USAGE;
         case OPT_POS: argv[nlocs++] = (char *)a.value; break; /* the locations, in order, over argv */
-        case A_EXE: o.exe = a.value; break;
+        case A_EXE:
+            if (o.exe) { /* binutils takes the last; two files are a mistake more often than a wish */
+                usage_error("addr2line", "one input (-e %s and -e %s)", o.exe, a.value);
+                return EXIT_USAGE;
+            }
+            o.exe = a.value;
+            break;
         case A_FUNCTION: o.function = a.value; break;
         case A_PTX: o.ptx = 1; break;
         case A_JSON: o.json = 1; break;

@@ -114,6 +114,10 @@ static int parse(int argc, char **argv, corr_opts *o, const char **path)
         usage_error("correlate", "--json and --html: choose one");
         return EXIT_USAGE;
     }
+    if (o->nprefix && !o->html) { /* the page reads source files; nothing else does */
+        usage_error("correlate", "--prefix is for --html (the page's source files)");
+        return EXIT_USAGE;
+    }
     return 0;
 }
 

@@ -124,6 +124,7 @@ static int size_job(void *p, size_t k)
 typedef struct sopts {
     const char *by;
     int n, json, demangle;
+    int n_given;              /* -n given: it limits the duplicate sets too (else ten) */
 } sopts;
 
 typedef struct totals {
@@ -466,9 +467,11 @@ static void file_print(emit *m, const sfile *f, const sopts *s)
     if (m->j || (any && (section || kernel)))
         em_text(m, "\n");
     if (m->j || (any && section))
-        dups_print(m, "images", "duplicate_images", "duplicate_image_bytes", &f->dup_images);
+        dups_print(m, "images", "duplicate_images", "duplicate_image_bytes", &f->dup_images,
+                   s->n_given ? (size_t)s->n : 10);
     if (m->j || (any && (section || kernel)))
-        dups_print(m, "kernels", "duplicate_kernels", "duplicate_kernel_bytes", &f->dup_kernels);
+        dups_print(m, "kernels", "duplicate_kernels", "duplicate_kernel_bytes", &f->dup_kernels,
+                   s->n_given ? (size_t)s->n : 10);
     em_end_obj(m);
 }
 
@@ -502,7 +505,7 @@ static const cli_opt table[] = {
                             "bytes of each .text.NAME, summed over images), sm, container"},
     {"--sort", 0, "=KEY", 3, "size (largest first; default) or name"},
     {NULL, 'n', "N", 4, "rows of the table before the rest is summed (default 20;\n"
-                        "0: all)"},
+                        "0: all), and of each duplicates list (default 10)"},
     {NULL, 'C', NULL, 5, "demangle kernel names (JSON: \"demangled\" beside \"name\")"},
     {"--json", 0, NULL, 1, "one JSON object per file, every row (docs/json.md)"},
     {"--sm", 0, "=N", OPT_GLOBAL, "only the images for sm_N (the containers' totals are then\n"
@@ -542,6 +545,7 @@ int cmd_size(int argc, char **argv)
                 return EXIT_USAGE;
             }
             s.n = (int)nv;
+            s.n_given = 1;
             break;
         case 5: s.demangle = 1; break;
         }

@@ -115,6 +115,9 @@ static int set_global(int id, const char *typed, const char *v, const char *cmd)
  * their order); returns the new argc, or -1 after a usage message */
 static int take_global_options(int argc, char **argv, const char *cmd, unsigned honoured)
 {
+    for (int i = 2; i < argc && strcmp(argv[i], "--"); i++)
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+            honoured = G_ALL; /* the help is the answer, whatever came with it */
     int k = 2;
     for (int i = 2; i < argc; i++) {
         const char *v;
@@ -144,6 +147,19 @@ static int take_global_options(int argc, char **argv, const char *cmd, unsigned 
             return -1;
     }
     return k;
+}
+
+static void unknown_command(const char *cmd)
+{
+    const char *names[NCOMMANDS];
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        names[i] = commands[i].name;
+    const char *near = opt_nearest_word(cmd, names, NCOMMANDS);
+    if (near)
+        eprintf("%s: unknown command '%s' (did you mean '%s'?)\n", progname, cmd, near);
+    else
+        eprintf("%s: unknown command '%s'\n", progname, cmd);
+    eprintf("Try '%s --help' for the commands.\n", progname);
 }
 
 /* "cudwarf help X" for these X is the main help, as "cudwarf X" is */
@@ -196,6 +212,10 @@ int main(int argc, char **argv)
         }
         return rc;
     }
-    eprintf("%s: unknown command '%s'\nTry '%s --help' for the commands.\n", progname, cmd, progname);
+    if (cmd[0] == '-') /* "cudwarf --sm=90 lines k.cubin" */
+        eprintf("%s: '%s' before the command: options come after it (cudwarf COMMAND [OPTIONS] FILE...)\n"
+                "Try '%s --help' for the commands.\n", progname, cmd, progname);
+    else
+        unknown_command(cmd);
     return EXIT_USAGE;
 }

@@ -67,10 +67,24 @@ static const char *nearest_long(const cli_opt *t, const char *s, size_t n)
     for (; t->id; t++) {
         if (!t->name || t->help == OPT_UNLISTED)
             continue;
-        size_t d = distance(s, n, t->name);
+        size_t d = n > 3 && !strncmp(t->name, s, n) ? 1 : distance(s, n, t->name); /* "--lo": a beginning */
         if (d < bd) {
             bd = d;
             best = t->name;
+        }
+    }
+    return best;
+}
+
+const char *opt_nearest_word(const char *s, const char *const *words, size_t n)
+{
+    const char *best = NULL;
+    size_t len = strlen(s), bd = len > 4 ? 3 : 2;
+    for (size_t i = 0; i < n; i++) {
+        size_t d = distance(s, len, words[i]);
+        if (d < bd) {
+            bd = d;
+            best = words[i];
         }
     }
     return best;

@@ -68,6 +68,9 @@ int opt_next(cli_args *a, const char *cmd, const cli_opt *table);
  * "-s" with *attached the rest ("-j4": "4"; "-j": NULL).  NULL: none. */
 const cli_opt *opt_match(const cli_opt *table, const char *arg, const char **attached);
 
+/* The word of words[0..n) a typo away from s ("lnes": "lines"), or NULL */
+const char *opt_nearest_word(const char *s, const char *const *words, size_t n);
+
 /* An option's number: decimal digits only (hex too with "0x" when hex),
  * no sign, no blank, at most max.  0, or -1 (the caller says what it
  * expected).  strtoul takes "-1" as its largest value, and "99999999999999999999"

@@ -67,7 +67,7 @@ static void dup_set_print(emit *m, const dupsets *s, const cudw_dup_set *g)
     em_end_obj(m);
 }
 
-void dups_print(emit *m, const char *what, const char *key, const char *total_key, const dupsets *s)
+void dups_print(emit *m, const char *what, const char *key, const char *total_key, const dupsets *s, size_t nshow)
 {
     em_str(m, NULL, "duplicate ", 0, what);
     if (!s->ng) {
@@ -80,12 +80,13 @@ void dups_print(emit *m, const char *what, const char *key, const char *total_ke
         em_text(m, "        extra  copies x bytes      the first two\n");
     }
     em_arr(m, key);
-    for (size_t i = 0; i < s->ng && (m->j || i < 10); i++) /* the text: the ten that waste most */
+    size_t shown = m->j || !nshow || nshow > s->ng ? s->ng : nshow; /* the text: those that waste most */
+    for (size_t i = 0; i < shown; i++)
         dup_set_print(m, s, &s->g[i]);
     em_end_arr(m);
-    if (s->ng > 10) {
-        em_u64(m, NULL, "  ... and ", EM_DEC, s->ng - 10);
-        em_text(m, " more sets (--json lists them all)\n");
+    if (s->ng > shown) {
+        em_u64(m, NULL, "  ... and ", EM_DEC, s->ng - shown);
+        em_text(m, " more sets (-n 0 or --json lists them all)\n");
     }
     em_u64(m, total_key, NULL, 0, s->wasted);
 }

@@ -41,9 +41,9 @@ typedef struct dupsets {
 } dupsets;
 
 /* Through the emitter (emit.h): the text "duplicate WHAT: N sets ..." and
- * the ten most wasteful; JSON every set under key, then the bytes wasted
+ * the nshow most wasteful (0: all); JSON every set under key, then the bytes wasted
  * under total_key. */
-void dups_print(emit *m, const char *what, const char *key, const char *total_key, const dupsets *s);
+void dups_print(emit *m, const char *what, const char *key, const char *total_key, const dupsets *s, size_t nshow);
 
 /* ---- the tables cudwarf size prints (size_print.c) ---- */
 

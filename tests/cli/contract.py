@@ -365,6 +365,22 @@ def test_numbers_are_numbers(args, bad):
     assert r.returncode == 2 and r.stderr.startswith("cudwarf " + args[0] + ":"), r.stderr
 
 
+def test_mistakes_said():
+    """what a user types wrong gets its own words, exit 2: an option before
+    the command, a command typo, two inputs to addr2line, --prefix without
+    the page; --help answers whatever comes with it"""
+    r = cw("--sm=90", "lines", CUBIN)
+    assert r.returncode == 2 and "options come after it" in r.stderr, r.stderr
+    r = cw("lnes", CUBIN)
+    assert r.returncode == 2 and "did you mean 'lines'?" in r.stderr, r.stderr
+    r = cw("addr2line", "-e", CUBIN, "-e", RDC, "x+0x0")
+    assert r.returncode == 2 and "one input" in r.stderr, r.stderr
+    r = cw("correlate", "--prefix", "a=b", CUBIN)
+    assert r.returncode == 2 and "--prefix is for --html" in r.stderr, r.stderr
+    r = cw("line-encode", "--help", "--sm=90")
+    assert r.returncode == 0 and r.stdout.startswith("usage: cudwarf line-encode"), r.stderr
+
+
 def test_no_option_after_double_dash(tmp_path):
     """after "--" an operand that looks like an option of every command is an operand"""
     r = cw("lines", "--", "--sm=90")
