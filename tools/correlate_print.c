@@ -60,7 +60,8 @@ static void ptx_print(emit *e, const cudw_correlation *c)
         em_obj(e, NULL);
         em_str(e, "source", NULL, 0, ptx_from(p->from, 1));
         em_str_or(e, NULL, "  PTX ", p->section->name, "");
-        em_str(e, "name", ": ", 0, p->name);
+        /* the text names the PTX once when it is the section itself */
+        em_str(e, "name", p->name && strcmp(p->name, p->section->name) ? ": " : NULL, 0, p->name);
         em_str(e, "section", NULL, 0, p->section->name);
         em_u64(e, "lines", NULL, 0, p->lines);
         em_str_or(e, NULL, " (", ptx_from(p->from, 0), "");
@@ -92,9 +93,10 @@ static void reason_counts(emit *e, const cudw_correlation *c)
 void correlate_summary(emit *e, const cudw_correlation *c)
 {
     const cudw_corr_summary *s = cudw_corr_summary_get(c);
+    int named = s->image && s->image[0] && s->image[strlen(s->image) - 1] == ']'; /* a label says its SM */
     em_str(e, "image", "", 0, s->image);
-    em_u64(e, "sm", " (sm_", EM_DEC, s->sm);
-    em_text(e, "): ");
+    em_u64(e, "sm", named ? NULL : " (sm_", EM_DEC, s->sm);
+    em_text(e, named ? ": " : "): ");
     em_u64(e, "code_bytes", NULL, 0, s->code_bytes);
     em_u64(e, "sass_bytes", NULL, 0, s->sass_bytes);
     em_u64(e, "capsule_bytes", NULL, 0, s->capsule_bytes);
@@ -110,10 +112,10 @@ void correlate_summary(emit *e, const cudw_correlation *c)
     if (!s->ptx_by_loc && cudw_corr_ptx_count(c)) /* the ptx column means something else then: say what */
         em_text(e, "  (so the ptx column counts the PTX lines of each line's SASS; with --ptx FILE.ptx,\n"
                    "  the PTX instructions whose .loc names the line)\n");
-    em_u64(e, "with_line", "  ", EM_DEC, s->with_line);
-    em_u64(e, "with_ptx", " with a source line, ", EM_DEC, s->with_ptx);
+    em_commas(e, "with_line", "  ", 0, s->with_line);
+    em_commas(e, "with_ptx", " with a source line, ", 0, s->with_ptx);
     em_text(e, " with a PTX line");
-    em_u64(e, "disagree", s->disagree ? "; " : NULL, EM_DEC, s->disagree);
+    em_commas(e, "disagree", s->disagree ? "; " : NULL, 0, s->disagree);
     em_text(e, s->disagree ? " whose line-table frames differ from what the PTX's .loc says\n" : "\n");
     if (s->disagree && !e->j)
         reason_counts(e, c);
