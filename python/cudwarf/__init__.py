@@ -290,12 +290,14 @@ class Row:
     """One line-table row, its fields named as `lines --json` names them:
     section, address, symbol, offset (from the symbol), path, line,
     column, is_stmt, end_sequence, context (0, or the 1-based row of the
-    sequence it was inlined at), function (the inlined function's name).
+    sequence it was inlined at), function (the inlined function's name;
+    with lines(demangle=True) demangled, and linkage_name the mangled one,
+    as `lines --json -C`; else linkage_name is None).
     file: path's earlier name, kept as an alias (the path; the JSON's file
     is the DWARF file number)."""
 
     __slots__ = ("image", "section", "address", "symbol", "offset", "path", "line", "column", "is_stmt",
-                 "end_sequence", "context", "function")
+                 "end_sequence", "context", "function", "linkage_name")
 
     @property
     def file(self) -> Optional[str]:
@@ -389,6 +391,9 @@ def demangle(name: str) -> str:
         buf = _ctypes.create_string_buffer(n + 1)
         _dll.cudw_demangle(name.encode(), buf, len(buf))
     return buf.value.decode() if n else name
+
+
+_demangle = demangle  # for the methods whose demangle= flag hides the function
 
 
 def _parse_sm(sm):
@@ -679,11 +684,14 @@ class File:
             finally:
                 _dll.cudw_image_close(p)
 
-    def lines(self, image: Union[int, str, None] = None, section: Optional[str] = None) -> Iterator[Row]:
+    def lines(self, image: Union[int, str, None] = None, section: Optional[str] = None,
+              demangle: bool = False) -> Iterator[Row]:
         """Rows of every line table (.debug_line, .nv_debug_line_sass and
-        the Mercury twins), or of one section, in emission order."""
+        the Mercury twins), or of one section, in emission order; with
+        demangle=True the inlined functions' names demangled (Row)."""
         if section is not None:
             _str(section, "section")
+        shown = {}  # each function demangled once
         for label, f in self._each_elf(image):
             for k in range(1, _dll.cudw_section_count(f)):
                 s = _dll.cudw_section_get(f, k)
@@ -715,7 +723,12 @@ class File:
                             row.path = _s(_dll.cudw_line_file_path(t, r.file))
                             row.line, row.column = r.line, r.column
                             row.is_stmt, row.end_sequence = bool(r.is_stmt), bool(r.end_sequence)
-                            row.context, row.function = r.context, _s(r.function)
+                            row.context, row.function, row.linkage_name = r.context, _s(r.function), None
+                            if demangle and row.function:
+                                d = shown.get(row.function) or shown.setdefault(row.function,
+                                                                                 _demangle(row.function))
+                                if d != row.function:
+                                    row.function, row.linkage_name = d, row.function
                             yield row
                     finally:
                         _dll.cudw_line_iter_free(it)

@@ -649,3 +649,21 @@ def test_all_is_the_public_api():
         assert n in cudwarf.__all__
     for n in ("ctypes", "POINTER", "byref", "Dict", "threading", "MemoryError_", "lib"):
         assert n not in dir(cudwarf)
+
+
+def test_lines_demangled_as_the_cli():
+    """File.lines(demangle=True): each row's function and linkage_name as
+    `cudwarf lines --json -C` gives them"""
+    path = os.path.join(FIX, "inline_sm90_lineinfo.rdc.cubin")
+    want = json.loads(cli("lines", "--json", "-C", path).stdout)
+    wrows = [r for s in want[0]["sections"] for t in s["tables"] for r in t["rows"]]
+    with cudwarf.File(path) as f:
+        got = list(f.lines(demangle=True))
+        plain = list(f.lines())
+    assert len(got) == len(wrows) == len(plain)
+    named = [(g, w) for g, w in zip(got, wrows) if w["function"]]
+    assert named
+    for g, w in named:
+        assert (g.function, g.linkage_name) == (w["function"], w.get("linkage_name")), (g, w)
+    assert all(p.linkage_name is None for p in plain)
+
