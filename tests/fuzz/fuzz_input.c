@@ -86,9 +86,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     cudw_input_close(in);
     cudw_symbolizer *s;
-    if (cudw_symbolizer_open(&s, path, NULL) == CUDW_OK) {
+    cudw_symbolizer_opts so = {CUDW_SYM_PTX | CUDW_SYM_DEMANGLE, 0, 0, NULL};
+    if (cudw_symbolizer_open(&s, path, &so) == CUDW_OK) {
         cudw_sym_result r;
         cudw_sym_frame fr[4];
+        cudw_symbolize(s, "kernel", (size_t)-1, 0x10, &r, fr, 4);
+        /* every image correlated, then let go, as correlate walks a library;
+         * a lookup after the release builds the image again */
+        for (size_t i = 0; i < cudw_symbolizer_image_count(s); i++) {
+            cudw_correlation *c = NULL;
+            if (cudw_correlate(s, i, NULL, &c) == CUDW_OK && !c)
+                abort();
+            cudw_correlation_close(c);
+            cudw_symbolizer_release(s, i);
+        }
         cudw_symbolize(s, "kernel", (size_t)-1, 0x10, &r, fr, 4);
     }
     cudw_symbolizer_close(s);
