@@ -150,14 +150,14 @@ static cudw_correlation *one_image(const corr_opts *o, const char *path, cudw_sy
         return NULL;
     }
     const cudw_corr_summary *sum = cudw_corr_summary_get(c);
-    int skip = !sum->code_bytes ? (w->no_code++, 1) /* notes and call graphs only */
-             : !o->json && !o->html && !sum->with_line ? (w->bare++, 1) /* built without -lineinfo or -G */
-                                                     : 0;
-    if (skip) {
-        cudw_correlation_close(c);
-        return NULL;
-    }
-    return c;
+    if (!sum->code_bytes) /* notes and call graphs only */
+        w->no_code++;
+    else if (!o->json && !o->html && !sum->with_line) /* built without -lineinfo or -G */
+        w->bare++;
+    else
+        return c;
+    cudw_correlation_close(c);
+    return NULL;
 }
 
 /* The text's or JSON's report of c, after the ones before it */
