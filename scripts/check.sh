@@ -8,9 +8,10 @@ make=$1 build=$2
 shift 2
 cd "$(dirname "$0")/.."
 rm -f "$build/test-counts" build-asan/test-counts
-$make tests && tests/run.sh "$build" "$@"
+jobs=-j$(nproc 2>/dev/null || echo 2) # the builds on every core (the tests run one at a time)
+$make $jobs tests && tests/run.sh "$build" "$@"
 rc1=$?
-$make BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
+$make $jobs BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
     SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" tests &&
     ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/run.sh build-asan "$@"
 rc2=$?

@@ -302,7 +302,8 @@ fi
 
 if suite ptx-lines; then
     echo "== ptx-lines: PTX stage 1 byte for byte against ptxas (fixtures, build/gen/stage1)"
-    pytest_suite ptx-lines tests/cli/ptx_lines.py
+    quick=; [ "$build" = build ] || quick=--quick  # under ASan a sample of the compiled cubins
+    pytest_suite ptx-lines tests/cli/ptx_lines.py $quick
 fi
 
 if suite correlate; then
