@@ -144,7 +144,9 @@ int cudw_location_parse(const char *text, const char **symbol, size_t *len, uint
  * on the symbolizer). */
 int cudw_symbolize(cudw_symbolizer *s, const char *symbol, size_t len, uint64_t offset, cudw_sym_result *r,
                    cudw_sym_frame *frames, size_t cap);
-/* The same for an address of code section `section` of image `image`. */
+/* The same for an address of code section `section` of image `image`
+ * (numbered as the image numbers its sections -- the cubin as loaded,
+ * stripped or not -- also when a debug companion answers). */
 int cudw_symbolize_address(cudw_symbolizer *s, size_t image, unsigned section, uint64_t address,
                            cudw_sym_result *r, cudw_sym_frame *frames, size_t cap);
 

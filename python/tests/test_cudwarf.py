@@ -311,6 +311,31 @@ def test_symbolize_address_equals_symbolize():
             assert a[-1].function == cudwarf.demangle(r.symbol) and a[-1].linkage_name == r.symbol
 
 
+def test_symbolize_address_through_a_companion(tmp_path):
+    """a stripped cubin with its debug companion answers an address of the
+    stripped cubin's own section numbering as the unstripped one does (the
+    companion numbers its sections its own way)"""
+    path = os.path.join(FIX, "inline_sm100_G.cubin")
+    out, dbg = str(tmp_path / "s.cubin"), str(tmp_path / "s.dbg")
+    assert cli("strip", "-o", out, "--keep-debug=" + dbg, path).returncode == 0
+    syms = subprocess.run(["readelf", "-sW", out], capture_output=True, text=True).stdout \
+        if shutil.which("readelf") else ""
+    funcs = [(int(p[-2]), int(p[1], 16), p[-1]) for p in (l.split() for l in syms.splitlines())
+             if len(p) >= 8 and p[3] == "FUNC" and p[-2].isdigit()]
+    if not funcs:
+        pytest.skip("no readelf to find the functions' sections")
+    with cudwarf.open(path) as f, cudwarf.open(out, debug_file=dbg) as g:
+        label, glabel = f.images()[0].label, g.images()[0].label
+        n = 0
+        for shndx, value, name in funcs:
+            for off in range(0, 0x200, 0x40):
+                a = f.symbolize_address(label, shndx, value + off)
+                b = g.symbolize_address(glabel, shndx, value + off)
+                assert [(x.function, x.path, x.line) for x in a] == [(x.function, x.path, x.line) for x in b]
+                n += bool(a)
+        assert n > 5
+
+
 def test_lines_equal_the_cli_rows():
     path = os.path.join(FIX, "inline_sm90_lineinfo.rdc.cubin")
     doc, = json.loads(cli("lines", "--json", path).stdout)

@@ -244,13 +244,13 @@ static int same_frames(const cudw_sym_frame *a, const cudw_sym_frame *b, size_t 
     return 1;
 }
 
-static int add_insn(cudw_correlation *c, size_t image, const cudw_code_section *cs, unsigned sym_section,
-                    const char *name, const sym_func *own, uint64_t addr, uint32_t size)
+static int add_insn(cudw_correlation *c, size_t image, const cudw_code_section *cs, const char *name,
+                    const sym_func *own, uint64_t addr, uint32_t size)
 {
     enum { CAP = 64 };
     cudw_sym_frame fr[CAP];
     cudw_sym_result r;
-    int rc = cudw_symbolize_address(c->s, image, sym_section, addr, &r, fr, CAP);
+    int rc = cudw_symbolize_address(c->s, image, cs->section, addr, &r, fr, CAP);
     if (rc)
         return rc;
     size_t n = r.found ? (r.nframes < CAP ? r.nframes : CAP) : 0;
@@ -338,11 +338,9 @@ static int walk(cudw_correlation *c, size_t image, const cudw_correlate_opts *o)
         }
         if (!only)
             c->sum.sass_bytes += bytes;
-        /* the symbolizer reads a debug companion's sections when it has one
-         * (cudw_symbolizer_opts.debug_file): the code section there by name;
-         * its functions' section numbers are the companion's */
-        const cudw_section *twin = c->x->f != f ? cudw_section_find(c->x->f, sec->name) : sec;
-        unsigned sym_section = twin ? twin->index : cs.section;
+        /* the symbolizer's functions are numbered as its file (a debug
+         * companion's, when it reads one) numbers sections */
+        unsigned sym_section = sym_section_of(c->x, cs.section);
         uint64_t lo = 0, hi = bytes;
         const sym_func *own = sym_func_named(c->x, cs.function, strlen(cs.function));
         if (own && (own->shndx != sym_section || own->value > lo))
@@ -356,7 +354,7 @@ static int walk(cudw_correlation *c, size_t image, const cudw_correlate_opts *o)
         if (only && hi > lo)
             c->sum.sass_bytes += hi - lo;
         for (uint64_t a = lo; a + size <= hi; a += size) {
-            if ((rc = add_insn(c, image, &cs, sym_section, sec->name, own, a, size)))
+            if ((rc = add_insn(c, image, &cs, sec->name, own, a, size)))
                 return rc;
         }
     }

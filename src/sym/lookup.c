@@ -258,7 +258,7 @@ static int answer(cudw_symbolizer *s, size_t xi, uint32_t shndx, uint64_t addr, 
     res->found = 1;
     res->image = xi;
     res->image_label = x->info->label;
-    res->section = shndx;
+    res->section = sym_section_back(x, shndx); /* as the caller's cubin numbers it */
     res->address = addr;
     const sym_seg *g = x->nsegs ? seg_at(x, shndx, addr) : NULL;
     if (r->site) {
@@ -389,7 +389,8 @@ int cudw_symbolize_address(cudw_symbolizer *s, size_t image, unsigned section, u
     if (rc)
         return rc;
     const sym_image *x = &s->images[image];
-    const sym_func *fn = sym_func_at(x, section, address);
+    unsigned own = sym_section_of(x, section); /* a debug companion numbers its sections its own way */
+    const sym_func *fn = sym_func_at(x, own, address);
     res->image = image;
     res->image_label = x->info->label;
     res->section = section;
@@ -398,7 +399,7 @@ int cudw_symbolize_address(cudw_symbolizer *s, size_t image, unsigned section, u
         res->symbol = fn->name;
         res->offset = address - fn->value;
     }
-    answer(s, image, section, address, res, fr, cap);
+    answer(s, image, own, address, res, fr, cap);
     return CUDW_OK;
 }
 

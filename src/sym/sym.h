@@ -73,6 +73,9 @@ typedef struct sym_image {
     const cudw_input_image *info;
     cudw_image *img;
     cudw_file *f;                /* the image, or the debug companion */
+    unsigned *sec_map;           /* with a companion: the image's section index -> f's (same name;
+                                    UINT_MAX: none), nsec_map of them; NULL: f is the image */
+    unsigned nsec_map;
     atomic_int state;            /* 0 not built, 1 built, -1 failed */
     cudw_error err;
     sym_func *funcs;             /* sorted by (shndx, value) */
@@ -109,6 +112,11 @@ void sym_index_free(sym_image *img);
 const sym_func *sym_func_named(const sym_image *img, const char *name, size_t len);
 /* The FUNC symbol of section shndx holding addr, or NULL. */
 const sym_func *sym_func_at(const sym_image *img, uint32_t shndx, uint64_t addr);
+/* The index in img->f of the image's section `section` (the caller's
+ * numbering: the cubin as loaded, stripped or not) */
+unsigned sym_section_of(const sym_image *img, unsigned section);
+/* The other way: the image's index of img->f's section shndx */
+unsigned sym_section_back(const sym_image *img, unsigned shndx);
 /* A demangled copy of name in img's memory, or name itself. */
 const char *sym_demangled(sym_image *img, const char *name);
 

@@ -9,6 +9,7 @@
 #include "sym.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -175,6 +176,38 @@ int cudw_companion_matches(cudw_file *dbg, cudw_file *f, char *why, size_t n)
     return ok;
 }
 
+/* The companion's section of each of the image's, by name: callers
+ * number sections as the cubin they loaded does (strip keeps its
+ * indexes; the companion has its own). */
+static int map_sections(sym_image *x, cudw_file *image, cudw_file *dbg)
+{
+    unsigned n = cudw_section_count(image);
+    x->sec_map = arena_alloc(&x->mem, (n ? n : 1) * sizeof *x->sec_map);
+    if (!x->sec_map)
+        return CUDW_E_NOMEM;
+    x->nsec_map = n;
+    for (unsigned i = 0; i < n; i++) {
+        const cudw_section *m = i ? cudw_section_find(dbg, cudw_section_get(image, i)->name) : NULL;
+        x->sec_map[i] = m ? m->index : UINT_MAX;
+    }
+    return CUDW_OK;
+}
+
+unsigned sym_section_of(const sym_image *img, unsigned section)
+{
+    if (!img->sec_map)
+        return section;
+    return section < img->nsec_map ? img->sec_map[section] : UINT_MAX;
+}
+
+unsigned sym_section_back(const sym_image *img, unsigned shndx)
+{
+    for (unsigned i = 0; img->sec_map && i < img->nsec_map; i++) /* a few dozen sections: a look, not a table */
+        if (img->sec_map[i] == shndx)
+            return i;
+    return shndx;
+}
+
 /* Index image x (under the lock). */
 static int build_image(cudw_symbolizer *s, sym_image *x)
 {
@@ -197,6 +230,7 @@ static int build_image(cudw_symbolizer *s, sym_image *x)
                 snprintf(x->err.detail, sizeof x->err.detail, "%.60s does not belong to the image: %.120s",
                          cudw_file_name(s->companion), why);
             } else {
+                rc = map_sections(x, x->f, s->companion);
                 x->f = s->companion;
             }
         }
