@@ -17,7 +17,7 @@ typedef struct lopts {
 typedef struct tfunc {
     uint64_t off;
     const char *name;
-    char *shown;              /* -C: the name demangled (malloc'd; "" when it is not mangled) */
+    char *shown;              /* -C: the name demangled (malloc'd), once asked (lines_print.c) */
 } tfunc;
 
 typedef struct tinfo {

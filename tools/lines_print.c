@@ -16,10 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* tfunc.shown of a name -C leaves as it is (not a C++ name) */
+static char as_is[1];
+
 void tinfo_free(tinfo *ti)
 {
     for (size_t i = 0; i < ti->n; i++)
-        if (ti->v[i].shown && *ti->v[i].shown)
+        if (ti->v[i].shown != as_is)
             free(ti->v[i].shown);
     free(ti->v);
     keyidx_free(&ti->idx);
@@ -153,7 +156,9 @@ static inline void ptx_print(emit *e, const ltab *x, const cudw_line_row *r)
 }
 
 /* The name an inlined function is shown by: -C demangled, once per
- * function (kept beside its number in x->fn) */
+ * function (kept beside its number in x->fn; as_is marks a name that
+ * stays as it is) */
+
 static const char *fn_shown(ltab *x, uint64_t off, const char *name)
 {
     if (!x->o->demangle || !name)
@@ -165,11 +170,11 @@ static const char *fn_shown(ltab *x, uint64_t off, const char *name)
     if (!t->shown) {
         char buf[4096];
         size_t need = cudw_demangle(name, buf, sizeof buf);
-        t->shown = need && need < sizeof buf ? strdup(buf) : "";
-        if (!t->shown)
-            t->shown = "";
+        t->shown = need && need < sizeof buf ? strdup(buf) : NULL;
+        if (!t->shown) /* not a C++ name (or no memory): asked once, shown as it is */
+            t->shown = as_is;
     }
-    return *t->shown ? t->shown : name;
+    return t->shown != as_is ? t->shown : name;
 }
 
 /* JSON: the function's name (with -C demangled, the linkage name beside

@@ -58,36 +58,37 @@ static size_t distance(const char *a, size_t n, const char *b)
     return d[n][m];
 }
 
-/* The listed long option nearest to s[0..n) ("--jsn": "--json"), or NULL:
- * a typo is one or two edits from what was meant */
-static const char *nearest_long(const cli_opt *t, const char *s, size_t n)
+/* The word of words[0..k) fewest edits from s[0..n) and under bd of them;
+ * prefix: a word s begins (of more than 3 bytes) counts as one edit */
+static const char *nearest(const char *s, size_t n, const char *const *words, size_t k, size_t bd, int prefix)
 {
     const char *best = NULL;
-    size_t bd = n > 5 ? 3 : 2; /* at most 2 edits (1 for a short name) */
-    for (; t->id; t++) {
-        if (!t->name || t->help == OPT_UNLISTED)
-            continue;
-        size_t d = n > 3 && !strncmp(t->name, s, n) ? 1 : distance(s, n, t->name); /* "--lo": a beginning */
-        if (d < bd) {
-            bd = d;
-            best = t->name;
-        }
-    }
-    return best;
-}
-
-const char *opt_nearest_word(const char *s, const char *const *words, size_t n)
-{
-    const char *best = NULL;
-    size_t len = strlen(s), bd = len > 4 ? 3 : 2;
-    for (size_t i = 0; i < n; i++) {
-        size_t d = distance(s, len, words[i]);
+    for (size_t i = 0; i < k; i++) {
+        size_t d = prefix && n > 3 && !strncmp(words[i], s, n) ? 1 : distance(s, n, words[i]);
         if (d < bd) {
             bd = d;
             best = words[i];
         }
     }
     return best;
+}
+
+/* The listed long option nearest to s[0..n) ("--jsn": "--json", "--lo":
+ * "--long"), or NULL: a typo is one or two edits from what was meant */
+static const char *nearest_long(const cli_opt *t, const char *s, size_t n)
+{
+    const char *names[64];
+    size_t k = 0;
+    for (; t->id && k < sizeof names / sizeof *names; t++)
+        if (t->name && t->help != OPT_UNLISTED)
+            names[k++] = t->name;
+    return nearest(s, n, names, k, n > 5 ? 3 : 2, 1); /* at most 2 edits (1 for a short name) */
+}
+
+const char *opt_nearest_word(const char *s, const char *const *words, size_t n)
+{
+    size_t len = strlen(s);
+    return nearest(s, len, words, n, len > 4 ? 3 : 2, 0);
 }
 
 static int take_value(cli_args *a, const char *cmd, const char *shown, const char *attached)
